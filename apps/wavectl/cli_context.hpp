@@ -1,0 +1,23 @@
+#pragma once
+// What every wavectl subcommand shares: the global options and the ways to print results.
+
+#include <cstdio>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace wavectl {
+
+struct CliContext {
+  bool json = false;   // --json: machine-readable output, one JSON object per line
+  bool quiet = false;  // --quiet: no progress lines on stderr
+};
+
+// Prints one compact JSON object as a line on stdout.
+void print_json_line(const nlohmann::json &object);
+
+// Adds the --json flag to a subcommand too, so it may follow the subcommand's arguments.
+void add_json_flag(CLI::App &command, CliContext &context);
+
+}  // namespace wavectl

@@ -1,0 +1,82 @@
+// wavescope: the desktop visualizer.
+//
+//   wavescope [PATH...]                         open files or capture folders (default: the demo)
+//   wavescope [PATH] --screenshot OUT.png [--view NAME]
+//                                               render one view offscreen, save it, exit
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "app/main_window.hpp"
+#include "app/theme.hpp"
+#include "wavescope/base/version.hpp"
+
+int main(int argc, char **argv) {
+  // Screenshots render offscreen: choose the platform before Qt starts.
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--screenshot") == 0 && !std::getenv("QT_QPA_PLATFORM"))
+      setenv("QT_QPA_PLATFORM", "offscreen", 1);
+
+  QApplication app(argc, argv);
+  QApplication::setApplicationName(QStringLiteral("wavescope"));
+  QApplication::setOrganizationName(QStringLiteral("wavescope"));
+  QApplication::setApplicationVersion(QString::fromUtf8(wavescope::kVersion));
+  wavescope::gui::theme::apply(app);
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      QStringLiteral("wavescope: wave timelines, instruction timing, ISA, CFG, counters and "
+                     "rewrite traces for AMD GPUs"));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("path"),
+                               QStringLiteral("Code object, capture folder or rewrite trace"),
+                               QStringLiteral("[PATH...]"));
+  QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                QStringLiteral("Render offscreen, save to FILE and exit"),
+                                QStringLiteral("FILE"));
+  QCommandLineOption view(QStringLiteral("view"), QStringLiteral("The view to show"),
+                          QStringLiteral("NAME"));
+  QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000"),
+                          QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+  parser.addOptions({screenshot, view, size});
+  parser.process(app);
+
+  wavescope::gui::MainWindow window;
+  const QStringList wh = parser.value(size).split('x');
+  if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
+  const bool screenshot_mode = parser.isSet(screenshot);
+  window.set_interactive(!screenshot_mode);
+
+  const QStringList paths = parser.positionalArguments();
+  if (paths.isEmpty()) window.open_demo();
+  for (const QString &path : paths) window.open_path(path);
+
+  if (parser.isSet(view) && !window.show_view(parser.value(view))) {
+    std::fprintf(stderr, "error: no view named '%s' (views: %s)\n",
+                 qPrintable(parser.value(view)), qPrintable(window.view_names().join(", ")));
+    return 2;
+  }
+  window.show();
+  if (!screenshot_mode) return app.exec();
+
+  window.wait_until_idle();
+  if (!window.errors().isEmpty()) {
+    for (const QString &e : window.errors()) std::fprintf(stderr, "error: %s\n", qPrintable(e));
+    return 3;
+  }
+  if (parser.isSet(view)) window.show_view(parser.value(view));
+  QApplication::processEvents();
+  const QString out = parser.value(screenshot);
+  if (!window.grab().save(out)) {
+    std::fprintf(stderr, "error: cannot write screenshot %s\n", qPrintable(out));
+    return 1;
+  }
+  std::printf("wrote %s\n", qPrintable(out));
+  return 0;
+}

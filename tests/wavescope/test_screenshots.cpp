@@ -1,0 +1,77 @@
+// `wavescope --screenshot` renders each view offscreen, on the demo and on corpus code objects,
+// and bad files give a clear message instead of a crash.
+
+#include <catch2/catch.hpp>
+
+#include <QImage>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "process.hpp"
+#include "testdata.hpp"
+
+using wavescope::testing::run_process;
+
+namespace {
+
+const std::filesystem::path kShots = std::filesystem::path(WAVESCOPE_BUILD_SCREENSHOTS);
+
+// Distinct colours in a downsampled image: a blank or single-colour render has very few.
+std::size_t colour_variety(const QImage &image) {
+  std::set<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 4)
+    for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
+  return colours.size();
+}
+
+void check_screenshot(const std::vector<std::string> &paths, const std::string &view,
+                      const std::string &name) {
+  std::filesystem::create_directories(kShots);
+  const auto out = kShots / (name + ".png");
+  std::filesystem::remove(out);
+  std::vector<std::string> argv = {WAVESCOPE_APP_BINARY};
+  argv.insert(argv.end(), paths.begin(), paths.end());
+  argv.insert(argv.end(), {"--screenshot", out.string(), "--view", view});
+  const auto r = run_process(argv, {"QT_QPA_PLATFORM=offscreen"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  QImage image(QString::fromStdString(out.string()));
+  REQUIRE(!image.isNull());
+  CHECK(image.width() >= 800);
+  CHECK(colour_variety(image) > 40);
+}
+
+}  // namespace
+
+TEST_CASE("screenshots of the demo") {
+  check_screenshot({}, "isa", "demo-isa");
+  check_screenshot({}, "cfg", "demo-cfg");
+}
+
+TEST_CASE("screenshots of corpus code objects") {
+  WAVESCOPE_REQUIRE_TESTDATA(elf, "sqtt/gfx950/gemm/program.elf");
+  check_screenshot({elf.string()}, "isa", "gfx950-gemm-isa");
+  check_screenshot({elf.string()}, "cfg", "gfx950-gemm-cfg");
+}
+
+TEST_CASE("an unknown view name is refused with the list of views") {
+  const auto r = run_process({WAVESCOPE_APP_BINARY, "--screenshot", "/tmp/x.png", "--view", "nope"},
+                             {"QT_QPA_PLATFORM=offscreen"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("no view named 'nope'"));
+  CHECK_THAT(r.err, Catch::Contains("isa"));
+}
+
+TEST_CASE("bad files give a message, not a crash") {
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto not_elf = dir / "wavescope-test-bad.elf";
+  std::ofstream(not_elf) << "\x7f" "ELF" "garbage";
+  const auto r = run_process({WAVESCOPE_APP_BINARY, not_elf.string(), "--screenshot",
+                              (dir / "wavescope-bad.png").string()},
+                             {"QT_QPA_PLATFORM=offscreen"});
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains("truncated ELF"));
+  std::filesystem::remove(not_elf);
+}

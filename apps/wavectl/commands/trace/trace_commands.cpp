@@ -1,9 +1,12 @@
-// wavectl's trace subcommands (sqtt ..., pmc). Filled in by the trace work.
+// wavectl's trace subcommands: SQTT (sqtt_commands.cpp) and PMC counters (pmc_commands.cpp).
 
-#include "commands/registry.hpp"
+#include "commands/trace/trace_commands.hpp"
 
 namespace wavectl {
 
-void register_trace_commands(CLI::App & /*app*/, CliContext & /*context*/) {}
+void register_trace_commands(CLI::App &app, CliContext &context) {
+  register_sqtt_commands(app, context);
+  register_pmc_commands(app, context);
+}
 
 }  // namespace wavectl

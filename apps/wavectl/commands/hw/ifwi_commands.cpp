@@ -1,0 +1,9 @@
+// wavectl's ifwi subcommands. Filled in by the hardware work.
+
+#include "commands/hw/hw_commands.hpp"
+
+namespace wavectl {
+
+void register_ifwi_commands(CLI::App & /*app*/, CliContext & /*context*/) {}
+
+}  // namespace wavectl

@@ -1,0 +1,9 @@
+// wavectl's psp subcommands. Filled in by the hardware work.
+
+#include "commands/hw/hw_commands.hpp"
+
+namespace wavectl {
+
+void register_psp_commands(CLI::App & /*app*/, CliContext & /*context*/) {}
+
+}  // namespace wavectl

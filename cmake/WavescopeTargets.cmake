@@ -2,8 +2,9 @@
 
 # Warnings every target of ours compiles with; errors when WAVESCOPE_WERROR is on (CI).
 function(wavescope_warnings target)
-  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow=local
-                                           -Wnon-virtual-dtor -Wimplicit-fallthrough)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wnon-virtual-dtor
+                                           -Wimplicit-fallthrough
+                                           $<IF:$<CXX_COMPILER_ID:GNU>,-Wshadow=local,-Wshadow>)
   if(WAVESCOPE_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()

@@ -44,7 +44,11 @@ int main(int argc, char **argv) {
                           QStringLiteral("NAME"));
   QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000"),
                           QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-  parser.addOptions({screenshot, view, size});
+  QCommandLineOption target(QStringLiteral("target"),
+                            QStringLiteral("Processor for code objects whose header names none "
+                                           "(e.g. gfx1201 for tinygrad packer ELFs)"),
+                            QStringLiteral("GFX"));
+  parser.addOptions({screenshot, view, size, target});
   parser.process(app);
 
   wavescope::gui::MainWindow window;
@@ -53,6 +57,7 @@ int main(int argc, char **argv) {
   const bool screenshot_mode = parser.isSet(screenshot);
   window.set_interactive(!screenshot_mode);
 
+  window.set_open_options({parser.value(target)});
   const QStringList paths = parser.positionalArguments();
   if (paths.isEmpty()) window.open_demo();
   for (const QString &path : paths) window.open_path(path);

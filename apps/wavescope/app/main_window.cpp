@@ -4,29 +4,28 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
-#include <QEventLoop>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QHeaderView>
 #include <QIcon>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
-#include <QStandardPaths>
+#include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QToolBar>
 #include <QTreeView>
-#include <QtConcurrent/QtConcurrentRun>
+#include <QVBoxLayout>
 
-#include "app/documents.hpp"
 #include "app/selection.hpp"
+#include "app/workspace.hpp"
 #include "models/navigator_model.hpp"
 #include "views/cfg_view.hpp"
 #include "views/isa_view.hpp"
-#include "wavescope/base/error.hpp"
 #include "wavescope/base/version.hpp"
 #include "wavescope/compiler/isa/gpu_target.hpp"
 
@@ -35,39 +34,14 @@ static void init_wavescope_resources() { Q_INIT_RESOURCE(wavescope); }
 
 namespace wavescope::gui {
 namespace {
-
 constexpr int kMaxRecent = 10;
-
-// A load result: the document or the message of what went wrong.
-struct Loaded {
-  std::shared_ptr<CodeObjectDocument> code_object;
-  QString error;
-};
-
-Loaded load_in_background(const QString &path) {
-  try {
-    switch (detect_document_kind(path)) {
-    case DocumentKind::CodeObject: return {load_code_object(path), {}};
-    case DocumentKind::Capture:
-      return {nullptr, QObject::tr("%1: opening capture folders is not supported yet").arg(path)};
-    case DocumentKind::RewriteTrace:
-      return {nullptr, QObject::tr("%1: opening rewrite traces is not supported yet").arg(path)};
-    case DocumentKind::Unknown: break;
-    }
-    return {nullptr, QObject::tr("%1: not a code object, capture folder or rewrite trace")
-                         .arg(path)};
-  } catch (const std::exception &e) {
-    return {nullptr, QString::fromStdString(e.what())};
-  }
 }
 
-}  // namespace
-
 MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent), selection_(new Selection(this)),
-      navigator_model_(new NavigatorModel(this)), navigator_view_(new QTreeView(this)),
-      tabs_(new QTabWidget(this)), isa_view_(new IsaView(*selection_, this)),
-      cfg_view_(new CfgView(*selection_, this)) {
+    : QMainWindow(parent), workspace_(new Workspace(this)), selection_(new Selection(this)),
+      navigator_model_(new NavigatorModel(this)), navigator_filter_(new QSortFilterProxyModel(this)),
+      navigator_view_(new QTreeView(this)), navigator_search_(new QLineEdit(this)),
+      tabs_(new QTabWidget(this)) {
   init_wavescope_resources();
   setWindowTitle(tr("wavescope"));
   setWindowIcon(QIcon(QStringLiteral(":/icons/wavescope.svg")));
@@ -76,19 +50,39 @@ MainWindow::MainWindow(QWidget *parent)
 
   tabs_->setDocumentMode(true);
   setCentralWidget(tabs_);
-  add_view(QStringLiteral("isa"), tr("ISA"), isa_view_);
-  add_view(QStringLiteral("cfg"), tr("CFG"), cfg_view_);
+  add_view(QStringLiteral("isa"), tr("ISA"), new IsaView(*workspace_, *selection_, this));
+  add_view(QStringLiteral("cfg"), tr("CFG"), new CfgView(*workspace_, *selection_, this));
 
-  navigator_view_->setModel(navigator_model_);
+  // Navigator: a filterable tree; selecting an item moves the focus.
+  navigator_filter_->setSourceModel(navigator_model_);
+  navigator_filter_->setRecursiveFilteringEnabled(true);
+  navigator_filter_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  navigator_view_->setModel(navigator_filter_);
   navigator_view_->setHeaderHidden(true);
   navigator_view_->setUniformRowHeights(true);
+  navigator_search_->setPlaceholderText(tr("Filter"));
+  navigator_search_->setClearButtonEnabled(true);
+  connect(navigator_search_, &QLineEdit::textChanged, navigator_filter_,
+          &QSortFilterProxyModel::setFilterFixedString);
   connect(navigator_view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
-          [this](const QModelIndex &current) { show_navigator_item(current); });
+          [this](const QModelIndex &current) {
+            if (current.isValid())
+              selection_->set_focus(current.data(NavigatorModel::FocusRole).value<Focus>());
+          });
+  auto *navigator = new QWidget(this);
+  auto *navigator_layout = new QVBoxLayout(navigator);
+  navigator_layout->setContentsMargins(2, 2, 2, 2);
+  navigator_layout->addWidget(navigator_search_);
+  navigator_layout->addWidget(navigator_view_);
   auto *navigator_dock = new QDockWidget(tr("Navigator"), this);
   navigator_dock->setObjectName(QStringLiteral("navigator"));
-  navigator_dock->setWidget(navigator_view_);
+  navigator_dock->setWidget(navigator);
   addDockWidget(Qt::LeftDockWidgetArea, navigator_dock);
   resizeDocks({navigator_dock}, {300}, Qt::Horizontal);
+
+  connect(workspace_, &Workspace::document_added, this, &MainWindow::on_document_added);
+  connect(workspace_, &Workspace::open_failed, this, &MainWindow::report_error);
+  connect(selection_, &Selection::focus_changed, this, &MainWindow::on_focus_changed);
 
   build_menus();
   statusBar()->showMessage(tr("Open a code object, capture folder or rewrite trace (Ctrl+O)"));
@@ -120,11 +114,20 @@ void MainWindow::build_menus() {
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
 
+  QMenu *go = menuBar()->addMenu(tr("&Go"));
+  go->addAction(tr("&Back"), QKeySequence::Back, selection_, &Selection::back);
+  go->addAction(tr("&Forward"), QKeySequence::Forward, selection_, &Selection::forward);
+  go->addAction(tr("&Filter Navigator"), QKeySequence(tr("Ctrl+L")), this, [this] {
+    navigator_search_->setFocus();
+    navigator_search_->selectAll();
+  });
+
   QMenu *view = menuBar()->addMenu(tr("&View"));
   for (std::size_t i = 0; i < views_.size(); ++i) {
     const QString name = views_[i].first;
-    view->addAction(tabs_->tabText(static_cast<int>(i)), QKeySequence(QStringLiteral("Alt+%1").arg(i + 1)),
-                    this, [this, name] { show_view(name); });
+    view->addAction(tabs_->tabText(static_cast<int>(i)),
+                    QKeySequence(QStringLiteral("Alt+%1").arg(i + 1)), this,
+                    [this, name] { show_view(name); });
   }
 
   QMenu *help = menuBar()->addMenu(tr("&Help"));
@@ -140,23 +143,9 @@ void MainWindow::build_menus() {
 }
 
 void MainWindow::open_path(const QString &path) {
-  ++pending_;
   statusBar()->showMessage(tr("Opening %1…").arg(path));
-  auto *watcher = new QFutureWatcher<Loaded>(this);
-  connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, path] {
-    Loaded loaded = watcher->result();
-    watcher->deleteLater();
-    --pending_;
-    if (!loaded.error.isEmpty()) {
-      report_error(path, loaded.error);
-      return;
-    }
-    add_code_object(std::move(loaded.code_object));
-    remember_recent(path);
-    statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
-    emit document_opened(path);
-  });
-  watcher->setFuture(QtConcurrent::run(load_in_background, path));
+  if (!path.startsWith(QDir::tempPath())) remember_recent(path);
+  workspace_->open(path, open_options_);
 }
 
 void MainWindow::open_demo() {
@@ -171,10 +160,7 @@ void MainWindow::open_demo() {
   open_path(target);
 }
 
-void MainWindow::wait_until_idle() {
-  while (pending_ > 0) QApplication::processEvents(QEventLoop::WaitForMoreEvents);
-  QApplication::processEvents();
-}
+void MainWindow::wait_until_idle() { workspace_->wait_until_idle(); }
 
 QStringList MainWindow::view_names() const {
   QStringList names;
@@ -191,42 +177,32 @@ bool MainWindow::show_view(const QString &name) {
   return false;
 }
 
-void MainWindow::add_code_object(std::shared_ptr<CodeObjectDocument> document) {
-  const int index = static_cast<int>(code_objects_.size());
-  code_objects_.push_back(std::move(document));
-  const QModelIndex root = navigator_model_->add_code_object(*code_objects_.back(), index);
-  navigator_view_->expand(root);
-  const QModelIndex first_kernel = navigator_model_->index(0, 0, root);
-  navigator_view_->setCurrentIndex(first_kernel.isValid() ? first_kernel : root);
+void MainWindow::on_document_added(int index) {
+  const Document *document = workspace_->document(index);
+  const QModelIndex root = navigator_model_->add_document(*document, index);
+  statusBar()->showMessage(tr("Opened %1").arg(document->path), 5000);
+  // Focus the document's first child (its first kernel), else the document itself.
+  const QModelIndex first = navigator_model_->index(0, 0, root);
+  selection_->set_focus((first.isValid() ? first : root).data(NavigatorModel::FocusRole).value<Focus>());
 }
 
-void MainWindow::show_navigator_item(const QModelIndex &index) {
-  if (!index.isValid()) return;
-  const int doc = index.data(NavigatorModel::DocumentRole).toInt();
-  if (doc < 0 || doc >= static_cast<int>(code_objects_.size())) return;
-  const auto &document = *code_objects_[static_cast<std::size_t>(doc)];
-  const int kernel = index.data(NavigatorModel::KernelRole).isValid()
-                         ? index.data(NavigatorModel::KernelRole).toInt()
-                         : 0;
-  if (kernel < 0 || kernel >= static_cast<int>(document.kernels.size())) return;
-  const auto &code = document.kernels[static_cast<std::size_t>(kernel)];
-  isa_view_->show_kernel(QStringLiteral("%1 — %2 (%3)")
-                             .arg(QFileInfo(document.path).fileName(),
-                                  QString::fromStdString(code.name),
-                                  QString::fromStdString(document.code->target().processor)),
-                         code);
-  cfg_view_->show_kernel(code);
+void MainWindow::on_focus_changed(const Focus &focus) {
+  // Keep the navigator's current item in step with back/forward.
+  const QModelIndex source = navigator_model_->index_of(focus);
+  const QModelIndex proxy = navigator_filter_->mapFromSource(source);
+  if (proxy.isValid() && navigator_view_->currentIndex() != proxy) {
+    navigator_view_->expand(proxy.parent());
+    navigator_view_->setCurrentIndex(proxy);
+  }
 }
 
 void MainWindow::report_error(const QString &path, const QString &message) {
   errors_ << message;
   statusBar()->showMessage(message);
-  emit open_failed(path, message);
-  if (interactive_) QMessageBox::warning(this, tr("Cannot open"), message);
+  if (interactive_) QMessageBox::warning(this, tr("Cannot open %1").arg(path), message);
 }
 
 void MainWindow::remember_recent(const QString &path) {
-  if (path.startsWith(QDir::tempPath())) return;  // the unpacked demo is not worth remembering
   QSettings settings;
   QStringList recent = settings.value(QStringLiteral("recent")).toStringList();
   recent.removeAll(path);

@@ -1,26 +1,27 @@
 #pragma once
-// The main window: the navigator dock, the views as tabs, File/View/Help menus, recent files,
-// drag and drop. Documents load outside the GUI thread.
+// The main window: the navigator dock (filterable tree of what is open, back/forward history),
+// the views as tabs, File/Go/View/Help menus, recent files, drag and drop.
 
 #include <QMainWindow>
 #include <QStringList>
 
-#include <functional>
-#include <map>
-#include <memory>
+#include "app/document_loader.hpp"
+
+#include <utility>
 #include <vector>
 
+class QLineEdit;
+class QMenu;
+class QSortFilterProxyModel;
 class QTabWidget;
 class QTreeView;
-class QMenu;
 
 namespace wavescope::gui {
 
-struct CodeObjectDocument;
 class NavigatorModel;
 class Selection;
-class IsaView;
-class CfgView;
+class Workspace;
+struct Focus;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -28,8 +29,10 @@ public:
   explicit MainWindow(QWidget *parent = nullptr);
   ~MainWindow() override;
 
-  // Opens a file or capture folder in the background; errors are reported via open_failed.
+  // Opens a file or capture folder in the background; failures are collected in errors().
   void open_path(const QString &path);
+  // Options for the opens that follow (e.g. --target from the command line).
+  void set_open_options(const OpenOptions &options) { open_options_ = options; }
   // Opens the demo data embedded in the app.
   void open_demo();
   // Runs the event loop until every pending open has finished.
@@ -39,16 +42,14 @@ public:
   QStringList view_names() const;
   // Makes the named view current; false if there is no such view.
   bool show_view(const QString &name);
-  // Errors reported by opens since start (also shown to the user in interactive use).
+  // Errors reported by opens since start (also shown in a dialog in interactive use).
   const QStringList &errors() const { return errors_; }
   // When false (screenshot mode), errors are collected without dialogs.
   void set_interactive(bool interactive) { interactive_ = interactive; }
 
+  Workspace &workspace() { return *workspace_; }
+  Selection &selection() { return *selection_; }
   NavigatorModel &navigator() { return *navigator_model_; }
-
-signals:
-  void document_opened(const QString &path);
-  void open_failed(const QString &path, const QString &message);
 
 protected:
   void dragEnterEvent(QDragEnterEvent *event) override;
@@ -57,24 +58,24 @@ protected:
 private:
   void build_menus();
   void add_view(const QString &name, const QString &title, QWidget *widget);
-  void add_code_object(std::shared_ptr<CodeObjectDocument> document);
-  void show_navigator_item(const QModelIndex &index);
+  void on_document_added(int index);
+  void on_focus_changed(const Focus &focus);
   void report_error(const QString &path, const QString &message);
   void remember_recent(const QString &path);
   void rebuild_recent_menu();
 
+  Workspace *workspace_;
   Selection *selection_;
   NavigatorModel *navigator_model_;
+  QSortFilterProxyModel *navigator_filter_;
   QTreeView *navigator_view_;
+  QLineEdit *navigator_search_;
   QTabWidget *tabs_;
   QMenu *recent_menu_ = nullptr;
-  IsaView *isa_view_;
-  CfgView *cfg_view_;
   std::vector<std::pair<QString, QWidget *>> views_;
-  std::vector<std::shared_ptr<CodeObjectDocument>> code_objects_;
   QStringList errors_;
-  int pending_ = 0;
   bool interactive_ = true;
+  OpenOptions open_options_;
 };
 
 }  // namespace wavescope::gui

@@ -1,9 +1,32 @@
 #pragma once
-// The app-wide selection: a PC chosen in any view becomes the selection in every view.
+// The app-wide selection, shared by every view:
+//  * the focus: which document and which thing inside it (kernel, shader engine, wave, rewrite
+//    pass or step) the navigator points at, with back/forward history;
+//  * the PC: an instruction chosen in any view (timeline bar, timing row, ISA line, CFG token)
+//    becomes the selection in every view.
 
 #include <QObject>
+#include <QString>
 
 #include <optional>
+#include <vector>
+
+namespace wavescope::gui {
+
+struct Focus {
+  int document = -1;
+  int kernel = -1;  // kernel/program index within the document
+  int shader_engine = -1;
+  int wave = -1;
+  int group = -1;  // rewrite trace: group (kernel/context), pass, step
+  int pass = -1;
+  int step = -1;
+  bool operator==(const Focus &) const = default;
+};
+
+}  // namespace wavescope::gui
+
+Q_DECLARE_METATYPE(wavescope::gui::Focus)
 
 namespace wavescope::gui {
 
@@ -11,21 +34,64 @@ class Selection : public QObject {
   Q_OBJECT
 public:
   using QObject::QObject;
+
+  const Focus &focus() const { return focus_; }
   std::optional<quint64> pc() const { return pc_; }
+  // The instruction token (register or mnemonic) whose uses are highlighted, or empty.
+  const QString &highlight() const { return highlight_; }
+  bool can_go_back() const { return !back_.empty(); }
+  bool can_go_forward() const { return !forward_.empty(); }
 
 public slots:
-  // Selects `pc` and tells every view (once per change).
+  // Moves the focus (remembering the previous one for back()).
+  void set_focus(const wavescope::gui::Focus &focus) {
+    if (focus == focus_) return;
+    back_.push_back(focus_);
+    forward_.clear();
+    apply(focus);
+  }
+  void back() {
+    if (back_.empty()) return;
+    forward_.push_back(focus_);
+    const Focus previous = back_.back();
+    back_.pop_back();
+    apply(previous);
+  }
+  void forward() {
+    if (forward_.empty()) return;
+    back_.push_back(focus_);
+    const Focus next = forward_.back();
+    forward_.pop_back();
+    apply(next);
+  }
+  // Selects an instruction address (once per change).
   void select_pc(quint64 pc) {
     if (pc_ == pc) return;
     pc_ = pc;
     emit pc_selected(pc);
   }
 
+  // Highlights every use of a register or opcode token (empty clears); toggles off when repeated.
+  void toggle_highlight(const QString &token) {
+    highlight_ = token == highlight_ ? QString() : token;
+    emit highlight_changed(highlight_);
+  }
+
 signals:
+  void highlight_changed(const QString &token);
+  void focus_changed(const wavescope::gui::Focus &focus);
   void pc_selected(quint64 pc);
 
 private:
+  void apply(const Focus &focus) {
+    focus_ = focus;
+    pc_.reset();
+    emit focus_changed(focus_);
+  }
+  Focus focus_;
   std::optional<quint64> pc_;
+  QString highlight_;
+  std::vector<Focus> back_, forward_;
 };
 
 }  // namespace wavescope::gui

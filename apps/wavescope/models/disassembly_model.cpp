@@ -15,6 +15,14 @@ void DisassemblyModel::set_instructions(std::vector<compiler::isa::Instruction> 
   endResetModel();
 }
 
+void DisassemblyModel::set_heat(const std::map<std::uint64_t, double> *heat) {
+  heat_ = heat;
+  max_heat_ = 0;
+  if (heat_)
+    for (const auto &[pc, share] : *heat_) max_heat_ = std::max(max_heat_, share);
+  if (rowCount() > 0) emit dataChanged(index(0, HeatColumn), index(rowCount() - 1, HeatColumn));
+}
+
 int DisassemblyModel::rowCount(const QModelIndex &parent) const {
   return parent.isValid() ? 0 : static_cast<int>(lines_.size());
 }
@@ -48,6 +56,11 @@ QVariant DisassemblyModel::data(const QModelIndex &index, int role) const {
     return theme::muted_text();
   case Qt::FontRole: return theme::monospace_font();
   case Qt::ToolTipRole:
+    if (index.column() == HeatColumn) {
+      const QVariant share = data(index, CostShareRole);
+      return share.isValid() ? tr("%1% of the kernel's cycles").arg(share.toDouble() * 100, 0, 'f', 1)
+                             : QVariant();
+    }
     return QStringLiteral("%1 — %2 bytes, %3")
         .arg(QString::fromStdString(inst.mnemonic))
         .arg(inst.size)
@@ -58,6 +71,14 @@ QVariant DisassemblyModel::data(const QModelIndex &index, int role) const {
   case BranchTargetRole:
     return inst.branch_target ? QVariant::fromValue<quint64>(*inst.branch_target) : QVariant();
   case PaddingCountRole: return static_cast<int>(line.count);
+  case HeatRole:
+  case CostShareRole: {
+    if (!heat_ || line.is_padding_run()) return {};
+    const auto it = heat_->find(inst.address);
+    if (it == heat_->end()) return {};
+    if (role == CostShareRole) return it->second;
+    return max_heat_ > 0 ? it->second / max_heat_ : 0.0;
+  }
   default: return {};
   }
 }
@@ -65,6 +86,7 @@ QVariant DisassemblyModel::data(const QModelIndex &index, int role) const {
 QVariant DisassemblyModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
+  case HeatColumn: return QString();
   case AddressColumn: return tr("Address");
   case BytesColumn: return tr("Encoding");
   case InstructionColumn: return tr("Instruction");

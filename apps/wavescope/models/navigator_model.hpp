@@ -1,28 +1,34 @@
 #pragma once
-// The tree of what is open: code object -> kernel (captures and rewrite traces join later).
-// Each item carries what it points at, so selecting it can drive the views.
+// The tree of what is open: code object -> kernel; capture -> kernel -> SE -> wave; rewrite
+// trace -> group -> pass -> step. Every item carries the Focus it stands for.
 
 #include <QStandardItemModel>
 
-#include <memory>
-
 namespace wavescope::gui {
 
-struct CodeObjectDocument;
+class Document;
+class CodeObjectDocument;
+struct Focus;
 
 class NavigatorModel : public QStandardItemModel {
   Q_OBJECT
 public:
   enum Role {
-    KindRole = Qt::UserRole + 1,  // ItemKind
-    DocumentRole,                 // index of the document in the workspace
-    KernelRole,                   // index of the kernel within its code object
+    FocusRole = Qt::UserRole + 1,  // wavescope::gui::Focus
   };
-  enum class ItemKind { CodeObject = 1, Kernel };
 
   explicit NavigatorModel(QObject *parent = nullptr);
-  // Adds a code object and its kernels; returns the new top-level item's index.
-  QModelIndex add_code_object(const CodeObjectDocument &document, int document_index);
+  // Adds the document (with its children) at the top level; returns the new item's index.
+  QModelIndex add_document(const Document &document, int document_index);
+  // The item standing for `focus`, or an invalid index.
+  QModelIndex index_of(const Focus &focus) const;
+
+  // Creates an item for the tree; used by the per-kind builders.
+  static QStandardItem *make_item(const QString &text, const Focus &focus);
+
+private:
+  void add_code_object_children(QStandardItem &root, const CodeObjectDocument &document,
+                                int document_index);
 };
 
 }  // namespace wavescope::gui

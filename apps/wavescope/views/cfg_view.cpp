@@ -9,8 +9,10 @@
 
 #include <cmath>
 
-#include "app/documents.hpp"
+#include "app/document.hpp"
 #include "app/selection.hpp"
+#include "app/workspace.hpp"
+#include "views/isa_text_painter.hpp"
 #include "app/theme.hpp"
 #include "layout/graph_layout.hpp"
 
@@ -22,10 +24,11 @@ using compiler::isa::Instruction;
 class CfgBlockItem : public QGraphicsItem {
 public:
   static constexpr double kPad = 6;
+  static constexpr double kHeatStrip = 5;  // per-instruction heat strip at the left edge
 
   CfgBlockItem(const compiler::isa::BasicBlock &block, const std::vector<Instruction> &insts,
-               Selection &selection)
-      : block_(block), selection_(selection), font_(theme::monospace_font(9)) {
+               Selection &selection, const std::map<std::uint64_t, double> *heat, double max_heat)
+      : block_(block), selection_(selection), font_(theme::monospace_font(9)), max_heat_(max_heat) {
     const QFontMetricsF metrics(font_);
     line_height_ = metrics.height();
     header_ = QStringLiteral("bb%1  %2").arg(block.id).arg(block.start, 0, 16);
@@ -33,8 +36,14 @@ public:
     for (std::size_t i = block.first; i < block.first + block.count; ++i) {
       lines_.push_back(&insts[i]);
       width = std::max(width, metrics.horizontalAdvance(QString::fromStdString(insts[i].text)));
+      double share = -1;
+      if (heat)
+        if (auto it = heat->find(insts[i].address); it != heat->end()) share = it->second;
+      line_heat_.push_back(share);
+      if (share > 0) block_share_ += share;
     }
-    size_ = QSizeF(width + 2 * kPad, (lines_.size() + 1) * line_height_ + 2 * kPad);
+    if (heat) header_ += QStringLiteral("   %1%").arg(block_share_ * 100, 0, 'f', 1);
+    size_ = QSizeF(width + 2 * kPad + kHeatStrip, (lines_.size() + 1) * line_height_ + 2 * kPad);
     setAcceptedMouseButtons(Qt::LeftButton);
   }
 
@@ -57,21 +66,31 @@ public:
     p->drawRoundedRect(r, 4, 4);
     p->setFont(font_);
     p->setPen(theme::muted_text());
-    p->drawText(QPointF(kPad, kPad + line_height_ * 0.8), header_);
+    p->drawText(QPointF(kPad + kHeatStrip, kPad + line_height_ * 0.8), header_);
+    const QString highlight = selection_.highlight();
     for (std::size_t i = 0; i < lines_.size(); ++i) {
       const double top = kPad + (i + 1) * line_height_;
       if (selected_pc_ && *selected_pc_ == lines_[i]->address)
         p->fillRect(QRectF(2, top, r.width() - 4, line_height_), theme::selection());
-      p->setPen(theme::category_color(lines_[i]->category));
-      p->drawText(QPointF(kPad, top + line_height_ * 0.8), QString::fromStdString(lines_[i]->text));
+      if (line_heat_[i] >= 0 && max_heat_ > 0)
+        p->fillRect(QRectF(3, top + 1, kHeatStrip - 1, line_height_ - 2),
+                    theme::heat_color(line_heat_[i] / max_heat_));
+      paint_instruction(*p, QRectF(kPad + kHeatStrip, top, r.width(), line_height_),
+                        QString::fromStdString(lines_[i]->text), lines_[i]->category,
+                        {QString(), highlight});
     }
   }
 
 protected:
   void mousePressEvent(QGraphicsSceneMouseEvent *event) override {
     const int line = static_cast<int>((event->pos().y() - kPad) / line_height_) - 1;
-    if (line >= 0 && line < static_cast<int>(lines_.size()))
-      selection_.select_pc(lines_[static_cast<std::size_t>(line)]->address);
+    if (line >= 0 && line < static_cast<int>(lines_.size())) {
+      const auto &inst = *lines_[static_cast<std::size_t>(line)];
+      selection_.select_pc(inst.address);
+      const QString token = token_at(QString::fromStdString(inst.text), font_,
+                                     event->pos().x() - kPad - kHeatStrip);
+      if (!token.isEmpty()) selection_.toggle_highlight(token);
+    }
     event->accept();
   }
 
@@ -82,26 +101,43 @@ private:
   double line_height_ = 12;
   QString header_;
   std::vector<const Instruction *> lines_;
+  std::vector<double> line_heat_;  // cost share per line, -1 where unknown
+  double max_heat_ = 0;
+  double block_share_ = 0;
   QSizeF size_;
   std::optional<quint64> selected_pc_;
 };
 
-CfgView::CfgView(Selection &selection, QWidget *parent)
-    : QGraphicsView(parent), selection_(selection) {
+CfgView::CfgView(Workspace &workspace, Selection &selection, QWidget *parent)
+    : QGraphicsView(parent), workspace_(workspace), selection_(selection) {
   setScene(new QGraphicsScene(this));
   setBackgroundBrush(theme::background());
   setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
   setDragMode(QGraphicsView::ScrollHandDrag);
   setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
   connect(&selection_, &Selection::pc_selected, this, &CfgView::on_pc_selected);
+  connect(&selection_, &Selection::focus_changed, this, &CfgView::on_focus);
+  connect(&selection_, &Selection::highlight_changed, this, [this] { scene()->update(); });
 }
 
-void CfgView::show_kernel(const KernelCode &kernel) {
+void CfgView::on_focus(const Focus &focus) {
+  const Document *document = workspace_.document(focus.document);
+  const int kernel = focus.kernel < 0 ? 0 : focus.kernel;
+  show_kernel(document ? document->kernel(kernel) : nullptr,
+              document ? document->pc_heat(kernel) : nullptr);
+}
+
+void CfgView::show_kernel(const KernelCode *code, const std::map<std::uint64_t, double> *heat) {
   scene()->clear();
   blocks_.clear();
+  if (!code) return;
+  const KernelCode &kernel = *code;
+  double max_heat = 0;
+  if (heat)
+    for (const auto &[pc, share] : *heat) max_heat = std::max(max_heat, share);
   std::vector<QSizeF> sizes;
   for (const auto &block : kernel.cfg.blocks) {
-    auto *item = new CfgBlockItem(block, kernel.instructions, selection_);
+    auto *item = new CfgBlockItem(block, kernel.instructions, selection_, heat, max_heat);
     sizes.push_back(item->size());
     blocks_.push_back(item);
   }

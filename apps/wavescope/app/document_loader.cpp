@@ -1,0 +1,24 @@
+#include "app/document_loader.hpp"
+
+#include "app/code_object_document.hpp"
+#include "wavescope/base/error.hpp"
+
+namespace wavescope::gui {
+
+std::shared_ptr<Document> load_document(const QString &path, const OpenOptions &options) {
+  switch (detect_document_kind(path)) {
+  case DocumentKind::CodeObject:
+    return load_code_object(path, options.target.isEmpty()
+                                      ? std::nullopt
+                                      : std::optional<std::string>(options.target.toStdString()));
+  case DocumentKind::Capture:
+    throw Error(ErrorKind::BadInput, path.toStdString() + ": opening capture folders is not supported yet");
+  case DocumentKind::RewriteTrace:
+    throw Error(ErrorKind::BadInput, path.toStdString() + ": opening rewrite traces is not supported yet");
+  case DocumentKind::Unknown: break;
+  }
+  throw Error(ErrorKind::BadInput,
+              path.toStdString() + ": not a code object, capture folder or rewrite trace");
+}
+
+}  // namespace wavescope::gui

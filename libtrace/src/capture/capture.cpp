@@ -197,7 +197,7 @@ Capture Capture::open(const std::filesystem::path &path) {
         if (s.contains("perf_sel") && !s["perf_sel"].is_null())
           spec.perf_sel = r.get<unsigned>(s, "perf_sel", swhere);
         spec.select_register = r.get_or<std::string>(s, "select_register", "", swhere);
-        if (spec.offset + spec.size > pmc.size)
+        if (spec.size > pmc.size || spec.offset > pmc.size - spec.size)
           r.fail(fmt::format("{} ({}) ends at byte {}, past the {}-byte buffer", swhere, spec.name,
                              spec.offset + spec.size, pmc.size));
         pmc.schedule.push_back(std::move(spec));

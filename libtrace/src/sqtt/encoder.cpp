@@ -7,6 +7,23 @@
 namespace wavescope::trace::sqtt {
 
 std::uint64_t encode_packet_bits(PacketType type, FieldValues fields, std::uint64_t other_bits) {
+  return encode_packet_bits(
+      type,
+      std::span<const std::pair<std::string_view, std::uint64_t>>(fields.begin(), fields.size()),
+      other_bits);
+}
+
+std::uint64_t uncovered_bits(const Packet &packet) {
+  const PacketSpec &spec = packet.spec();
+  std::uint64_t covered = spec.encoding_mask();
+  for (const auto &f : spec.fields)
+    covered |= f.lo < 64 ? f.mask() << f.lo : 0;
+  return packet.own_bits() & ~covered;
+}
+
+std::uint64_t encode_packet_bits(PacketType type,
+                                 std::span<const std::pair<std::string_view, std::uint64_t>> fields,
+                                 std::uint64_t other_bits) {
   const PacketSpec &spec = packet_spec(type);
   std::uint64_t bits = spec.encoding | other_bits;
   for (const auto &[name, value] : fields) {

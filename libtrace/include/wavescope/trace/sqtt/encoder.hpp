@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -18,6 +19,11 @@ using FieldValues = std::initializer_list<std::pair<std::string_view, std::uint6
 // `other_bits` OR-ed in (bits no field covers, e.g. padding). Throws Error(Usage) for an unknown
 // field name or a value wider than its field.
 std::uint64_t encode_packet_bits(PacketType type, FieldValues fields, std::uint64_t other_bits = 0);
+std::uint64_t encode_packet_bits(PacketType type,
+                                 std::span<const std::pair<std::string_view, std::uint64_t>> fields,
+                                 std::uint64_t other_bits = 0);
+// The bits of a packet that no field covers (padding, gaps between fields).
+std::uint64_t uncovered_bits(const Packet &packet);
 
 class PacketWriter {
 public:

@@ -126,7 +126,7 @@ private:
         // tinygrad stops here: fewer than 16 nibbles left (spec §2 rule 6).
         if (!ended_) {
           ended_ = true;
-          summary_.decoded_nibbles = s;
+          summary_.decoded_nibbles = std::min(s, end_nibble);
         }
         if (!options_.decode_tail || s >= end_nibble) {
           stopped_ = true;

@@ -1,24 +1,31 @@
 #include "app/document_loader.hpp"
 
+#include <QFileInfo>
+
+#include "app/capture_document.hpp"
 #include "app/code_object_document.hpp"
 #include "wavescope/base/error.hpp"
 
 namespace wavescope::gui {
 
-std::shared_ptr<Document> load_document(const QString &path, const OpenOptions &options) {
+std::shared_ptr<Document> load_document(const QString &path, const OpenOptions &options,
+                                        const ProgressSink &progress) {
   switch (detect_document_kind(path)) {
   case DocumentKind::CodeObject:
     return load_code_object(path, options.target.isEmpty()
                                       ? std::nullopt
                                       : std::optional<std::string>(options.target.toStdString()));
-  case DocumentKind::Capture:
-    throw Error(ErrorKind::BadInput, path.toStdString() + ": opening capture folders is not supported yet");
+  case DocumentKind::Capture: return load_capture(path, options, progress);
   case DocumentKind::RewriteTrace:
-    throw Error(ErrorKind::BadInput, path.toStdString() + ": opening rewrite traces is not supported yet");
+    throw Error(ErrorKind::BadInput,
+                path.toStdString() + ": opening rewrite traces is not supported yet");
   case DocumentKind::Unknown: break;
   }
+  if (QFileInfo(path).isDir())
+    throw Error(ErrorKind::BadInput,
+                path.toStdString() + ": a folder without meta.json, so not a capture folder");
   throw Error(ErrorKind::BadInput,
               path.toStdString() + ": not a code object, capture folder or rewrite trace");
 }
 
-}  // namespace wavescope::gui
+} // namespace wavescope::gui

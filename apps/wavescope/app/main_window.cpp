@@ -12,6 +12,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
@@ -25,12 +26,17 @@
 #include "app/workspace.hpp"
 #include "models/navigator_model.hpp"
 #include "views/cfg_view.hpp"
+#include "views/counters_view.hpp"
 #include "views/isa_view.hpp"
+#include "views/timing_view.hpp"
+#include "views/waves_view.hpp"
 #include "wavescope/base/version.hpp"
 #include "wavescope/compiler/isa/gpu_target.hpp"
 
 // The demo and icons are compiled into wavescope_gui, a static library: register them explicitly.
-static void init_wavescope_resources() { Q_INIT_RESOURCE(wavescope); }
+static void init_wavescope_resources() {
+  Q_INIT_RESOURCE(wavescope);
+}
 
 namespace wavescope::gui {
 namespace {
@@ -39,9 +45,9 @@ constexpr int kMaxRecent = 10;
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), workspace_(new Workspace(this)), selection_(new Selection(this)),
-      navigator_model_(new NavigatorModel(this)), navigator_filter_(new QSortFilterProxyModel(this)),
-      navigator_view_(new QTreeView(this)), navigator_search_(new QLineEdit(this)),
-      tabs_(new QTabWidget(this)) {
+      navigator_model_(new NavigatorModel(this)),
+      navigator_filter_(new QSortFilterProxyModel(this)), navigator_view_(new QTreeView(this)),
+      navigator_search_(new QLineEdit(this)), tabs_(new QTabWidget(this)) {
   init_wavescope_resources();
   setWindowTitle(tr("wavescope"));
   setWindowIcon(QIcon(QStringLiteral(":/icons/wavescope.svg")));
@@ -50,8 +56,12 @@ MainWindow::MainWindow(QWidget *parent)
 
   tabs_->setDocumentMode(true);
   setCentralWidget(tabs_);
+  add_view(QStringLiteral("waves"), tr("Waves"), new WavesView(*workspace_, *selection_, this));
+  add_view(QStringLiteral("timing"), tr("Timing"), new TimingView(*workspace_, *selection_, this));
   add_view(QStringLiteral("isa"), tr("ISA"), new IsaView(*workspace_, *selection_, this));
   add_view(QStringLiteral("cfg"), tr("CFG"), new CfgView(*workspace_, *selection_, this));
+  add_view(QStringLiteral("counters"), tr("Counters"),
+           new CountersView(*workspace_, *selection_, this));
 
   // Navigator: a filterable tree; selecting an item moves the focus.
   navigator_filter_->setSourceModel(navigator_model_);
@@ -82,6 +92,13 @@ MainWindow::MainWindow(QWidget *parent)
 
   connect(workspace_, &Workspace::document_added, this, &MainWindow::on_document_added);
   connect(workspace_, &Workspace::open_failed, this, &MainWindow::report_error);
+  connect(workspace_, &Workspace::progress, this, &MainWindow::on_progress);
+  progress_ = new QProgressBar(this);
+  progress_->setMaximumWidth(220);
+  progress_->setMaximumHeight(14);
+  progress_->setTextVisible(false);
+  progress_->hide();
+  statusBar()->addPermanentWidget(progress_);
   connect(selection_, &Selection::focus_changed, this, &MainWindow::on_focus_changed);
 
   build_menus();
@@ -102,11 +119,13 @@ void MainWindow::build_menus() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open"), {},
         tr("Code objects and traces (*.elf *.hsaco *.co *.json);;All files (*)"));
-    if (!path.isEmpty()) open_path(path);
+    if (!path.isEmpty())
+      open_path(path);
   });
   file->addAction(tr("Open &Folder…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
     const QString path = QFileDialog::getExistingDirectory(this, tr("Open capture folder"));
-    if (!path.isEmpty()) open_path(path);
+    if (!path.isEmpty())
+      open_path(path);
   });
   file->addAction(tr("Open &Demo"), this, [this] { open_demo(); });
   recent_menu_ = file->addMenu(tr("Open &Recent"));
@@ -132,45 +151,62 @@ void MainWindow::build_menus() {
 
   QMenu *help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About wavescope"), this, [this] {
-    QMessageBox::about(
-        this, tr("About wavescope"),
-        tr("<h3>wavescope %1</h3><p>Bring-up, debug and profiling of AMD GPUs.</p>"
-           "<p>Qt %2 (built with %3)<br>LLVM %4</p>")
-            .arg(QString::fromUtf8(kVersion), QString::fromUtf8(qVersion()),
-                 QStringLiteral(QT_VERSION_STR),
-                 QString::fromStdString(compiler::isa::llvm_version())));
+    QMessageBox::about(this, tr("About wavescope"),
+                       tr("<h3>wavescope %1</h3><p>Bring-up, debug and profiling of AMD GPUs.</p>"
+                          "<p>Qt %2 (built with %3)<br>LLVM %4</p>")
+                           .arg(QString::fromUtf8(kVersion), QString::fromUtf8(qVersion()),
+                                QStringLiteral(QT_VERSION_STR),
+                                QString::fromStdString(compiler::isa::llvm_version())));
   });
 }
 
 void MainWindow::open_path(const QString &path) {
+  // The first document of a batch of opens takes the focus; the rest are listed after it.
+  if (!workspace_->busy())
+    focus_next_document_ = true;
   statusBar()->showMessage(tr("Opening %1…").arg(path));
-  if (!path.startsWith(QDir::tempPath())) remember_recent(path);
+  if (!path.startsWith(QDir::tempPath()))
+    remember_recent(path);
   workspace_->open(path, open_options_);
 }
 
 void MainWindow::open_demo() {
-  // The demo ships inside the binary; the libraries read files, so unpack it once per run.
+  // The demo captures ship inside the binary; the libraries read files, so unpack them once per
+  // run. The gemm capture (many waves) comes first and takes the focus; sync adds barriers.
   static QTemporaryDir unpacked;
-  const QString target = unpacked.path() + QStringLiteral("/demo-gfx1100-gemm.elf");
-  if (!QFileInfo::exists(target) &&
-      !QFile::copy(QStringLiteral(":/demo/gfx1100-gemm/program.elf"), target)) {
-    report_error(QStringLiteral("demo"), tr("the embedded demo data is missing from this build"));
-    return;
+  for (const QString &name : {QStringLiteral("gfx1100-gemm"), QStringLiteral("gfx1100-sync")}) {
+    const QString source = QStringLiteral(":/demo/") + name;
+    const QString target = unpacked.path() + QStringLiteral("/") + name;
+    const QStringList files = QDir(source).entryList(QDir::Files);
+    bool ok = !files.isEmpty() && QDir().mkpath(target);
+    for (const QString &file : files) {
+      const QString to = target + QStringLiteral("/") + file;
+      if (!QFileInfo::exists(to))
+        ok = ok && QFile::copy(source + QStringLiteral("/") + file, to);
+    }
+    if (!ok) {
+      report_error(QStringLiteral("demo"), tr("the embedded demo data is missing from this build"));
+      return;
+    }
+    open_path(target);
   }
-  open_path(target);
 }
 
-void MainWindow::wait_until_idle() { workspace_->wait_until_idle(); }
+void MainWindow::wait_until_idle() {
+  workspace_->wait_until_idle();
+}
 
 QStringList MainWindow::view_names() const {
   QStringList names;
-  for (const auto &[name, widget] : views_) names << name;
+  for (const auto &[name, widget] : views_)
+    names << name;
   return names;
 }
 
 bool MainWindow::show_view(const QString &name) {
   for (const auto &[view_name, widget] : views_) {
-    if (view_name != name) continue;
+    if (view_name != name)
+      continue;
     tabs_->setCurrentWidget(widget);
     return true;
   }
@@ -181,9 +217,23 @@ void MainWindow::on_document_added(int index) {
   const Document *document = workspace_->document(index);
   const QModelIndex root = navigator_model_->add_document(*document, index);
   statusBar()->showMessage(tr("Opened %1").arg(document->path), 5000);
-  // Focus the document's first child (its first kernel), else the document itself.
+  if (!workspace_->busy())
+    progress_->hide();
+  if (!focus_next_document_)
+    return;
+  focus_next_document_ = false;
+  // Focus the document's first child (its first kernel), else the document itself; a capture
+  // opens on its waves, a code object on its disassembly.
   const QModelIndex first = navigator_model_->index(0, 0, root);
-  selection_->set_focus((first.isValid() ? first : root).data(NavigatorModel::FocusRole).value<Focus>());
+  selection_->set_focus(
+      (first.isValid() ? first : root).data(NavigatorModel::FocusRole).value<Focus>());
+  navigator_view_->expand(navigator_filter_->mapFromSource(root));
+  const QString current = views_[static_cast<std::size_t>(tabs_->currentIndex())].first;
+  const bool capture_view = current == "waves" || current == "timing" || current == "counters";
+  if (document->kind() == DocumentKind::CodeObject && capture_view)
+    show_view(QStringLiteral("isa"));
+  if (document->kind() == DocumentKind::Capture && !capture_view)
+    show_view(QStringLiteral("waves"));
 }
 
 void MainWindow::on_focus_changed(const Focus &focus) {
@@ -196,10 +246,22 @@ void MainWindow::on_focus_changed(const Focus &focus) {
   }
 }
 
+void MainWindow::on_progress(const QString &path, const QString &stage, quint64 done,
+                             quint64 total) {
+  progress_->setVisible(workspace_->busy());
+  // Bytes can exceed int: show permille.
+  progress_->setRange(0, total ? 1000 : 0);
+  progress_->setValue(total ? static_cast<int>(done * 1000 / total) : 0);
+  statusBar()->showMessage(tr("Opening %1: %2…").arg(QFileInfo(path).fileName(), stage));
+}
+
 void MainWindow::report_error(const QString &path, const QString &message) {
+  if (!workspace_->busy())
+    progress_->hide();
   errors_ << message;
   statusBar()->showMessage(message);
-  if (interactive_) QMessageBox::warning(this, tr("Cannot open %1").arg(path), message);
+  if (interactive_)
+    QMessageBox::warning(this, tr("Cannot open %1").arg(path), message);
 }
 
 void MainWindow::remember_recent(const QString &path) {
@@ -207,7 +269,8 @@ void MainWindow::remember_recent(const QString &path) {
   QStringList recent = settings.value(QStringLiteral("recent")).toStringList();
   recent.removeAll(path);
   recent.prepend(path);
-  while (recent.size() > kMaxRecent) recent.removeLast();
+  while (recent.size() > kMaxRecent)
+    recent.removeLast();
   settings.setValue(QStringLiteral("recent"), recent);
   rebuild_recent_menu();
 }
@@ -221,12 +284,14 @@ void MainWindow::rebuild_recent_menu() {
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event) {
-  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+  if (event->mimeData()->hasUrls())
+    event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent *event) {
   for (const QUrl &url : event->mimeData()->urls())
-    if (url.isLocalFile()) open_path(url.toLocalFile());
+    if (url.isLocalFile())
+      open_path(url.toLocalFile());
 }
 
-}  // namespace wavescope::gui
+} // namespace wavescope::gui

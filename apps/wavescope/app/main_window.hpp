@@ -12,6 +12,7 @@
 
 class QLineEdit;
 class QMenu;
+class QProgressBar;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTreeView;
@@ -60,6 +61,7 @@ private:
   void add_view(const QString &name, const QString &title, QWidget *widget);
   void on_document_added(int index);
   void on_focus_changed(const Focus &focus);
+  void on_progress(const QString &path, const QString &stage, quint64 done, quint64 total);
   void report_error(const QString &path, const QString &message);
   void remember_recent(const QString &path);
   void rebuild_recent_menu();
@@ -72,10 +74,12 @@ private:
   QLineEdit *navigator_search_;
   QTabWidget *tabs_;
   QMenu *recent_menu_ = nullptr;
+  QProgressBar *progress_ = nullptr;
+  bool focus_next_document_ = true;
   std::vector<std::pair<QString, QWidget *>> views_;
   QStringList errors_;
   bool interactive_ = true;
   OpenOptions open_options_;
 };
 
-}  // namespace wavescope::gui
+} // namespace wavescope::gui

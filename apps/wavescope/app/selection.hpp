@@ -15,16 +15,16 @@ namespace wavescope::gui {
 
 struct Focus {
   int document = -1;
-  int kernel = -1;  // kernel/program index within the document
+  int kernel = -1; // kernel/program index within the document
   int shader_engine = -1;
   int wave = -1;
-  int group = -1;  // rewrite trace: group (kernel/context), pass, step
+  int group = -1; // rewrite trace: group (kernel/context), pass, step
   int pass = -1;
   int step = -1;
   bool operator==(const Focus &) const = default;
 };
 
-}  // namespace wavescope::gui
+} // namespace wavescope::gui
 
 Q_DECLARE_METATYPE(wavescope::gui::Focus)
 
@@ -42,23 +42,26 @@ public:
   bool can_go_back() const { return !back_.empty(); }
   bool can_go_forward() const { return !forward_.empty(); }
 
-public slots:
+public Q_SLOTS:
   // Moves the focus (remembering the previous one for back()).
   void set_focus(const wavescope::gui::Focus &focus) {
-    if (focus == focus_) return;
+    if (focus == focus_)
+      return;
     back_.push_back(focus_);
     forward_.clear();
     apply(focus);
   }
   void back() {
-    if (back_.empty()) return;
+    if (back_.empty())
+      return;
     forward_.push_back(focus_);
     const Focus previous = back_.back();
     back_.pop_back();
     apply(previous);
   }
   void forward() {
-    if (forward_.empty()) return;
+    if (forward_.empty())
+      return;
     back_.push_back(focus_);
     const Focus next = forward_.back();
     forward_.pop_back();
@@ -66,18 +69,19 @@ public slots:
   }
   // Selects an instruction address (once per change).
   void select_pc(quint64 pc) {
-    if (pc_ == pc) return;
+    if (pc_ == pc)
+      return;
     pc_ = pc;
-    emit pc_selected(pc);
+    Q_EMIT pc_selected(pc);
   }
 
   // Highlights every use of a register or opcode token (empty clears); toggles off when repeated.
   void toggle_highlight(const QString &token) {
     highlight_ = token == highlight_ ? QString() : token;
-    emit highlight_changed(highlight_);
+    Q_EMIT highlight_changed(highlight_);
   }
 
-signals:
+Q_SIGNALS:
   void highlight_changed(const QString &token);
   void focus_changed(const wavescope::gui::Focus &focus);
   void pc_selected(quint64 pc);
@@ -86,7 +90,7 @@ private:
   void apply(const Focus &focus) {
     focus_ = focus;
     pc_.reset();
-    emit focus_changed(focus_);
+    Q_EMIT focus_changed(focus_);
   }
   Focus focus_;
   std::optional<quint64> pc_;
@@ -94,4 +98,4 @@ private:
   std::vector<Focus> back_, forward_;
 };
 
-}  // namespace wavescope::gui
+} // namespace wavescope::gui

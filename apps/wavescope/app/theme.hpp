@@ -3,9 +3,11 @@
 
 #include <QColor>
 #include <QFont>
+#include <QString>
 
 #include "wavescope/compiler/isa/cfg.hpp"
 #include "wavescope/compiler/isa/instruction.hpp"
+#include "wavescope/trace/timeline/timeline_model.hpp"
 
 class QApplication;
 
@@ -22,6 +24,21 @@ QColor selection();
 
 // Colour of an instruction category (ISA text, timeline bars, CFG tokens).
 QColor category_color(compiler::isa::InstCategory category);
+// Colour of a timeline event category (wave and exec-unit bars, the legend); matches
+// category_color for the instruction kinds both know.
+QColor event_color(trace::timeline::EventCategory category);
+// Short legend name of an event category ("SALU", "VMEM", "barrier", ...).
+QString event_category_label(trace::timeline::EventCategory category);
+// Occupancy lanes: waves whose instructions were traced, and all the others.
+QColor traced_wave_color();
+QColor other_wave_color();
+// Colour of the n-th series of a set (shader engines in charts).
+QColor series_color(int index);
+// Window background of plots and timelines, a shade darker than background().
+QColor canvas();
+// Grid and separator lines on canvases.
+QColor grid();
+
 // Colour of a CFG edge by kind: taken green, not-taken red, unconditional blue.
 QColor edge_color(compiler::isa::EdgeKind kind);
 // A heat colour for a share in [0, 1] (cold blue to hot red).
@@ -29,4 +46,4 @@ QColor heat_color(double share);
 
 QFont monospace_font(int point_size = 10);
 
-}  // namespace wavescope::gui::theme
+} // namespace wavescope::gui::theme

@@ -1,6 +1,7 @@
 #include "app/workspace.hpp"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -14,38 +15,74 @@ struct Loaded {
   QString error;
 };
 
-Loaded load_in_background(const QString &path, const OpenOptions &options) {
-  try {
-    return {load_document(path, options), {}};
-  } catch (const std::exception &e) {
-    return {nullptr, QString::fromStdString(e.what())};
-  }
+} // namespace
+
+Workspace::~Workspace() {
+  // Loads still running report to this object: let them finish before it goes away.
+  for (auto *watcher : findChildren<QFutureWatcher<Loaded> *>())
+    watcher->waitForFinished();
 }
 
-}  // namespace
-
 void Workspace::open(const QString &path, const OpenOptions &options) {
-  ++pending_;
+  const quint64 id = next_id_++;
+  pending_.push_back({id, path, false, nullptr, {}});
   auto *watcher = new QFutureWatcher<Loaded>(this);
-  connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, path] {
+  connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, id] {
     Loaded loaded = watcher->result();
     watcher->deleteLater();
-    --pending_;
-    if (loaded.document) add(std::move(loaded.document));
-    else emit open_failed(path, loaded.error);
+    for (auto &p : pending_)
+      if (p.id == id) {
+        p.done = true;
+        p.document = std::move(loaded.document);
+        p.error = std::move(loaded.error);
+      }
+    deliver_finished();
   });
-  watcher->setFuture(QtConcurrent::run(load_in_background, path, options));
+  // Progress leaves the worker at most every 50 ms per stage (the signal is queued to the GUI).
+  auto load = [this, path, options]() -> Loaded {
+    QElapsedTimer since_last;
+    since_last.start();
+    std::string last_stage;
+    const ProgressSink sink = [&](const ProgressUpdate &u) {
+      const bool new_stage = u.stage != last_stage;
+      if (!new_stage && u.done < u.total && since_last.elapsed() < 50)
+        return;
+      last_stage = std::string(u.stage);
+      since_last.restart();
+      Q_EMIT progress(path, QString::fromUtf8(u.stage.data(), static_cast<int>(u.stage.size())),
+                      u.done, u.total);
+    };
+    try {
+      return {load_document(path, options, sink), {}};
+    } catch (const std::exception &e) {
+      return {nullptr, QString::fromStdString(e.what())};
+    }
+  };
+  watcher->setFuture(QtConcurrent::run(load));
+}
+
+void Workspace::deliver_finished() {
+  // Deliver in request order: a quick open waits for the slower ones asked for before it.
+  while (!pending_.empty() && pending_.front().done) {
+    Pending finished = std::move(pending_.front());
+    pending_.pop_front();
+    if (finished.document)
+      add(std::move(finished.document));
+    else
+      Q_EMIT open_failed(finished.path, finished.error);
+  }
 }
 
 int Workspace::add(std::shared_ptr<Document> document) {
   documents_.push_back(std::move(document));
   const int index = size() - 1;
-  emit document_added(index);
+  Q_EMIT document_added(index);
   return index;
 }
 
 void Workspace::wait_until_idle() {
-  while (pending_ > 0) QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+  while (busy())
+    QApplication::processEvents(QEventLoop::WaitForMoreEvents);
   QApplication::processEvents();
 }
 
@@ -53,4 +90,4 @@ const Document *Workspace::document(int index) const {
   return index >= 0 && index < size() ? documents_[static_cast<std::size_t>(index)].get() : nullptr;
 }
 
-}  // namespace wavescope::gui
+} // namespace wavescope::gui

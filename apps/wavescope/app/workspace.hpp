@@ -1,11 +1,12 @@
 #pragma once
 // The documents the app has open. Opening runs on a worker thread; results arrive as signals on
-// the GUI thread.
+// the GUI thread, in the order the opens were asked for (so `wavescope a b` lists a before b).
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -18,6 +19,7 @@ class Workspace : public QObject {
   Q_OBJECT
 public:
   using QObject::QObject;
+  ~Workspace() override;
 
   // Starts opening `path`; document_added or open_failed follows.
   void open(const QString &path, const OpenOptions &options = {});
@@ -28,15 +30,27 @@ public:
 
   int size() const { return static_cast<int>(documents_.size()); }
   const Document *document(int index) const;
-  bool busy() const { return pending_ > 0; }
+  bool busy() const { return !pending_.empty(); }
 
-signals:
+Q_SIGNALS:
   void document_added(int index);
   void open_failed(const QString &path, const QString &message);
+  // A stage of a pending open advanced (emitted from the loading thread, delivered queued).
+  void progress(const QString &path, const QString &stage, quint64 done, quint64 total);
 
 private:
+  struct Pending {
+    quint64 id = 0;
+    QString path;
+    bool done = false;
+    std::shared_ptr<Document> document;
+    QString error;
+  };
+  void deliver_finished();
+
   std::vector<std::shared_ptr<Document>> documents_;
-  int pending_ = 0;
+  std::deque<Pending> pending_;
+  quint64 next_id_ = 0;
 };
 
-}  // namespace wavescope::gui
+} // namespace wavescope::gui

@@ -20,7 +20,7 @@ void DisassemblyModel::set_heat(const std::map<std::uint64_t, double> *heat) {
   max_heat_ = 0;
   if (heat_)
     for (const auto &[pc, share] : *heat_) max_heat_ = std::max(max_heat_, share);
-  if (rowCount() > 0) emit dataChanged(index(0, HeatColumn), index(rowCount() - 1, HeatColumn));
+  if (rowCount() > 0) Q_EMIT dataChanged(index(0, HeatColumn), index(rowCount() - 1, HeatColumn));
 }
 
 int DisassemblyModel::rowCount(const QModelIndex &parent) const {

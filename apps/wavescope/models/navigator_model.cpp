@@ -1,5 +1,6 @@
 #include "models/navigator_model.hpp"
 
+#include "app/capture_document.hpp"
 #include "app/code_object_document.hpp"
 #include "app/selection.hpp"
 
@@ -27,6 +28,8 @@ QModelIndex NavigatorModel::add_document(const Document &document, int document_
                              document_index);
     break;
   case DocumentKind::Capture:
+    add_capture_children(*root, static_cast<const CaptureDocument &>(document), document_index);
+    break;
   case DocumentKind::RewriteTrace:
   case DocumentKind::Unknown: break;
   }
@@ -50,10 +53,62 @@ void NavigatorModel::add_code_object_children(QStandardItem &root,
   }
 }
 
+void NavigatorModel::add_capture_children(QStandardItem &root, const CaptureDocument &document,
+                                          int document_index) {
+  for (int k = 0; k < document.kernel_count(); ++k) {
+    const CaptureDispatch &dispatch = *document.dispatch(k);
+    Focus focus;
+    focus.document = document_index;
+    focus.kernel = k;
+    QString host;
+    if (!dispatch.program->exec_ranges.empty()) {
+      const auto &r = dispatch.program->exec_ranges.front();
+      host = QStringLiteral(" · %1 µs").arg(r.end_us - r.start_us, 0, 'f', 1);
+    }
+    auto *kernel = make_item(QStringLiteral("%1  · %2 waves%3")
+                                 .arg(QString::fromStdString(dispatch.program->name))
+                                 .arg(dispatch.waves)
+                                 .arg(host),
+                             focus);
+    kernel->setToolTip(tr("%1 instructions, %2 SQTT blobs, %3 PMC samples")
+                           .arg(dispatch.code.instructions.size())
+                           .arg(dispatch.engines.size())
+                           .arg(dispatch.counters.size()));
+    for (int s = 0; s < static_cast<int>(dispatch.engines.size()); ++s) {
+      const ShaderEngineTrace &se = dispatch.engines[static_cast<std::size_t>(s)];
+      focus.shader_engine = s;
+      focus.wave = -1;
+      QString text = tr("SE %1  · %2 waves").arg(se.blob->se).arg(se.timeline.waves.size());
+      if (se.mapped_instructions)
+        text += tr(", %1 insts").arg(se.mapped_instructions);
+      if (!se.blob->itrace)
+        text += tr("  (no itrace)");
+      auto *engine = make_item(text, focus);
+      engine->setToolTip(QString::fromStdString(se.blob->file.filename().string()));
+      const auto &waves = se.timeline.waves;
+      for (int w = 0; w < static_cast<int>(waves.size()); ++w) {
+        const auto &wave = waves[static_cast<std::size_t>(w)];
+        focus.wave = w;
+        QString label = tr("wave %1  · CU %2 SIMD %3 slot %4 · %5 cyc")
+                            .arg(w)
+                            .arg(wave.cu)
+                            .arg(wave.simd)
+                            .arg(wave.slot)
+                            .arg(wave.end - wave.start);
+        if (const auto *trace = se.mapped_trace(w))
+          label += tr(" · %1 insts").arg(trace->instructions.size());
+        engine->appendRow(make_item(label, focus));
+      }
+      kernel->appendRow(engine);
+    }
+    root.appendRow(kernel);
+  }
+}
+
 QModelIndex NavigatorModel::index_of(const Focus &focus) const {
   const auto matches = match(index(0, 0), FocusRole, QVariant::fromValue(focus), 1,
                              Qt::MatchExactly | Qt::MatchRecursive);
   return matches.isEmpty() ? QModelIndex() : matches.front();
 }
 
-}  // namespace wavescope::gui
+} // namespace wavescope::gui

@@ -8,13 +8,14 @@ namespace wavescope::gui {
 
 class Document;
 class CodeObjectDocument;
+class CaptureDocument;
 struct Focus;
 
 class NavigatorModel : public QStandardItemModel {
   Q_OBJECT
 public:
   enum Role {
-    FocusRole = Qt::UserRole + 1,  // wavescope::gui::Focus
+    FocusRole = Qt::UserRole + 1, // wavescope::gui::Focus
   };
 
   explicit NavigatorModel(QObject *parent = nullptr);
@@ -29,6 +30,8 @@ public:
 private:
   void add_code_object_children(QStandardItem &root, const CodeObjectDocument &document,
                                 int document_index);
+  void add_capture_children(QStandardItem &root, const CaptureDocument &document,
+                            int document_index);
 };
 
-}  // namespace wavescope::gui
+} // namespace wavescope::gui

@@ -11,10 +11,10 @@
 
 #include "app/document.hpp"
 #include "app/selection.hpp"
-#include "app/workspace.hpp"
-#include "views/isa_text_painter.hpp"
 #include "app/theme.hpp"
+#include "app/workspace.hpp"
 #include "layout/graph_layout.hpp"
+#include "views/isa_text_painter.hpp"
 
 namespace wavescope::gui {
 
@@ -24,7 +24,7 @@ using compiler::isa::Instruction;
 class CfgBlockItem : public QGraphicsItem {
 public:
   static constexpr double kPad = 6;
-  static constexpr double kHeatStrip = 5;  // per-instruction heat strip at the left edge
+  static constexpr double kHeatStrip = 5; // per-instruction heat strip at the left edge
 
   CfgBlockItem(const compiler::isa::BasicBlock &block, const std::vector<Instruction> &insts,
                Selection &selection, const std::map<std::uint64_t, double> *heat, double max_heat)
@@ -38,11 +38,15 @@ public:
       width = std::max(width, metrics.horizontalAdvance(QString::fromStdString(insts[i].text)));
       double share = -1;
       if (heat)
-        if (auto it = heat->find(insts[i].address); it != heat->end()) share = it->second;
+        if (auto it = heat->find(insts[i].address); it != heat->end())
+          share = it->second;
       line_heat_.push_back(share);
-      if (share > 0) block_share_ += share;
+      if (share > 0)
+        block_share_ += share;
     }
-    if (heat) header_ += QStringLiteral("   %1%").arg(block_share_ * 100, 0, 'f', 1);
+    if (heat)
+      header_ += QStringLiteral("   %1%").arg(block_share_ * 100, 0, 'f', 1);
+    width = std::max(width, metrics.horizontalAdvance(header_));
     size_ = QSizeF(width + 2 * kPad + kHeatStrip, (lines_.size() + 1) * line_height_ + 2 * kPad);
     setAcceptedMouseButtons(Qt::LeftButton);
   }
@@ -62,7 +66,16 @@ public:
     p->setPen(QPen(block_.is_exit ? theme::category_color(compiler::isa::InstCategory::Endpgm)
                                   : QColor(0x4a, 0x50, 0x5c),
                    1.2));
-    p->setBrush(theme::panel());
+    // A block's share of the kernel's cycles tints it, so hot blocks stand out at any zoom.
+    QColor fill = theme::panel();
+    if (block_share_ > 0) {
+      const QColor heat = theme::heat_color(block_share_);
+      const double a = 0.12 + 0.25 * block_share_;
+      fill = QColor::fromRgbF(static_cast<float>(fill.redF() * (1 - a) + heat.redF() * a),
+                              static_cast<float>(fill.greenF() * (1 - a) + heat.greenF() * a),
+                              static_cast<float>(fill.blueF() * (1 - a) + heat.blueF() * a));
+    }
+    p->setBrush(fill);
     p->drawRoundedRect(r, 4, 4);
     p->setFont(font_);
     p->setPen(theme::muted_text());
@@ -87,9 +100,10 @@ protected:
     if (line >= 0 && line < static_cast<int>(lines_.size())) {
       const auto &inst = *lines_[static_cast<std::size_t>(line)];
       selection_.select_pc(inst.address);
-      const QString token = token_at(QString::fromStdString(inst.text), font_,
-                                     event->pos().x() - kPad - kHeatStrip);
-      if (!token.isEmpty()) selection_.toggle_highlight(token);
+      const QString token =
+          token_at(QString::fromStdString(inst.text), font_, event->pos().x() - kPad - kHeatStrip);
+      if (!token.isEmpty())
+        selection_.toggle_highlight(token);
     }
     event->accept();
   }
@@ -101,7 +115,7 @@ private:
   double line_height_ = 12;
   QString header_;
   std::vector<const Instruction *> lines_;
-  std::vector<double> line_heat_;  // cost share per line, -1 where unknown
+  std::vector<double> line_heat_; // cost share per line, -1 where unknown
   double max_heat_ = 0;
   double block_share_ = 0;
   QSizeF size_;
@@ -130,11 +144,13 @@ void CfgView::on_focus(const Focus &focus) {
 void CfgView::show_kernel(const KernelCode *code, const std::map<std::uint64_t, double> *heat) {
   scene()->clear();
   blocks_.clear();
-  if (!code) return;
+  if (!code)
+    return;
   const KernelCode &kernel = *code;
   double max_heat = 0;
   if (heat)
-    for (const auto &[pc, share] : *heat) max_heat = std::max(max_heat, share);
+    for (const auto &[pc, share] : *heat)
+      max_heat = std::max(max_heat, share);
   std::vector<QSizeF> sizes;
   for (const auto &block : kernel.cfg.blocks) {
     auto *item = new CfgBlockItem(block, kernel.instructions, selection_, heat, max_heat);
@@ -151,7 +167,8 @@ void CfgView::show_kernel(const KernelCode *code, const std::map<std::uint64_t, 
   }
   for (std::size_t e = 0; e < kernel.cfg.edges.size(); ++e) {
     const auto &points = layout.edges[e];
-    if (points.empty()) continue;
+    if (points.empty())
+      continue;
     QPainterPath path(points.front());
     for (std::size_t k = 1; k + 2 < points.size(); k += 3)
       path.cubicTo(points[k], points[k + 1], points[k + 2]);
@@ -161,8 +178,8 @@ void CfgView::show_kernel(const KernelCode *code, const std::map<std::uint64_t, 
     auto *edge = scene()->addPath(path, QPen(color, 1.6));
     edge->setZValue(-1);
     // Arrow head along the last segment.
-    const QPointF from = points.back() == tip && points.size() > 1 ? points[points.size() - 2]
-                                                                   : points.back();
+    const QPointF from =
+        points.back() == tip && points.size() > 1 ? points[points.size() - 2] : points.back();
     const double angle = std::atan2(tip.y() - from.y(), tip.x() - from.x());
     QPolygonF head;
     head << tip << tip - QPointF(std::cos(angle - 0.4) * 9, std::sin(angle - 0.4) * 9)
@@ -177,7 +194,8 @@ void CfgView::fit() {
   if (!scene()->items().isEmpty()) {
     fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
     // Never magnify small graphs beyond 1:1; text stays crisp and proportions honest.
-    if (transform().m11() > 1.0) resetTransform();
+    if (transform().m11() > 1.0)
+      resetTransform();
   }
 }
 
@@ -206,8 +224,9 @@ void CfgView::on_pc_selected(quint64 pc) {
   for (auto *block : blocks_) {
     const bool here = block->contains_pc(pc);
     block->set_selected_pc(here ? std::optional<quint64>(pc) : std::nullopt);
-    if (here) ensureVisible(block, 40, 40);
+    if (here)
+      ensureVisible(block, 40, 40);
   }
 }
 
-}  // namespace wavescope::gui
+} // namespace wavescope::gui

@@ -1,0 +1,32 @@
+#pragma once
+// Skipping over a row of timeline events sorted by start: "the first event at or after index i
+// that ends after time t" in a few hundred steps whatever the row's length, so a view can jump
+// over everything that falls inside one pixel column. Ends are not sorted (a long barrier or exec
+// event may outlast its successors), so the index keeps the largest end per block of 64 events
+// and per superblock of 64 blocks.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "wavescope/trace/timeline/timeline_model.hpp"
+
+namespace wavescope::gui {
+
+class EndSkipIndex {
+public:
+  static constexpr std::size_t kBlock = 64;
+  static constexpr std::size_t kSuper = kBlock * kBlock;
+
+  EndSkipIndex() = default;
+  explicit EndSkipIndex(std::span<const trace::timeline::TimelineEvent> events);
+
+  // The first index in [from, to) whose event ends after `t`, or `to` if none does.
+  std::size_t first_ending_after(std::span<const trace::timeline::TimelineEvent> events,
+                                 std::size_t from, std::size_t to, std::int64_t t) const;
+
+private:
+  std::vector<std::int64_t> block_max_, super_max_;
+};
+
+} // namespace wavescope::gui

@@ -1,0 +1,550 @@
+#include "views/wave_timeline_painter.hpp"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+
+#include "app/theme.hpp"
+#include "views/timeline_axis.hpp"
+
+namespace wavescope::gui {
+
+using trace::timeline::EventCategory;
+using trace::timeline::TimelineEvent;
+using trace::timeline::TimelineRow;
+
+namespace {
+
+const QColor kSelected(0x00, 0xc7, 0x2f);
+const QColor kOutline(0x85, 0x8b, 0x9d);
+const QColor kClockLine(0x4f, 0xa3, 0xff);
+
+// Rectangles batched per colour: one drawRects call per colour per frame.
+class RectBatch {
+public:
+  void add(const QColor &color, const QRectF &rect) {
+    const QRgb key = color.rgba();
+    for (auto &[c, rects] : batches_)
+      if (c == key) {
+        rects.push_back(rect);
+        return;
+      }
+    batches_.push_back({key, {rect}});
+  }
+  void flush(QPainter &p) {
+    p.setPen(Qt::NoPen);
+    for (auto &[c, rects] : batches_) {
+      p.setBrush(QColor::fromRgba(c));
+      p.drawRects(rects.data(), static_cast<int>(rects.size()));
+    }
+    batches_.clear();
+  }
+
+private:
+  std::vector<std::pair<QRgb, std::vector<QRectF>>> batches_;
+};
+
+struct BarText {
+  QRectF rect;
+  QString text;
+  QColor color;
+};
+
+QColor bar_color(const TimelineEvent &e, EventCategory category, bool exec) {
+  QColor c = theme::event_color(category);
+  // Another SIMD's work executed on this one (the _ALT queues) is drawn dimmer, as in VIZ.
+  if (exec && e.name.find("_ALT") != std::string_view::npos)
+    c = c.darker(170);
+  return c;
+}
+
+QString format_hz(double hz) {
+  return QStringLiteral("%1 GHz").arg(hz / 1e9, 0, 'f', 2);
+}
+
+} // namespace
+
+QRectF WaveTimelinePainter::plot_rect(QSize size) {
+  return QRectF(kLabelWidth, kAxisHeight, std::max(1, size.width() - kLabelWidth),
+                std::max(0, size.height() - kAxisHeight));
+}
+
+double WaveTimelinePainter::x_of(const TimelineFrame &f, double cycle) {
+  const QRectF plot = plot_rect(f.size);
+  return x_of_cycle(cycle, f.t0, f.t1, plot.left(), plot.width());
+}
+
+double WaveTimelinePainter::cycle_at(const TimelineFrame &f, double x) {
+  const QRectF plot = plot_rect(f.size);
+  return f.t0 + (x - plot.left()) / plot.width() * (f.t1 - f.t0);
+}
+
+int WaveTimelinePainter::track_y(const TimelineFrame &f, int track) const {
+  return kAxisHeight + model_.track_top(track) - f.scroll_y;
+}
+
+int WaveTimelinePainter::lane_at(int track, double y_in_track) const {
+  const auto &t = model_.track(track);
+  if (t.kind != TrackKind::Occupancy)
+    return -1;
+  const int lanes =
+      static_cast<int>(model_.occupancy()[static_cast<std::size_t>(t.group)].lanes.size());
+  const int lane = static_cast<int>(std::floor((y_in_track - 3) / WaveTimelineModel::kLaneHeight));
+  return std::clamp(lane, 0, std::max(0, lanes - 1));
+}
+
+QRectF WaveTimelinePainter::bar_rect(const TimelineFrame &f, TimelineEventRef ref) const {
+  if (!ref.valid())
+    return {};
+  const double x0 = x_of(f, static_cast<double>(model_.start_of(ref)));
+  const double x1 = std::max(x0 + 2, x_of(f, static_cast<double>(model_.end_of(ref))));
+  const double y = track_y(f, ref.track);
+  if (model_.bar(ref))
+    return QRectF(x0, y + 3 + ref.lane * WaveTimelineModel::kLaneHeight, x1 - x0,
+                  WaveTimelineModel::kLaneHeight - 1);
+  if (!model_.event(ref))
+    return {};
+  return QRectF(x0, y + kBarInset, x1 - x0, kBarHeight);
+}
+
+TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &f) const {
+  TimelinePaintStats stats;
+  const QRectF plot = plot_rect(f.size);
+  const double width = plot.width();
+  const QRectF tracks_area(0, kAxisHeight, f.size.width(), plot.height());
+  p.fillRect(QRectF(QPointF(0, 0), QSizeF(f.size)), theme::canvas());
+  const auto *tl = model_.timeline();
+  if (!tl)
+    return stats;
+
+  QFont font = p.font();
+  font.setPointSizeF(8.5);
+  QFont small = font;
+  small.setPointSizeF(7.5);
+  const QFontMetricsF metrics(font), small_metrics(small);
+
+  const auto origin = static_cast<double>(model_.origin());
+  const auto cycle_ticks_ = cycle_ticks(f.t0, f.t1, origin, plot.left(), width, 110);
+
+  // Which tracks are visible.
+  const int count = static_cast<int>(model_.tracks().size());
+  const int first_track = std::max(0, model_.track_at_y(f.scroll_y));
+  int last_track = model_.track_at_y(f.scroll_y + static_cast<int>(plot.height()));
+  if (last_track < 0)
+    last_track = count - 1;
+
+  p.save();
+  p.setClipRect(QRectF(plot.left(), plot.top(), width, plot.height()));
+  // Grid: faint vertical lines at the cycle ticks, zebra on wave rows.
+  for (int t = first_track; t <= last_track; ++t) {
+    const auto &track = model_.track(t);
+    const double y = track_y(f, t);
+    if (track.kind == TrackKind::Section)
+      p.fillRect(QRectF(plot.left(), y, width, track.height), theme::panel());
+    else if (track.kind == TrackKind::WaveSlot && t % 2)
+      p.fillRect(QRectF(plot.left(), y, width, track.height), QColor(0x15, 0x18, 0x1e));
+  }
+  p.setPen(QPen(theme::grid(), 1));
+  for (const auto &tick : cycle_ticks_)
+    p.drawLine(QPointF(std::round(tick.x) + 0.5, plot.top()),
+               QPointF(std::round(tick.x) + 0.5, plot.bottom()));
+
+  RectBatch batch;
+  std::vector<BarText> texts;
+  std::vector<QRectF> outlines;
+
+  // Exec-unit and wave-slot rows.
+  auto paint_row = [&](int t, int row_index, const EndSkipIndex &skip, bool exec) {
+    const TimelineRow &row = tl->rows[static_cast<std::size_t>(row_index)];
+    const double y = track_y(f, t) + kBarInset;
+    const std::span<const TimelineEvent> events(row.events);
+    const auto [first, last] = row.overlapping(static_cast<std::int64_t>(std::floor(f.t0)),
+                                               static_cast<std::int64_t>(std::ceil(f.t1)) + 1);
+    std::size_t i =
+        skip.first_ending_after(events, first, last, static_cast<std::int64_t>(std::floor(f.t0)));
+    double last_column = -1;
+    while (i < last) {
+      const auto &e = events[i];
+      const double x0 = x_of(f, static_cast<double>(e.start));
+      const double x1 = x_of(f, static_cast<double>(e.end));
+      if (x1 - x0 >= 1.0) {
+        const QRectF r(QPointF(std::max(x0, plot.left() - 2), y),
+                       QPointF(std::min(x1, plot.right() + 2), y + kBarHeight));
+        batch.add(bar_color(e, model_.category_of(row_index, e), exec), r);
+        ++stats.bars;
+        if (r.width() > 10)
+          outlines.push_back(r);
+        if (r.width() > 34) {
+          QString text = exec ? QString::fromUtf8(e.name.data(), static_cast<int>(e.name.size()))
+                         : e.has_pc
+                             ? model_.mnemonic(e.pc)
+                             : QString::fromUtf8(e.name.data(), static_cast<int>(e.name.size()));
+          if (e.category == EventCategory::Barrier)
+            text = QStringLiteral("%1 · %2 cyc").arg(text).arg(e.end - e.start);
+          texts.push_back({r, text, QColor(0x10, 0x12, 0x16)});
+        }
+        ++i;
+        continue;
+      }
+      // Sub-pixel: one column stands for everything that ends inside this pixel.
+      const double column = std::max(std::floor(x0), std::floor(plot.left()));
+      if (column != last_column) {
+        batch.add(bar_color(e, model_.category_of(row_index, e), exec),
+                  QRectF(column, y, 1, kBarHeight));
+        ++stats.columns;
+        last_column = column;
+      }
+      const double next = cycle_at(f, column + 1);
+      i = skip.first_ending_after(events, i + 1, last, static_cast<std::int64_t>(std::floor(next)));
+    }
+  };
+
+  // Occupancy lanes: wave lifetimes, sorted by start and end alike.
+  auto paint_occupancy = [&](int t, const OccupancyGroup &group) {
+    const double top = track_y(f, t) + 3;
+    for (std::size_t l = 0; l < group.lanes.size(); ++l) {
+      const auto &lane = group.lanes[l];
+      const double y = top + static_cast<double>(l) * WaveTimelineModel::kLaneHeight;
+      auto ends_after = [&](auto from, double cycle) {
+        return std::lower_bound(from, lane.end(), cycle, [](const OccupancyBar &b, double c) {
+          return static_cast<double>(b.end) <= c;
+        });
+      };
+      double last_column = -1;
+      for (auto it = ends_after(lane.begin(), f.t0);
+           it != lane.end() && static_cast<double>(it->start) < f.t1;) {
+        const double x0 = x_of(f, static_cast<double>(it->start));
+        const double x1 = x_of(f, static_cast<double>(it->end));
+        const QColor color = it->mapped ? theme::traced_wave_color() : theme::other_wave_color();
+        if (x1 - x0 >= 1.0) {
+          batch.add(color, QRectF(QPointF(std::max(x0, plot.left() - 2), y),
+                                  QPointF(std::min(x1, plot.right() + 2),
+                                          y + WaveTimelineModel::kLaneHeight - 1)));
+          ++stats.bars;
+          ++it;
+          continue;
+        }
+        const double column = std::max(std::floor(x0), std::floor(plot.left()));
+        if (column != last_column) {
+          batch.add(color, QRectF(column, y, 1, WaveTimelineModel::kLaneHeight - 1));
+          ++stats.columns;
+          last_column = column;
+        }
+        it = ends_after(it + 1, cycle_at(f, column + 1));
+      }
+    }
+  };
+
+  // The shader clock as a step line: each estimate holds since the previous marker.
+  auto paint_clock = [&](int t) {
+    const auto &clock = model_.clock();
+    const double top = track_y(f, t) + 6, height = WaveTimelineModel::kClockHeight - 10;
+    if (clock.empty()) {
+      p.setPen(theme::muted_text());
+      p.setFont(small);
+      p.drawText(
+          QRectF(plot.left() + 8, top, width - 16, height), Qt::AlignVCenter,
+          QObject::tr("no realtime markers in this blob, so no clock estimate and no wall time"));
+      return;
+    }
+    const auto &times = clock.times();
+    const auto &hz = clock.frequencies_hz();
+    const double max_hz = *std::max_element(hz.begin(), hz.end()) * 1.1;
+    auto y_of = [&](double v) { return top + height - v / max_hz * height; };
+    // Reference lines every GHz.
+    p.setFont(small);
+    for (double g = 1e9; g < max_hz; g += 1e9) {
+      p.setPen(QPen(theme::grid(), 1, Qt::DotLine));
+      p.drawLine(QPointF(plot.left(), y_of(g)), QPointF(plot.right(), y_of(g)));
+      p.setPen(theme::muted_text());
+      p.drawText(QPointF(plot.right() - 40, y_of(g) - 2), QStringLiteral("%1 GHz").arg(g / 1e9));
+    }
+    const auto first = static_cast<std::size_t>(
+        std::lower_bound(times.begin(), times.end(), static_cast<std::int64_t>(f.t0)) -
+        times.begin());
+    QPolygonF line;
+    const std::size_t begin = first > 0 ? first - 1 : 0;
+    const std::size_t stride =
+        std::max<std::size_t>(1, (times.size() - begin) / static_cast<std::size_t>(4 * width + 1));
+    for (std::size_t i = begin; i < times.size(); i += stride) {
+      const double x_start = i == 0 ? plot.left() - 2 : x_of(f, static_cast<double>(times[i - 1]));
+      const double x_end = x_of(f, static_cast<double>(times[i]));
+      line << QPointF(x_start, y_of(hz[i])) << QPointF(x_end, y_of(hz[i]));
+      if (x_end > plot.right())
+        break;
+    }
+    if (!line.isEmpty() && times.back() < f.t1)
+      line << QPointF(plot.right() + 2, line.back().y());
+    if (line.isEmpty())
+      return;
+    QPolygonF area = line;
+    area << QPointF(line.back().x(), top + height) << QPointF(line.front().x(), top + height);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(kClockLine.red(), kClockLine.green(), kClockLine.blue(), 45));
+    p.drawPolygon(area);
+    p.setPen(QPen(kClockLine, 1.4));
+    p.setBrush(Qt::NoBrush);
+    p.drawPolyline(line);
+    stats.bars += static_cast<std::size_t>(line.size() / 2);
+  };
+
+  for (int t = first_track; t <= last_track; ++t) {
+    const auto &track = model_.track(t);
+    ++stats.tracks;
+    switch (track.kind) {
+    case TrackKind::Clock: paint_clock(t); break;
+    case TrackKind::ExecUnit:
+    case TrackKind::WaveSlot:
+      paint_row(t, track.row, model_.skip_index(track.row), track.kind == TrackKind::ExecUnit);
+      break;
+    case TrackKind::Occupancy:
+      paint_occupancy(t, model_.occupancy()[static_cast<std::size_t>(track.group)]);
+      break;
+    case TrackKind::Section: break;
+    }
+  }
+  batch.flush(p);
+  p.setBrush(Qt::NoBrush);
+  p.setPen(QPen(kOutline, 1));
+  for (const auto &r : outlines)
+    p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
+  p.setFont(small);
+  for (const auto &text : texts) {
+    p.setPen(text.color);
+    p.drawText(text.rect.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
+               small_metrics.elidedText(text.text, Qt::ElideRight, text.rect.width() - 6));
+  }
+  stats.texts = texts.size();
+
+  // The focused wave: its lifetime on its slot row and its occupancy bar.
+  if (f.focused_wave >= 0 && static_cast<std::size_t>(f.focused_wave) < tl->waves.size()) {
+    const auto &w = tl->waves[static_cast<std::size_t>(f.focused_wave)];
+    const double x0 = x_of(f, static_cast<double>(w.start)),
+                 x1 = x_of(f, static_cast<double>(w.end));
+    if (w.traced)
+      if (const int row = tl->wave_row(w.slot); row >= 0) {
+        const int t = model_.track_of_row(row);
+        p.fillRect(QRectF(x0, track_y(f, t) + 1, std::max(1.0, x1 - x0),
+                          WaveTimelineModel::kRowHeight - 2),
+                   QColor(255, 255, 255, 28));
+      }
+    const QRectF bar = bar_rect(f, model_.wave_bar(f.focused_wave));
+    p.setPen(QPen(Qt::white, 1.5));
+    if (!bar.isEmpty())
+      p.drawRect(bar.adjusted(-1, -1, 1, 1));
+  }
+
+  // Every event of the selected PC: a tick above its bar (one per pixel column and track).
+  if (f.pc_events && !f.pc_events->empty()) {
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(0xf0, 0xf0, 0xf5));
+    const auto &refs = *f.pc_events;
+    for (std::size_t i = 0; i < refs.size();) {
+      const int t = refs[i].track;
+      std::size_t end = i;
+      while (end < refs.size() && refs[end].track == t)
+        ++end;
+      if (t >= first_track && t <= last_track) {
+        // Indices grow with time within a track: start at the first one in view.
+        auto it = std::lower_bound(refs.begin() + static_cast<std::ptrdiff_t>(i),
+                                   refs.begin() + static_cast<std::ptrdiff_t>(end), f.t0,
+                                   [&](const TimelineEventRef &r, double c) {
+                                     return static_cast<double>(model_.end_of(r)) < c;
+                                   });
+        double last_x = -1;
+        const double y = track_y(f, t) + 1;
+        for (; it != refs.begin() + static_cast<std::ptrdiff_t>(end); ++it) {
+          const double x = std::floor(x_of(f, static_cast<double>(model_.start_of(*it))));
+          if (x > plot.right())
+            break;
+          if (x == last_x)
+            continue;
+          last_x = x;
+          const QPointF tri[3] = {{x - 3, y}, {x + 4, y}, {x + 0.5, y + 3.5}};
+          p.drawPolygon(tri, 3);
+        }
+      }
+      i = end;
+    }
+  }
+
+  // Hover, selection and the dispatch -> exec link.
+  if (f.hovered.valid() && !(f.hovered == f.selected)) {
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(QColor(0xd0, 0xd4, 0xdc), 1));
+    p.drawRect(bar_rect(f, f.hovered).adjusted(-1, -1, 1, 1));
+  }
+  if (f.selected.valid()) {
+    const QRectF a = bar_rect(f, f.selected);
+    const TimelineEventRef partner = model_.partner(f.selected);
+    p.setBrush(Qt::NoBrush);
+    if (partner.valid()) {
+      const QRectF b = bar_rect(f, partner);
+      const bool down = b.center().y() > a.center().y();
+      const QPointF from(a.center().x(), down ? a.bottom() : a.top());
+      const QPointF to(b.center().x(), down ? b.top() : b.bottom());
+      const double bend = std::max(18.0, std::fabs(to.y() - from.y()) * 0.45) * (down ? 1 : -1);
+      QPainterPath curve(from);
+      curve.cubicTo(from + QPointF(0, bend), to - QPointF(0, bend), to);
+      p.setRenderHint(QPainter::Antialiasing, true);
+      p.setPen(QPen(QColor(0xb8, 0xbc, 0xc6), 1.4));
+      p.drawPath(curve);
+      p.setPen(QPen(kSelected, 1.5));
+      p.drawRect(b.adjusted(-1, -1, 1, 1));
+      p.setRenderHint(QPainter::Antialiasing, false);
+    }
+    p.setPen(QPen(kSelected, 2));
+    p.drawRect(a.adjusted(-1.5, -1.5, 1.5, 1.5));
+  }
+
+  // A measured range: a band with its length in cycles and wall time.
+  if (f.measure) {
+    const double m0 = std::min(f.measure->first, f.measure->second);
+    const double m1 = std::max(f.measure->first, f.measure->second);
+    const double x0 = x_of(f, m0), x1 = x_of(f, m1);
+    p.fillRect(QRectF(x0, plot.top(), x1 - x0, plot.height()), QColor(0x4f, 0xa3, 0xff, 38));
+    p.setPen(QPen(QColor(0x4f, 0xa3, 0xff), 1));
+    p.drawLine(QPointF(x0, plot.top()), QPointF(x0, plot.bottom()));
+    p.drawLine(QPointF(x1, plot.top()), QPointF(x1, plot.bottom()));
+    QString text = QObject::tr("Δ %1 cycles").arg(QString::number(m1 - m0, 'f', 0));
+    if (!model_.clock().empty())
+      text +=
+          QStringLiteral(" · ") + format_ns(model_.clock().ns_at(m1) - model_.clock().ns_at(m0));
+    p.setFont(font);
+    const QRectF box(std::min(std::max(x0, plot.left() + 2),
+                              plot.right() - metrics.horizontalAdvance(text) - 14),
+                     plot.top() + 4, metrics.horizontalAdvance(text) + 12, metrics.height() + 6);
+    p.fillRect(box, QColor(0x1a, 0x2c, 0x44));
+    p.setPen(Qt::white);
+    p.drawText(box, Qt::AlignCenter, text);
+  }
+  p.restore();
+
+  // Label column.
+  p.save();
+  p.setClipRect(QRectF(0, plot.top(), kLabelWidth, plot.height()));
+  p.fillRect(QRectF(0, plot.top(), kLabelWidth, plot.height()), theme::panel());
+  for (int t = first_track; t <= last_track; ++t) {
+    const auto &track = model_.track(t);
+    const double y = track_y(f, t);
+    const QRectF cell(10, y, kLabelWidth - 16, track.height);
+    p.setFont(font);
+    switch (track.kind) {
+    case TrackKind::Section: {
+      // Section bands span the canvas too: lift the label column's clip for them.
+      p.save();
+      p.setClipRect(QRectF(0, plot.top(), f.size.width(), plot.height()));
+      QFont bold = small;
+      bold.setBold(true);
+      p.setFont(bold);
+      p.fillRect(QRectF(0, y, f.size.width(), track.height), QColor(0x23, 0x27, 0x30));
+      p.setPen(QColor(0x9a, 0xa4, 0xb5));
+      p.drawText(QRectF(10, y, f.size.width() - 20, track.height), Qt::AlignVCenter,
+                 track.label.toUpper());
+      p.setPen(theme::muted_text());
+      p.setFont(small);
+      p.drawText(QRectF(10, y, f.size.width() - 20, track.height),
+                 Qt::AlignVCenter | Qt::AlignRight, track.detail);
+      p.restore();
+      break;
+    }
+    case TrackKind::Clock: {
+      p.setPen(theme::text());
+      p.drawText(QRectF(cell.left(), y + 6, cell.width(), 16), Qt::AlignLeft, track.label);
+      p.setFont(small);
+      p.setPen(theme::muted_text());
+      const auto &clock = model_.clock();
+      const QString range = clock.empty()
+                                ? QObject::tr("no estimate")
+                                : QObject::tr("%1 at centre · mean %2")
+                                      .arg(format_hz(clock.hz_at((f.t0 + f.t1) / 2)),
+                                           QString::number(clock.mean_hz() / 1e9, 'f', 2));
+      p.drawText(QRectF(cell.left(), y + 24, cell.width(), 16), Qt::AlignLeft, range);
+      break;
+    }
+    case TrackKind::ExecUnit: {
+      const auto &row = tl->rows[static_cast<std::size_t>(track.row)];
+      const EventCategory c = row.events.empty()
+                                  ? EventCategory::Other
+                                  : model_.category_of(track.row, row.events.front());
+      p.fillRect(QRectF(cell.left(), y + 6, 8, 8), theme::event_color(c));
+      p.setPen(theme::text());
+      p.drawText(cell.adjusted(14, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, track.label);
+      p.setFont(small);
+      p.setPen(theme::muted_text());
+      p.drawText(cell, Qt::AlignVCenter | Qt::AlignRight,
+                 row.name.rfind("VMEM", 0) == 0 ? QStringLiteral("VMEM exec")
+                                                : QStringLiteral("ALU exec"));
+      break;
+    }
+    case TrackKind::WaveSlot: {
+      p.setPen(theme::text());
+      p.drawText(cell, Qt::AlignVCenter | Qt::AlignLeft, track.label);
+      p.setFont(small);
+      p.setPen(theme::muted_text());
+      p.drawText(cell, Qt::AlignVCenter | Qt::AlignRight,
+                 QString::number(tl->rows[static_cast<std::size_t>(track.row)].events.size()));
+      break;
+    }
+    case TrackKind::Occupancy: {
+      const auto &g = model_.occupancy()[static_cast<std::size_t>(track.group)];
+      p.setPen(theme::text());
+      p.drawText(QRectF(cell.left(), y, cell.width(), std::min<double>(track.height, 18)),
+                 Qt::AlignVCenter | Qt::AlignLeft, track.label);
+      p.setFont(small);
+      p.setPen(theme::muted_text());
+      p.drawText(QRectF(cell.left(), y, cell.width(), std::min<double>(track.height, 18)),
+                 Qt::AlignVCenter | Qt::AlignRight, QObject::tr("%1 w").arg(g.waves));
+      break;
+    }
+    }
+    if (track.kind != TrackKind::Section) {
+      p.setPen(QPen(QColor(0x22, 0x25, 0x2d), 1));
+      p.drawLine(QPointF(0, y + track.height - 0.5),
+                 QPointF(f.size.width(), y + track.height - 0.5));
+    }
+  }
+  p.setPen(QPen(theme::grid(), 1));
+  p.drawLine(QPointF(kLabelWidth - 0.5, plot.top()), QPointF(kLabelWidth - 0.5, plot.bottom()));
+  p.restore();
+
+  // Axes: wall time above cycles.
+  p.fillRect(QRectF(0, 0, f.size.width(), kAxisHeight), theme::panel());
+  p.setFont(small);
+  p.setPen(theme::muted_text());
+  p.drawText(QRectF(10, 2, kLabelWidth - 16, 18), Qt::AlignVCenter, QObject::tr("wall time"));
+  p.drawText(QRectF(10, 22, kLabelWidth - 16, 22), Qt::AlignVCenter,
+             QObject::tr("cycles from first instruction"));
+  p.save();
+  p.setClipRect(QRectF(plot.left(), 0, width, kAxisHeight));
+  const auto wall = wall_ticks(model_.clock(), f.t0, f.t1, origin, plot.left(), width, 130);
+  p.setFont(font);
+  for (const auto &tick : wall) {
+    p.setPen(QPen(QColor(0x5b, 0x9d, 0xff), 1));
+    p.drawLine(QPointF(std::round(tick.x) + 0.5, 12), QPointF(std::round(tick.x) + 0.5, 20));
+    p.setPen(QColor(0x8f, 0xbf, 0xff));
+    p.drawText(QPointF(tick.x + 4, 15), tick.label);
+  }
+  if (wall.empty()) {
+    p.setPen(theme::muted_text());
+    p.drawText(QPointF(plot.left() + 6, 15), QObject::tr("–  (no clock estimate)"));
+  }
+  for (const auto &tick : cycle_ticks_) {
+    p.setPen(QPen(theme::muted_text(), 1));
+    p.drawLine(QPointF(std::round(tick.x) + 0.5, 34),
+               QPointF(std::round(tick.x) + 0.5, kAxisHeight));
+    p.setPen(theme::text());
+    p.drawText(QPointF(tick.x + 4, 38), tick.label);
+  }
+  p.restore();
+  p.setPen(QPen(theme::grid(), 1));
+  p.drawLine(QPointF(0, kAxisHeight - 0.5), QPointF(f.size.width(), kAxisHeight - 0.5));
+  p.drawLine(QPointF(0, 20.5), QPointF(f.size.width(), 20.5));
+  return stats;
+}
+
+} // namespace wavescope::gui

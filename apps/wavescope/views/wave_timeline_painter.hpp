@@ -1,0 +1,70 @@
+#pragma once
+// Paints any visible window of a WaveTimelineModel (viz.md §2.8): the wall-time and cycle axes,
+// the shader-clock line, exec-unit and wave-slot bars coloured by category, the occupancy lanes,
+// the selection with its dispatch -> exec link, the occurrences of the selected PC and a measured
+// range. Only visible tracks and events are touched, and bars narrower than a pixel merge into
+// one column per pixel (the rows' skip indexes jump over the rest), so a frame costs about
+// O(width x visible rows) whatever the number of events. Used by the widget and by benchmarks
+// (any QPainter, e.g. on a QImage).
+
+#include <QRectF>
+#include <QSize>
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "models/wave_timeline_model.hpp"
+
+class QPainter;
+
+namespace wavescope::gui {
+
+// What to draw: the window and the interaction state.
+struct TimelineFrame {
+  QSize size;
+  double t0 = 0, t1 = 1; // visible cycles [t0, t1)
+  int scroll_y = 0;      // vertical offset of the tracks
+  TimelineEventRef selected, hovered;
+  std::optional<std::pair<double, double>> measure;         // cycles
+  std::optional<std::uint64_t> pc;                          // the selected instruction
+  const std::vector<TimelineEventRef> *pc_events = nullptr; // its events, by track and time
+  int focused_wave = -1;                                    // SeTimeline::waves index
+};
+
+// What a frame cost: the painted item count stays bounded by the aggregation.
+struct TimelinePaintStats {
+  std::size_t bars = 0;    // events drawn one by one
+  std::size_t columns = 0; // one-pixel columns standing for sub-pixel events
+  std::size_t texts = 0;   // labels inside bars
+  std::size_t tracks = 0;  // visible tracks
+  std::size_t items() const { return bars + columns + texts; }
+};
+
+class WaveTimelinePainter {
+public:
+  static constexpr int kLabelWidth = 176;
+  static constexpr int kAxisHeight = 46;
+  static constexpr int kBarInset = 4; // bar top within a 20 px row
+  static constexpr int kBarHeight = 12;
+
+  explicit WaveTimelinePainter(const WaveTimelineModel &model) : model_(model) {}
+
+  TimelinePaintStats paint(QPainter &painter, const TimelineFrame &frame) const;
+
+  // Geometry shared with the widget's hit tests (widget coordinates).
+  static QRectF plot_rect(QSize size);
+  static double x_of(const TimelineFrame &frame, double cycle);
+  static double cycle_at(const TimelineFrame &frame, double x);
+  int track_y(const TimelineFrame &frame, int track) const;
+  // The drawn rectangle of an event (may lie outside the widget); empty if the ref is invalid.
+  QRectF bar_rect(const TimelineFrame &frame, TimelineEventRef ref) const;
+  // The occupancy lane at a y inside an occupancy track, -1 if none.
+  int lane_at(int track, double y_in_track) const;
+
+private:
+  const WaveTimelineModel &model_;
+};
+
+} // namespace wavescope::gui

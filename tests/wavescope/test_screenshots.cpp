@@ -22,7 +22,8 @@ const std::filesystem::path kShots = std::filesystem::path(WAVESCOPE_BUILD_SCREE
 std::size_t colour_variety(const QImage &image) {
   std::set<QRgb> colours;
   for (int y = 0; y < image.height(); y += 4)
-    for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
+    for (int x = 0; x < image.width(); x += 4)
+      colours.insert(image.pixel(x, y));
   return colours.size();
 }
 
@@ -43,11 +44,20 @@ void check_screenshot(const std::vector<std::string> &paths, const std::string &
   CHECK(colour_variety(image) > 40);
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("screenshots of the demo") {
-  check_screenshot({}, "isa", "demo-isa");
-  check_screenshot({}, "cfg", "demo-cfg");
+  for (const std::string view : {"waves", "timing", "isa", "cfg", "counters"})
+    check_screenshot({}, view, "demo-" + view);
+}
+
+TEST_CASE("screenshots of corpus captures") {
+  WAVESCOPE_REQUIRE_TESTDATA(handwritten, "sqtt/gfx1200/handwritten");
+  for (const std::string view : {"waves", "timing", "isa", "cfg", "counters"})
+    check_screenshot({handwritten.string()}, view, "gfx1200-handwritten-" + view);
+  WAVESCOPE_REQUIRE_TESTDATA(cdna, "sqtt/gfx950/gemm");
+  for (const std::string view : {"waves", "counters"})
+    check_screenshot({cdna.string()}, view, "gfx950-gemm-" + view);
 }
 
 TEST_CASE("screenshots of corpus code objects") {
@@ -67,7 +77,9 @@ TEST_CASE("an unknown view name is refused with the list of views") {
 TEST_CASE("bad files give a message, not a crash") {
   const auto dir = std::filesystem::temp_directory_path();
   const auto not_elf = dir / "wavescope-test-bad.elf";
-  std::ofstream(not_elf) << "\x7f" "ELF" "garbage";
+  std::ofstream(not_elf) << "\x7f"
+                            "ELF"
+                            "garbage";
   const auto r = run_process({WAVESCOPE_APP_BINARY, not_elf.string(), "--screenshot",
                               (dir / "wavescope-bad.png").string()},
                              {"QT_QPA_PLATFORM=offscreen"});

@@ -6,6 +6,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "app/document_loader.hpp"
+#include "wavescope/base/error.hpp"
 
 namespace wavescope::gui {
 namespace {
@@ -18,7 +19,11 @@ struct Loaded {
 } // namespace
 
 Workspace::~Workspace() {
-  // Loads still running report to this object: let them finish before it goes away.
+  // Loads still running report to this object: stop them at their next progress report, tell no
+  // one (the receivers are going away too; a load not yet started runs here, in this thread), and
+  // let them finish before this object goes away.
+  *closing_ = true;
+  disconnect(this, nullptr, nullptr, nullptr);
   for (auto *watcher : findChildren<QFutureWatcher<Loaded> *>())
     watcher->waitForFinished();
 }
@@ -39,11 +44,15 @@ void Workspace::open(const QString &path, const OpenOptions &options) {
     deliver_finished();
   });
   // Progress leaves the worker at most every 50 ms per stage (the signal is queued to the GUI).
-  auto load = [this, path, options]() -> Loaded {
+  auto load = [this, path, options, closing = closing_]() -> Loaded {
+    if (*closing)
+      return {nullptr, tr("cancelled")};
     QElapsedTimer since_last;
     since_last.start();
     std::string last_stage;
     const ProgressSink sink = [&](const ProgressUpdate &u) {
+      if (*closing)
+        throw Error(ErrorKind::Internal, "cancelled: the app is closing");
       const bool new_stage = u.stage != last_stage;
       if (!new_stage && u.done < u.total && since_last.elapsed() < 50)
         return;

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -51,6 +52,7 @@ private:
   std::vector<std::shared_ptr<Document>> documents_;
   std::deque<Pending> pending_;
   quint64 next_id_ = 0;
+  std::shared_ptr<std::atomic<bool>> closing_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 } // namespace wavescope::gui

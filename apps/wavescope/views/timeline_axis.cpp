@@ -18,14 +18,26 @@ double nice_step(double raw) {
 
 namespace {
 
-// Decimals needed to tell values `step` apart in units of `unit`.
+// Decimals that show multiples of `step` (in units of `unit`) exactly, e.g. 2 for 0.25.
 int decimals_for(double step, double unit) {
   const double in_units = step / unit;
-  return in_units >= 1 ? 0 : std::min(6, static_cast<int>(std::ceil(-std::log10(in_units) - 1e-9)));
+  for (int d = 0; d < 6; ++d) {
+    const double scaled = in_units * std::pow(10.0, d);
+    if (std::fabs(scaled - std::round(scaled)) < 1e-6 * std::max(1.0, scaled))
+      return d;
+  }
+  return 6;
 }
 
+// A number with at most `decimals` decimals and no trailing zeros ("2", "2.5", "1.25").
 QString trimmed_number(double value, int decimals) {
   QString text = QString::number(value, 'f', decimals);
+  if (text.contains('.')) {
+    while (text.endsWith('0'))
+      text.chop(1);
+    if (text.endsWith('.'))
+      text.chop(1);
+  }
   if (text == QStringLiteral("-0"))
     text = QStringLiteral("0");
   return text;

@@ -48,6 +48,36 @@ private:
   std::vector<std::pair<QRgb, std::vector<QRectF>>> batches_;
 };
 
+// Adjacent one-pixel columns of one colour on one row, drawn as one rectangle.
+class ColumnRun {
+public:
+  ColumnRun(RectBatch &batch, double y, double height) : batch_(batch), y_(y), height_(height) {}
+  ~ColumnRun() { flush(); }
+  void add(double column, const QColor &color) {
+    if (open_ && column == x1_ && color.rgba() == color_) {
+      x1_ = column + 1;
+      return;
+    }
+    flush();
+    open_ = true;
+    x0_ = column;
+    x1_ = column + 1;
+    color_ = color.rgba();
+  }
+  void flush() {
+    if (open_)
+      batch_.add(QColor::fromRgba(color_), QRectF(x0_, y_, x1_ - x0_, height_));
+    open_ = false;
+  }
+
+private:
+  RectBatch &batch_;
+  double y_, height_;
+  bool open_ = false;
+  double x0_ = 0, x1_ = 0;
+  QRgb color_ = 0;
+};
+
 struct BarText {
   QRectF rect;
   QString text;
@@ -167,6 +197,7 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
     std::size_t i =
         skip.first_ending_after(events, first, last, static_cast<std::int64_t>(std::floor(f.t0)));
     double last_column = -1;
+    ColumnRun run(batch, y, kBarHeight);
     while (i < last) {
       const auto &e = events[i];
       const double x0 = x_of(f, static_cast<double>(e.start));
@@ -193,8 +224,7 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
       // Sub-pixel: one column stands for everything that ends inside this pixel.
       const double column = std::max(std::floor(x0), std::floor(plot.left()));
       if (column != last_column) {
-        batch.add(bar_color(e, model_.category_of(row_index, e), exec),
-                  QRectF(column, y, 1, kBarHeight));
+        run.add(column, bar_color(e, model_.category_of(row_index, e), exec));
         ++stats.columns;
         last_column = column;
       }
@@ -215,6 +245,7 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
         });
       };
       double last_column = -1;
+      ColumnRun run(batch, y, WaveTimelineModel::kLaneHeight - 1);
       for (auto it = ends_after(lane.begin(), f.t0);
            it != lane.end() && static_cast<double>(it->start) < f.t1;) {
         const double x0 = x_of(f, static_cast<double>(it->start));
@@ -230,7 +261,7 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
         }
         const double column = std::max(std::floor(x0), std::floor(plot.left()));
         if (column != last_column) {
-          batch.add(color, QRectF(column, y, 1, WaveTimelineModel::kLaneHeight - 1));
+          run.add(column, color);
           ++stats.columns;
           last_column = column;
         }
@@ -266,26 +297,44 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
     const auto first = static_cast<std::size_t>(
         std::lower_bound(times.begin(), times.end(), static_cast<std::int64_t>(f.t0)) -
         times.begin());
+    // A step line: each estimate holds from the previous marker to its own. With more markers in
+    // view than half the pixels, each pixel column shows the mean frequency over its cycles
+    // (cycles over integrated time), which costs two lookups per column.
     QPolygonF line;
-    const std::size_t begin = first > 0 ? first - 1 : 0;
-    const std::size_t stride =
-        std::max<std::size_t>(1, (times.size() - begin) / static_cast<std::size_t>(4 * width + 1));
-    for (std::size_t i = begin; i < times.size(); i += stride) {
-      const double x_start = i == 0 ? plot.left() - 2 : x_of(f, static_cast<double>(times[i - 1]));
-      const double x_end = x_of(f, static_cast<double>(times[i]));
-      line << QPointF(x_start, y_of(hz[i])) << QPointF(x_end, y_of(hz[i]));
-      if (x_end > plot.right())
-        break;
+    const auto last = static_cast<std::size_t>(
+        std::lower_bound(times.begin(), times.end(), static_cast<std::int64_t>(std::ceil(f.t1))) -
+        times.begin());
+    if (static_cast<double>(last - first) > width / 2) {
+      for (double x = std::floor(plot.left()); x < plot.right(); x += 1) {
+        const double c0 = cycle_at(f, x), c1 = cycle_at(f, x + 1);
+        const double ns = clock.ns_at(c1) - clock.ns_at(c0);
+        const double y = y_of(ns > 0 ? (c1 - c0) * 1e9 / ns : 0);
+        line << QPointF(x, y) << QPointF(x + 1, y);
+      }
+    } else {
+      for (std::size_t i = first > 0 ? first - 1 : 0; i < times.size(); ++i) {
+        const double x_start = std::max(
+            plot.left() - 2, i == 0 ? plot.left() - 2 : x_of(f, static_cast<double>(times[i - 1])));
+        const double x_end = std::min(plot.right() + 2, x_of(f, static_cast<double>(times[i])));
+        line << QPointF(x_start, y_of(hz[i])) << QPointF(x_end, y_of(hz[i]));
+        if (x_end >= plot.right())
+          break;
+      }
+      if (!line.isEmpty() && times.back() < f.t1)
+        line << QPointF(line.back().x(), line.back().y())
+             << QPointF(plot.right() + 2, line.back().y());
     }
-    if (!line.isEmpty() && times.back() < f.t1)
-      line << QPointF(plot.right() + 2, line.back().y());
     if (line.isEmpty())
       return;
-    QPolygonF area = line;
-    area << QPointF(line.back().x(), top + height) << QPointF(line.front().x(), top + height);
+    // The area under the line as one rectangle per step (a polygon of thousands of vertical
+    // edges is slow to rasterize).
+    std::vector<QRectF> area;
+    area.reserve(static_cast<std::size_t>(line.size() / 2));
+    for (qsizetype i = 0; i + 1 < line.size(); i += 2)
+      area.emplace_back(QPointF(line[i].x(), line[i].y()), QPointF(line[i + 1].x(), top + height));
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(kClockLine.red(), kClockLine.green(), kClockLine.blue(), 45));
-    p.drawPolygon(area);
+    p.drawRects(area.data(), static_cast<int>(area.size()));
     p.setPen(QPen(kClockLine, 1.4));
     p.setBrush(Qt::NoBrush);
     p.drawPolyline(line);

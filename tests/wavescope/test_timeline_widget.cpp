@@ -175,6 +175,39 @@ TEST_CASE("clicking a dispatch selects it and links its exec event; ←/→ walk
   CHECK(t1 - t0 == Approx(100)); // the zoom is kept
 }
 
+TEST_CASE("a selected dispatch and its exec partner are outlined and joined on screen") {
+  wavescope::testing::gui_app();
+  WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx1200/handwritten");
+  TimelineFixture f(dir, "se1.bin");
+  const int wave_track = f.first_track(TrackKind::WaveSlot);
+  REQUIRE(wave_track >= 0);
+  TimelineEventRef dispatch;
+  for (std::size_t i = 40; !dispatch.valid(); ++i)
+    if (f.model.partner({wave_track, 0, i}).valid())
+      dispatch = {wave_track, 0, i};
+  const double start = static_cast<double>(f.model.start_of(dispatch));
+  f.widget.set_visible_range(start - 6, start + 14); // ~60 px per cycle
+  f.widget.select(dispatch);
+  f.widget.set_pc(f.model.event(dispatch)->pc);
+  const QImage shot = f.widget.viewport()->grab().toImage();
+  std::filesystem::create_directories(WAVESCOPE_BUILD_SCREENSHOTS);
+  shot.save(QString::fromUtf8(WAVESCOPE_BUILD_SCREENSHOTS) + "/timeline-selection.png");
+  // The selection outline is drawn around both bars.
+  const QRect a = f.widget.painter_rect(dispatch).toAlignedRect().adjusted(-2, -2, 2, 2);
+  const QRect b =
+      f.widget.painter_rect(f.model.partner(dispatch)).toAlignedRect().adjusted(-2, -2, 2, 2);
+  auto has_outline = [&](const QRect &r) {
+    for (int x = std::max(0, r.left()); x <= std::min(shot.width() - 1, r.right()); ++x)
+      for (const int y : {r.top(), r.top() + 1, r.bottom(), r.bottom() - 1})
+        if (y >= 0 && y < shot.height() && shot.pixelColor(x, y) == QColor(0x00, 0xc7, 0x2f))
+          return true;
+    return false;
+  };
+  CHECK(has_outline(a));
+  CHECK(has_outline(b));
+  CHECK(f.widget.last_paint().texts > 0); // zoomed in, bars carry their mnemonic
+}
+
 TEST_CASE("sub-pixel bars merge into pixel columns, so a frame's items stay bounded") {
   wavescope::testing::gui_app();
   using namespace wavescope::trace::timeline;

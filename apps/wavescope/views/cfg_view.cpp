@@ -70,7 +70,7 @@ public:
     QColor fill = theme::panel();
     if (block_share_ > 0) {
       const QColor heat = theme::heat_color(block_share_);
-      const double a = 0.12 + 0.25 * block_share_;
+      const double a = 0.06 + 0.16 * block_share_;
       fill = QColor::fromRgbF(static_cast<float>(fill.redF() * (1 - a) + heat.redF() * a),
                               static_cast<float>(fill.greenF() * (1 - a) + heat.greenF() * a),
                               static_cast<float>(fill.blueF() * (1 - a) + heat.blueF() * a));

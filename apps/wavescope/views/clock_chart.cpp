@@ -11,6 +11,7 @@
 #include "app/capture_document.hpp"
 #include "app/theme.hpp"
 #include "models/clock_estimate.hpp"
+#include "views/timeline_axis.hpp"
 
 namespace wavescope::gui {
 
@@ -37,7 +38,7 @@ void ClockChart::show_dispatch(const CaptureDispatch *dispatch, int highlight) {
   chart->setTitleFont(title_font);
   chart->setTitleBrush(theme::text());
   chart->setTitle(tr("Shader clock estimate per SE: each marker pair (faint steps) and the "
-                     "average of %1 pairs · drag to zoom, right-click to zoom out")
+                     "average of %1 pairs (bold) · drag to zoom, right-click to zoom out")
                       .arg(kWindow));
 
   auto *x = new QValueAxis;
@@ -141,13 +142,46 @@ void ClockChart::show_dispatch(const CaptureDispatch *dispatch, int highlight) {
   }
   if (!any)
     chart->setTitle(tr("Shader clock: no realtime markers in this dispatch's blobs"));
-  x->setRange(x_lo, std::max(x_hi, x_lo + 1));
+  data_range_ = {x_lo, std::max(x_hi, x_lo + 1)};
+  kernel_range_ = data_range_;
+  if (kernel_span > 0) {
+    const double k = kernel_span / 1000.0;
+    kernel_range_ = {std::max(x_lo, -5 * k), std::min(data_range_.second, 6 * k)};
+    if (kernel_range_.second <= kernel_range_.first)
+      kernel_range_ = data_range_;
+  }
   y->setRange(0, std::ceil(y_hi * 1.15 * 2) / 2);
-  x->applyNiceNumbers();
   y->setTickCount(5);
   QChart *old = this->chart();
   setChart(chart);
   delete old;
+  apply_range();
+}
+
+void ClockChart::set_whole_trace(bool whole) {
+  whole_ = whole;
+  apply_range();
+}
+
+void ClockChart::apply_range() {
+  const auto axes = chart()->axes(Qt::Horizontal);
+  if (axes.isEmpty())
+    return;
+  const auto [lo, hi] = whole_ ? data_range_ : kernel_range_;
+  auto *axis = static_cast<QValueAxis *>(axes.front());
+  axis->setRange(lo, hi);
+  // Round ticks through 0, where the kernel's first instruction is.
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickAnchor(0);
+  axis->setTickInterval(nice_step((hi - lo) / 8));
+}
+
+std::pair<double, double> ClockChart::x_range() const {
+  const auto axes = chart()->axes(Qt::Horizontal);
+  if (axes.isEmpty())
+    return {0, 0};
+  const auto *axis = static_cast<const QValueAxis *>(axes.front());
+  return {axis->min(), axis->max()};
 }
 
 } // namespace wavescope::gui

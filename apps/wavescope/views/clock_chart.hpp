@@ -19,9 +19,18 @@ public:
   void show_dispatch(const CaptureDispatch *dispatch, int highlight = -1);
   // SEs with a clock line in the chart.
   int plotted_engines() const { return plotted_; }
+  // Shows the whole trace (markers reach far beyond the kernel) or, by default, the kernel and
+  // about ten times its length around it.
+  void set_whole_trace(bool whole);
+  bool whole_trace() const { return whole_; }
+  // The cycle range shown (in thousands of cycles since the SE's first instruction).
+  std::pair<double, double> x_range() const;
 
 private:
+  void apply_range();
   int plotted_ = 0;
+  bool whole_ = false;
+  std::pair<double, double> data_range_{0, 1}, kernel_range_{0, 1};
 };
 
 } // namespace wavescope::gui

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -46,7 +47,22 @@ CountersView::CountersView(Workspace &workspace, Selection &selection, QWidget *
   tree_->header()->setStretchLastSection(false);
   auto *split = new QSplitter(Qt::Vertical, this);
   split->addWidget(tree_);
-  split->addWidget(chart_);
+  auto *chart_box = new QWidget(this);
+  auto *chart_layout = new QVBoxLayout(chart_box);
+  chart_layout->setContentsMargins(0, 0, 0, 0);
+  chart_layout->setSpacing(0);
+  auto *whole = new QToolButton(chart_box);
+  whole->setText(tr("Whole trace"));
+  whole->setCheckable(true);
+  whole->setToolTip(
+      tr("Show every clock marker of the blobs, not only the kernel's neighbourhood"));
+  connect(whole, &QToolButton::toggled, chart_, &ClockChart::set_whole_trace);
+  auto *chart_bar = new QHBoxLayout;
+  chart_bar->addStretch(1);
+  chart_bar->addWidget(whole);
+  chart_layout->addLayout(chart_bar);
+  chart_layout->addWidget(chart_, 1);
+  split->addWidget(chart_box);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   layout->addWidget(split, 1);

@@ -209,7 +209,7 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
         ++stats.bars;
         if (r.width() > 10)
           outlines.push_back(r);
-        if (r.width() > 34) {
+        if (r.width() > 24) {
           QString text = exec ? QString::fromUtf8(e.name.data(), static_cast<int>(e.name.size()))
                          : e.has_pc
                              ? model_.mnemonic(e.pc)
@@ -363,11 +363,15 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
     p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
   p.setFont(small);
   for (const auto &text : texts) {
+    // A label cut to a stub ("v_…") says nothing: draw it once six characters fit.
+    const QString shown =
+        small_metrics.elidedText(text.text, Qt::ElideRight, text.rect.width() - 6);
+    if (shown != text.text && shown.size() < 7)
+      continue;
     p.setPen(text.color);
-    p.drawText(text.rect.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
-               small_metrics.elidedText(text.text, Qt::ElideRight, text.rect.width() - 6));
+    p.drawText(text.rect.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, shown);
+    ++stats.texts;
   }
-  stats.texts = texts.size();
 
   // The focused wave: its lifetime on its slot row and its occupancy bar.
   if (f.focused_wave >= 0 && static_cast<std::size_t>(f.focused_wave) < tl->waves.size()) {

@@ -209,6 +209,10 @@ QPoint WaveTimelineWidget::point_of(TimelineEventRef ref) const {
   return painter_->bar_rect(frame(), ref).center().toPoint();
 }
 
+QRectF WaveTimelineWidget::painter_rect(TimelineEventRef ref) const {
+  return painter_ ? painter_->bar_rect(frame(), ref) : QRectF();
+}
+
 void WaveTimelineWidget::update_scrollbar() {
   const int content = model_ ? model_->total_height() : 0;
   const int visible = std::max(0, viewport()->height() - WaveTimelinePainter::kAxisHeight);

@@ -53,6 +53,7 @@ public:
   // The event drawn at a point of the viewport, and a point inside an event's bar.
   TimelineEventRef event_at(QPoint point) const;
   QPoint point_of(TimelineEventRef ref) const;
+  QRectF painter_rect(TimelineEventRef ref) const;
   TimelineFrame frame() const;
   const TimelinePaintStats &last_paint() const { return stats_; }
 

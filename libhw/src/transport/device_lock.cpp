@@ -17,7 +17,8 @@ namespace wavescope::hw {
 std::filesystem::path DeviceLock::path_for(std::string_view device_id,
                                            const std::filesystem::path &directory) {
   std::string name = "am_";
-  for (const char c : device_id) name += (c == ':' || c == '/') ? '_' : static_cast<char>(std::tolower(c));
+  for (const char c : device_id)
+    name += (c == ':' || c == '/') ? '_' : static_cast<char>(std::tolower(c));
   name += ".lock";
   return (directory.empty() ? std::filesystem::temp_directory_path() : directory) / name;
 }
@@ -48,7 +49,8 @@ DeviceLock::DeviceLock(std::string_view device_id, std::filesystem::path directo
 }
 
 DeviceLock::~DeviceLock() {
-  if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+  if (fd_ >= 0)
+    ::close(fd_); // closing releases the flock
 }
 
-}  // namespace wavescope::hw
+} // namespace wavescope::hw

@@ -10,7 +10,8 @@ std::string describe(CompletionStatus status) {
   switch (status) {
   case CompletionStatus::Success: return "successful completion";
   case CompletionStatus::UnsupportedRequest: return "Unsupported Request (nothing answers there)";
-  case CompletionStatus::ConfigRetry: return "Configuration Request Retry Status (device not ready)";
+  case CompletionStatus::ConfigRetry:
+    return "Configuration Request Retry Status (device not ready)";
   case CompletionStatus::CompleterAbort: return "Completer Abort";
   }
   return fmt::format("reserved completion status {:#05b}", static_cast<unsigned>(status));
@@ -36,7 +37,8 @@ std::array<std::uint8_t, 12> pcie_request_payload(std::uint64_t address, std::ui
   const std::uint32_t words[3] = {static_cast<std::uint32_t>(address),
                                   static_cast<std::uint32_t>(address >> 32), value};
   for (int w = 0; w < 3; ++w)
-    for (int b = 0; b < 4; ++b) out[4 * w + b] = static_cast<std::uint8_t>(words[w] >> (8 * b));
+    for (int b = 0; b < 4; ++b)
+      out[4 * w + b] = static_cast<std::uint8_t>(words[w] >> (8 * b));
   return out;
 }
 
@@ -54,12 +56,14 @@ TlpCompletion parse_completion(std::span<const std::uint8_t> reply) {
 
 std::array<std::uint8_t, 8> encode_completion(std::uint32_t data, std::uint8_t completion_status,
                                               std::uint8_t return_status) {
-  return {static_cast<std::uint8_t>(data),       static_cast<std::uint8_t>(data >> 8),
-          static_cast<std::uint8_t>(data >> 16), static_cast<std::uint8_t>(data >> 24),
+  return {static_cast<std::uint8_t>(data),
+          static_cast<std::uint8_t>(data >> 8),
+          static_cast<std::uint8_t>(data >> 16),
+          static_cast<std::uint8_t>(data >> 24),
           static_cast<std::uint8_t>(completion_status << 5),
           0,
           0,
           return_status};
 }
 
-}  // namespace wavescope::hw::asm24
+} // namespace wavescope::hw::asm24

@@ -27,9 +27,12 @@ constexpr std::uint16_t kResizableBarCapability = 0x15;
 constexpr std::uint8_t kCommandIo = 0x1, kCommandMemory = 0x2, kCommandMaster = 0x4;
 
 std::string size_text(std::uint64_t bytes) {
-  if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0) return fmt::format("{} GiB", bytes >> 30);
-  if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
-  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KiB", bytes >> 10);
+  if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0)
+    return fmt::format("{} GiB", bytes >> 30);
+  if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0)
+    return fmt::format("{} MiB", bytes >> 20);
+  if (bytes >= 1024 && bytes % 1024 == 0)
+    return fmt::format("{} KiB", bytes >> 10);
   return fmt::format("{} bytes", bytes);
 }
 
@@ -63,7 +66,8 @@ public:
   std::vector<std::uint32_t> read_block(std::uint64_t offset, std::size_t dwords) override {
     const auto op = name("read_block", offset, dwords);
     check(offset, 4 * dwords, op);
-    if (dwords == 0) return {};
+    if (dwords == 0)
+      return {};
     const auto start = begin();
     auto values = wire_.stream_read(base_ + offset, dwords, op);
     finish(start, stats_.block_reads, 4 * dwords, 0);
@@ -74,7 +78,8 @@ public:
   void write_block(std::uint64_t offset, std::span<const std::uint32_t> values) override {
     const auto op = name("write_block", offset, values.size());
     check(offset, 4 * values.size(), op);
-    if (values.empty()) return;
+    if (values.empty())
+      return;
     const auto start = begin();
     wire_.stream_write(base_ + offset, values, op);
     finish(start, stats_.block_writes, 0, 4 * values.size());
@@ -97,8 +102,8 @@ public:
 private:
   OperationName name(const char *what, std::uint64_t offset, std::size_t dwords = 0) const {
     return [=, this] {
-      return dwords ? fmt::format("{} of {} dwords at BAR{}+{:#x} (PCIe {:#x})", what, dwords, index_,
-                                  offset, base_ + offset)
+      return dwords ? fmt::format("{} of {} dwords at BAR{}+{:#x} (PCIe {:#x})", what, dwords,
+                                  index_, offset, base_ + offset)
                     : fmt::format("{} of BAR{}+{:#x} (PCIe {:#x})", what, index_, offset,
                                   base_ + offset);
     };
@@ -107,16 +112,16 @@ private:
     if (offset % 4 != 0)
       throw Error(ErrorKind::Internal, fmt::format("{}: offset is not dword-aligned", op()));
     if (offset > size_ || bytes > size_ - offset)
-      throw Error(ErrorKind::Internal,
-                  fmt::format("{}: {} bytes run past the end of the {} BAR", op(), bytes,
-                              size_text(size_)));
+      throw Error(ErrorKind::Internal, fmt::format("{}: {} bytes run past the end of the {} BAR",
+                                                   op(), bytes, size_text(size_)));
   }
   struct Start {
     Clock::TimePoint time;
     std::uint64_t usb_requests;
   };
   Start begin() const { return {wire_.clock().now(), wire_.usb_requests()}; }
-  void finish(const Start &start, std::uint64_t &counter, std::uint64_t read, std::uint64_t written) {
+  void finish(const Start &start, std::uint64_t &counter, std::uint64_t read,
+              std::uint64_t written) {
     ++counter;
     stats_.bytes_read += read;
     stats_.bytes_written += written;
@@ -124,7 +129,8 @@ private:
     stats_.latency_ns += static_cast<std::uint64_t>((wire_.clock().now() - start.time).count());
   }
   void trace(const MmioAccess &access) {
-    if (hook_) hook_(access);
+    if (hook_)
+      hook_(access);
   }
 
   Asm24Transport::Wire &wire_;
@@ -135,7 +141,7 @@ private:
   MmioTraceHook hook_;
 };
 
-}  // namespace
+} // namespace
 
 Asm24Transport::Asm24Transport(std::unique_ptr<UsbDevice> usb, Clock &clock, Asm24Options options)
     : options_(std::move(options)), clock_(clock),
@@ -147,7 +153,8 @@ Asm24Transport::Asm24Transport(std::unique_ptr<UsbDevice> usb, Clock &clock, Asm
 Asm24Transport::~Asm24Transport() = default;
 
 void Asm24Transport::note(std::string line) {
-  if (options_.log) options_.log(line);
+  if (options_.log)
+    options_.log(line);
   bringup_log_.push_back(std::move(line));
 }
 
@@ -164,24 +171,28 @@ void Asm24Transport::init_controller() {
   const auto deadline = clock_.now() + options_.link_training_timeout;
   for (;;) {
     ltssm = wire_->xdata_read(kXdataLtssm, 1, op)[0];
-    if (ltssm == kLtssmLinkUp) break;
+    if (ltssm == kLtssmLinkUp)
+      break;
     if (clock_.now() >= deadline)
-      throw Error(ErrorKind::Device,
-                  fmt::format("{}: the PCIe link behind the bridge did not train: XDATA 0xB450 "
-                              "(LTSSM state) is {:#04x} after {} ms, expected 0x78 — check that the "
-                              "GPU has power and is seated",
-                              options_.id, ltssm,
-                              std::chrono::duration_cast<std::chrono::milliseconds>(
-                                  options_.link_training_timeout)
-                                  .count()));
+      throw Error(
+          ErrorKind::Device,
+          fmt::format(
+              "{}: the PCIe link behind the bridge did not train: XDATA 0xB450 "
+              "(LTSSM state) is {:#04x} after {} ms, expected 0x78 — check that the "
+              "GPU has power and is seated",
+              options_.id, ltssm,
+              std::chrono::duration_cast<std::chrono::milliseconds>(options_.link_training_timeout)
+                  .count()));
     clock_.sleep(options_.link_poll_interval);
   }
   note("PCIe link trained (LTSSM 0x78)");
 }
 
 void Asm24Transport::bring_up() {
-  if (options_.minimal_bringup) note("minimal bring-up: BAR5 only, MEMORY without MASTER, no resize");
-  for (unsigned bus = 0; bus < kBridgeCount; ++bus) program_bridge(bus);
+  if (options_.minimal_bringup)
+    note("minimal bring-up: BAR5 only, MEMORY without MASTER, no resize");
+  for (unsigned bus = 0; bus < kBridgeCount; ++bus)
+    program_bridge(bus);
   const std::uint32_t id = pcie_config_read(kGpuBus, 0, 4);
   if (id == 0xFFFFFFFFu)
     throw Error(ErrorKind::Device,
@@ -195,13 +206,15 @@ void Asm24Transport::bring_up() {
                             options_.id, id & 0xFFFF, id >> 16, options_.expected_gpu_id & 0xFFFF,
                             options_.expected_gpu_id >> 16));
   note(fmt::format("GPU at bus 4: {:04x}:{:04x}", id & 0xFFFF, id >> 16));
-  if (!options_.minimal_bringup) resize_bar0();
+  if (!options_.minimal_bringup)
+    resize_bar0();
   assign_bars();
   const std::uint8_t command =
       options_.minimal_bringup ? kCommandMemory : (kCommandIo | kCommandMemory | kCommandMaster);
   pcie_config_write(kGpuBus, kCommand, command, 1);
   note(fmt::format("GPU COMMAND <- {:#04x}{}", command,
-                   options_.minimal_bringup ? " (MEMORY)" : " (IO | MEMORY | MASTER: bus mastering on)"));
+                   options_.minimal_bringup ? " (MEMORY)"
+                                            : " (IO | MEMORY | MASTER: bus mastering on)"));
 }
 
 // B.7 step 1: bus numbers (primary 0 as the reference writes), windows, COMMAND.
@@ -209,7 +222,8 @@ void Asm24Transport::program_bridge(unsigned bus) {
   pcie_config_write(bus, kBusNumbers, (bus + 1) << 8 | kGpuBus << 16, 4);
   pcie_config_write(bus, kMemoryBase, static_cast<std::uint32_t>(kNonPrefetchableBase >> 16), 2);
   pcie_config_write(bus, kMemoryLimit, 0xFFFF, 2);
-  pcie_config_write(bus, kPrefBase, static_cast<std::uint32_t>((kPrefetchableBase >> 16) & 0xFFFF), 2);
+  pcie_config_write(bus, kPrefBase, static_cast<std::uint32_t>((kPrefetchableBase >> 16) & 0xFFFF),
+                    2);
   pcie_config_write(bus, kPrefLimit, 0xFFFF, 2);
   pcie_config_write(bus, kPrefBaseUpper, static_cast<std::uint32_t>(kPrefetchableBase >> 32), 4);
   pcie_config_write(bus, kPrefLimitUpper, 0xFFFFFFFFu, 4);
@@ -226,10 +240,12 @@ void Asm24Transport::resize_bar0() {
   std::uint32_t offset = kExtendedCapabilities;
   for (int guard = 0; offset != 0 && guard < 64; ++guard) {
     const std::uint32_t header = pcie_config_read(kGpuBus, offset, 4);
-    if (header == 0 || header == 0xFFFFFFFFu) return;
+    if (header == 0 || header == 0xFFFFFFFFu)
+      return;
     if ((header & 0xFFFF) == kResizableBarCapability) {
       const std::uint32_t supported = pcie_config_read(kGpuBus, offset + 4, 4) >> 4;
-      if (supported == 0) return;
+      if (supported == 0)
+        return;
       const unsigned largest = static_cast<unsigned>(std::bit_width(supported)) - 1;
       const std::uint32_t control = pcie_config_read(kGpuBus, offset + 8, 4);
       pcie_config_write(kGpuBus, offset + 8, (control & ~0x1F00u) | largest << 8, 4);
@@ -247,7 +263,7 @@ void Asm24Transport::assign_bars() {
   for (unsigned index = options_.minimal_bringup ? 5 : 0; index < 6; ++index) {
     const std::uint32_t reg = kBar0 + 4 * index;
     const std::uint32_t original = pcie_config_read(kGpuBus, reg, 4);
-    if (original & 1) {  // I/O BAR: not used behind the bridge
+    if (original & 1) { // I/O BAR: not used behind the bridge
       bars_[index].is_io = true;
       continue;
     }
@@ -268,12 +284,14 @@ void Asm24Transport::assign_bars() {
     std::uint64_t &pool = pools[prefetchable ? 1 : 0];
     const std::uint64_t address = (pool + size - 1) / size * size;
     pcie_config_write(kGpuBus, reg, static_cast<std::uint32_t>(address), 4);
-    if (is64) pcie_config_write(kGpuBus, reg + 4, static_cast<std::uint32_t>(address >> 32), 4);
+    if (is64)
+      pcie_config_write(kGpuBus, reg + 4, static_cast<std::uint32_t>(address >> 32), 4);
     pool = address + (size + kBarPoolAlignment - 1) / kBarPoolAlignment * kBarPoolAlignment;
     bars_[index] = {address, size, is64, prefetchable, false, true};
-    note(fmt::format("GPU BAR{}: {} {}{} at {:#x}", index, size_text(size), is64 ? "64-bit" : "32-bit",
-                     prefetchable ? " prefetchable" : "", address));
-    if (is64) ++index;  // the upper half is not a BAR of its own
+    note(fmt::format("GPU BAR{}: {} {}{} at {:#x}", index, size_text(size),
+                     is64 ? "64-bit" : "32-bit", prefetchable ? " prefetchable" : "", address));
+    if (is64)
+      ++index; // the upper half is not a BAR of its own
   }
 }
 
@@ -291,8 +309,8 @@ std::uint32_t Asm24Transport::pcie_config_read(unsigned bus, std::uint32_t offse
 void Asm24Transport::pcie_config_write(unsigned bus, std::uint32_t offset, std::uint32_t value,
                                        unsigned width) {
   const OperationName op = [=] {
-    return fmt::format("config write of {:#x} to bus {} offset {:#x} ({} bytes)", value, bus, offset,
-                       width);
+    return fmt::format("config write of {:#x} to bus {} offset {:#x} ({} bytes)", value, bus,
+                       offset, width);
   };
   if (width != 1 && width != 2 && width != 4)
     throw Error(ErrorKind::Internal, fmt::format("{}: width must be 1, 2 or 4", op()));
@@ -318,17 +336,22 @@ std::vector<std::uint8_t> Asm24Transport::xdata_read(std::uint16_t address, std:
 }
 
 void Asm24Transport::xdata_write(std::uint16_t address, std::uint8_t value) {
-  wire_->xdata_write(address, value, [=] { return fmt::format("XDATA write at {:#06x}", address); });
+  wire_->xdata_write(address, value,
+                     [=] { return fmt::format("XDATA write at {:#06x}", address); });
 }
 
-BarInfo Asm24Transport::bar(unsigned index) { return index < 6 ? bars_[index] : BarInfo{}; }
+BarInfo Asm24Transport::bar(unsigned index) {
+  return index < 6 ? bars_[index] : BarInfo{};
+}
 
 Mmio &Asm24Transport::map_bar(unsigned index) {
-  if (closed_) throw Error(ErrorKind::Internal, fmt::format("{} is closed", options_.id));
+  if (closed_)
+    throw Error(ErrorKind::Internal, fmt::format("{} is closed", options_.id));
   if (index >= 6 || !bars_[index].present || bars_[index].is_io)
-    throw Error(ErrorKind::Device,
-                fmt::format("{}: BAR{} was not assigned by the bring-up{}", options_.id, index,
-                            options_.minimal_bringup ? " (minimal bring-up assigns BAR5 only)" : ""));
+    throw Error(
+        ErrorKind::Device,
+        fmt::format("{}: BAR{} was not assigned by the bring-up{}", options_.id, index,
+                    options_.minimal_bringup ? " (minimal bring-up assigns BAR5 only)" : ""));
   if (!regions_[index])
     regions_[index] = std::make_unique<Asm24BarRegion>(*wire_, index, bars_[index]);
   return *regions_[index];
@@ -337,7 +360,8 @@ Mmio &Asm24Transport::map_bar(unsigned index) {
 const TransportStats &Asm24Transport::stats() const {
   stats_ = {};
   for (const auto &region : regions_) {
-    if (!region) continue;
+    if (!region)
+      continue;
     const auto &s = region->stats();
     stats_.reads += s.reads;
     stats_.writes += s.writes;
@@ -352,10 +376,11 @@ const TransportStats &Asm24Transport::stats() const {
 }
 
 void Asm24Transport::close() {
-  if (closed_) return;
+  if (closed_)
+    return;
   closed_ = true;
   wire_->close();
   options_.lock.reset();
 }
 
-}  // namespace wavescope::hw
+} // namespace wavescope::hw

@@ -21,12 +21,13 @@ auto naming_failures(const OperationName &op, const std::string &request, F &&tr
   }
 }
 
-}  // namespace
+} // namespace
 
 Asm24Transport::Wire::Wire(std::unique_ptr<UsbDevice> usb, Clock &clock,
                            const Asm24Options &options)
     : usb_(std::move(usb)), clock_(clock), options_(options) {
-  if (!usb_) throw Error(ErrorKind::Internal, "Asm24Transport needs a USB device");
+  if (!usb_)
+    throw Error(ErrorKind::Internal, "Asm24Transport needs a USB device");
 }
 
 UsbDevice &Asm24Transport::Wire::device(const OperationName &op) {
@@ -49,7 +50,8 @@ std::vector<std::uint8_t> Asm24Transport::Wire::control_in(const UsbControlSetup
                                                            const std::string &request) {
   auto &usb = device(op);
   ++usb_requests_;
-  auto reply = naming_failures(op, request, [&] { return usb.control_in(setup, length, timeout_ms); });
+  auto reply =
+      naming_failures(op, request, [&] { return usb.control_in(setup, length, timeout_ms); });
   if (reply.size() != length)
     throw Error(ErrorKind::Device, fmt::format("{}: {} returned {} of {} bytes (short transfer)",
                                                op(), request, reply.size(), length));
@@ -68,7 +70,8 @@ std::vector<std::uint8_t> Asm24Transport::Wire::bulk_in(std::size_t length, unsi
                                                         const std::string &request) {
   auto &usb = device(op);
   ++usb_requests_;
-  auto data = naming_failures(op, request, [&] { return usb.bulk_in(kBulkIn, length, timeout_ms); });
+  auto data =
+      naming_failures(op, request, [&] { return usb.bulk_in(kBulkIn, length, timeout_ms); });
   if (data.size() != length)
     throw Error(ErrorKind::Device,
                 fmt::format("{}: {} returned {} of {} bytes (short transfer) — the PCIe reads have "
@@ -86,8 +89,9 @@ std::vector<std::uint8_t> Asm24Transport::Wire::xdata_read(std::uint16_t address
   while (out.size() < length) {
     const std::size_t chunk = std::min(kMaxXdataRead, length - out.size());
     const auto at = static_cast<std::uint16_t>(address + out.size());
-    const auto bytes = control_in({kRequestTypeIn, kReadXdata, at, 0}, chunk, kControlTimeoutMs, op,
-                                  fmt::format("XDATA read (0xE4) of {} bytes at {:#06x}", chunk, at));
+    const auto bytes =
+        control_in({kRequestTypeIn, kReadXdata, at, 0}, chunk, kControlTimeoutMs, op,
+                   fmt::format("XDATA read (0xE4) of {} bytes at {:#06x}", chunk, at));
     out.insert(out.end(), bytes.begin(), bytes.end());
   }
   return out;
@@ -105,20 +109,22 @@ void Asm24Transport::Wire::pcie_power(bool on, const OperationName &op) {
 }
 
 std::uint32_t Asm24Transport::Wire::single_tlp(std::uint8_t fmt_type, std::uint64_t address,
-                                               unsigned size, std::uint32_t value,
-                                               unsigned retries, const OperationName &op) {
+                                               unsigned size, std::uint32_t value, unsigned retries,
+                                               const OperationName &op) {
   const unsigned lane = address & 3;
   const std::uint8_t enables = byte_enables(static_cast<std::uint32_t>(address), size);
   const UsbControlSetup setup{kRequestTypeOut, kPcieRequest,
                               static_cast<std::uint16_t>(fmt_type | enables << 8), kModeSingleTlp};
   const auto payload = pcie_request_payload(address & ~3ull, value << (8 * lane));
-  const std::string request = fmt::format("0xF0 single TLP (fmt {:#04x}, byte enables {:#x}) at {:#x}",
-                                          fmt_type, enables, address & ~3ull);
+  const std::string request =
+      fmt::format("0xF0 single TLP (fmt {:#04x}, byte enables {:#x}) at {:#x}", fmt_type, enables,
+                  address & ~3ull);
   for (unsigned attempt = 0;; ++attempt) {
     control_out(setup, payload, kPcieRequestTimeoutMs, op, request);
-    if (is_posted(fmt_type)) return 0;
-    const auto reply = control_in({kRequestTypeIn, kPcieRequest, 0, 0}, 8, kPcieRequestTimeoutMs, op,
-                                  "0xF0 completion read");
+    if (is_posted(fmt_type))
+      return 0;
+    const auto reply = control_in({kRequestTypeIn, kPcieRequest, 0, 0}, 8, kPcieRequestTimeoutMs,
+                                  op, "0xF0 completion read");
     const auto completion = parse_completion(reply);
     if (completion.return_status != 0) {
       if (attempt < retries) {
@@ -132,8 +138,9 @@ std::uint32_t Asm24Transport::Wire::single_tlp(std::uint8_t fmt_type, std::uint6
                               attempt ? "s" : ""));
     }
     if (completion.raw_status != 0)
-      throw Error(ErrorKind::Device, fmt::format("{}: {}: completion status {:#05b}, {}", op(), request,
-                                                 completion.raw_status, describe(completion.status)));
+      throw Error(ErrorKind::Device,
+                  fmt::format("{}: {}: completion status {:#05b}, {}", op(), request,
+                              completion.raw_status, describe(completion.status)));
     const std::uint32_t mask = size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
     return (completion.data >> (8 * lane)) & mask;
   }
@@ -149,7 +156,8 @@ std::vector<std::uint32_t> Asm24Transport::Wire::stream_read(std::uint64_t addre
     const std::uint64_t at = address + 4 * out.size();
     control_out({kRequestTypeOut, kPcieRequest, 0x0F00 | kMemoryRead64, kModeStreamRead},
                 pcie_request_payload(at, static_cast<std::uint32_t>(chunk)), kPcieRequestTimeoutMs,
-                op, fmt::format("0xF0 streaming read request (mode 2, {} dwords at {:#x})", chunk, at));
+                op,
+                fmt::format("0xF0 streaming read request (mode 2, {} dwords at {:#x})", chunk, at));
     const auto bytes = bulk_in(chunk * 4, kStreamReadTimeoutMs, op,
                                fmt::format("bulk IN of {} bytes on 0x81", chunk * 4));
     for (std::size_t i = 0; i < bytes.size(); i += 4)
@@ -159,22 +167,25 @@ std::vector<std::uint32_t> Asm24Transport::Wire::stream_read(std::uint64_t addre
   return out;
 }
 
-void Asm24Transport::Wire::stream_write(std::uint64_t address, std::span<const std::uint32_t> values,
+void Asm24Transport::Wire::stream_write(std::uint64_t address,
+                                        std::span<const std::uint32_t> values,
                                         const OperationName &op) {
   std::size_t done = 0;
   std::vector<std::uint8_t> bytes;
   while (done < values.size()) {
     const std::size_t chunk = std::min(kMaxStreamBytes / 4, values.size() - done);
     const std::uint64_t at = address + 4 * done;
-    control_out({kRequestTypeOut, kPcieRequest, 0x0F00 | kMemoryWrite64, kModeStreamWrite},
-                pcie_request_payload(at, static_cast<std::uint32_t>(chunk)), kPcieRequestTimeoutMs,
-                op, fmt::format("0xF0 streaming write request (mode 1, {} dwords at {:#x})", chunk, at));
+    control_out(
+        {kRequestTypeOut, kPcieRequest, 0x0F00 | kMemoryWrite64, kModeStreamWrite},
+        pcie_request_payload(at, static_cast<std::uint32_t>(chunk)), kPcieRequestTimeoutMs, op,
+        fmt::format("0xF0 streaming write request (mode 1, {} dwords at {:#x})", chunk, at));
     bytes.resize(chunk * 4);
     for (std::size_t i = 0; i < chunk; ++i)
-      for (int b = 0; b < 4; ++b) bytes[4 * i + b] = static_cast<std::uint8_t>(values[done + i] >> (8 * b));
+      for (int b = 0; b < 4; ++b)
+        bytes[4 * i + b] = static_cast<std::uint8_t>(values[done + i] >> (8 * b));
     bulk_out(bytes, op, fmt::format("bulk OUT of {} bytes on 0x02", bytes.size()));
     done += chunk;
   }
 }
 
-}  // namespace wavescope::hw
+} // namespace wavescope::hw

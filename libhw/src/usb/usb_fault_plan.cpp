@@ -12,7 +12,9 @@ std::string_view to_string(UsbTransferKind kind) {
   return "transfer";
 }
 
-void UsbFaultPlan::add(UsbFault fault) { faults_.push_back({fault, 0, false}); }
+void UsbFaultPlan::add(UsbFault fault) {
+  faults_.push_back({fault, 0, false});
+}
 
 void UsbFaultPlan::fail_nth(UsbTransferKind kind, std::uint64_t nth, UsbFaultEffect effect,
                             std::size_t short_length) {
@@ -43,11 +45,15 @@ void UsbFaultPlan::completion_status_for(unsigned count, asm24::CompletionStatus
   completion_status_ = status;
 }
 
-void UsbFaultPlan::link_training_fails(std::uint8_t ltssm) { training_failure_ = ltssm; }
+void UsbFaultPlan::link_training_fails(std::uint8_t ltssm) {
+  training_failure_ = ltssm;
+}
 
 void UsbFaultPlan::link_down_after(std::uint64_t transfers) {
-  if (transfers == 0) link_down_ = true;
-  else link_down_countdown_ = transfers;
+  if (transfers == 0)
+    link_down_ = true;
+  else
+    link_down_countdown_ = transfers;
 }
 
 void UsbFaultPlan::set_link_down(bool down) {
@@ -55,7 +61,9 @@ void UsbFaultPlan::set_link_down(bool down) {
   link_down_countdown_.reset();
 }
 
-void UsbFaultPlan::clear() { *this = UsbFaultPlan{}; }
+void UsbFaultPlan::clear() {
+  *this = UsbFaultPlan{};
+}
 
 std::optional<UsbFault> UsbFaultPlan::on_transfer(UsbTransferKind kind,
                                                   const UsbControlSetup *setup) {
@@ -66,30 +74,39 @@ std::optional<UsbFault> UsbFaultPlan::on_transfer(UsbTransferKind kind,
   std::optional<UsbFault> hit;
   for (auto &armed : faults_) {
     const auto &f = armed.fault;
-    if (armed.spent || (f.kind && *f.kind != kind)) continue;
-    if (f.request && (!setup || setup->request != *f.request)) continue;
-    if (f.index && (!setup || setup->index != *f.index)) continue;
+    if (armed.spent || (f.kind && *f.kind != kind))
+      continue;
+    if (f.request && (!setup || setup->request != *f.request))
+      continue;
+    if (f.index && (!setup || setup->index != *f.index))
+      continue;
     ++armed.seen;
-    if (armed.seen < f.nth) continue;
-    if (!f.and_after) armed.spent = true;
-    if (!hit) hit = f;
+    if (armed.seen < f.nth)
+      continue;
+    if (!f.and_after)
+      armed.spent = true;
+    if (!hit)
+      hit = f;
   }
-  if (hit) ++injected_;
+  if (hit)
+    ++injected_;
   return hit;
 }
 
 std::optional<std::uint8_t> UsbFaultPlan::take_return_status() {
-  if (return_status_attempts_ == 0) return std::nullopt;
+  if (return_status_attempts_ == 0)
+    return std::nullopt;
   --return_status_attempts_;
   ++injected_;
   return return_status_;
 }
 
 std::optional<asm24::CompletionStatus> UsbFaultPlan::take_completion_status() {
-  if (completion_count_ == 0) return std::nullopt;
+  if (completion_count_ == 0)
+    return std::nullopt;
   --completion_count_;
   ++injected_;
   return completion_status_;
 }
 
-}  // namespace wavescope::hw
+} // namespace wavescope::hw

@@ -21,7 +21,8 @@ public:
   DeviceLock &operator=(const DeviceLock &) = delete;
 
   const std::filesystem::path &path() const { return path_; }
-  // The lock file for a device: am_<id with ':' and '/' replaced by '_'>.lock (tinygrad's am_<bdf>).
+  // The lock file for a device: am_<id with ':' and '/' replaced by '_'>.lock (tinygrad's
+  // am_<bdf>).
   static std::filesystem::path path_for(std::string_view device_id,
                                         const std::filesystem::path &directory = {});
 
@@ -30,4 +31,4 @@ private:
   int fd_ = -1;
 };
 
-}  // namespace wavescope::hw
+} // namespace wavescope::hw

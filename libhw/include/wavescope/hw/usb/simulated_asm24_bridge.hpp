@@ -44,11 +44,11 @@ public:
   struct Counters {
     std::uint64_t transfers = 0;
     std::uint64_t failed_transfers = 0;
-    std::uint64_t tlp_requests = 0;     // mode 0
-    std::uint64_t stream_reads = 0;     // mode 2 executed
-    std::uint64_t stream_writes = 0;    // mode 1 executed
-    std::uint64_t unclaimed_reads = 0;  // dwords answered with all ones
-    std::uint64_t dropped_writes = 0;   // dwords nobody claimed
+    std::uint64_t tlp_requests = 0;    // mode 0
+    std::uint64_t stream_reads = 0;    // mode 2 executed
+    std::uint64_t stream_writes = 0;   // mode 1 executed
+    std::uint64_t unclaimed_reads = 0; // dwords answered with all ones
+    std::uint64_t dropped_writes = 0;  // dwords nobody claimed
   };
   const Counters &counters() const { return counters_; }
   bool pcie_powered() const { return powered_; }
@@ -59,7 +59,7 @@ public:
 private:
   struct Armed {
     enum class Kind { StreamWrite, StreamRead, SramWrite, SramRead } kind;
-    std::uint64_t address = 0;  // PCIe address, or SRAM byte offset
+    std::uint64_t address = 0; // PCIe address, or SRAM byte offset
     std::size_t bytes = 0;
   };
   using BridgeConfig = std::array<std::uint8_t, 4096>;
@@ -113,4 +113,4 @@ private:
   std::array<bool, 6> bar_sizing_{};
 };
 
-}  // namespace wavescope::hw
+} // namespace wavescope::hw

@@ -13,11 +13,11 @@ namespace {
 using namespace asm24;
 
 template <typename F>
-auto naming_failures(const OperationName &op, const std::string &request, F &&transfer) {
+auto naming_failures(const OperationName &op, const OperationName &request, F &&transfer) {
   try {
     return transfer();
   } catch (const Error &e) {
-    throw Error(e.kind(), fmt::format("{}: {} failed: {}", op(), request, e.what()));
+    throw Error(e.kind(), fmt::format("{}: {} failed: {}", op(), request(), e.what()));
   }
 }
 
@@ -38,7 +38,7 @@ UsbDevice &Asm24Transport::Wire::device(const OperationName &op) {
 
 void Asm24Transport::Wire::control_out(const UsbControlSetup &setup,
                                        std::span<const std::uint8_t> data, unsigned timeout_ms,
-                                       const OperationName &op, const std::string &request) {
+                                       const OperationName &op, const OperationName &request) {
   auto &usb = device(op);
   ++usb_requests_;
   naming_failures(op, request, [&] { usb.control_out(setup, data, timeout_ms); });
@@ -47,19 +47,19 @@ void Asm24Transport::Wire::control_out(const UsbControlSetup &setup,
 std::vector<std::uint8_t> Asm24Transport::Wire::control_in(const UsbControlSetup &setup,
                                                            std::size_t length, unsigned timeout_ms,
                                                            const OperationName &op,
-                                                           const std::string &request) {
+                                                           const OperationName &request) {
   auto &usb = device(op);
   ++usb_requests_;
   auto reply =
       naming_failures(op, request, [&] { return usb.control_in(setup, length, timeout_ms); });
   if (reply.size() != length)
     throw Error(ErrorKind::Device, fmt::format("{}: {} returned {} of {} bytes (short transfer)",
-                                               op(), request, reply.size(), length));
+                                               op(), request(), reply.size(), length));
   return reply;
 }
 
 void Asm24Transport::Wire::bulk_out(std::span<const std::uint8_t> data, const OperationName &op,
-                                    const std::string &request) {
+                                    const OperationName &request) {
   auto &usb = device(op);
   ++usb_requests_;
   naming_failures(op, request, [&] { usb.bulk_out(kBulkOut, data, kBulkOutTimeoutMs); });
@@ -67,7 +67,7 @@ void Asm24Transport::Wire::bulk_out(std::span<const std::uint8_t> data, const Op
 
 std::vector<std::uint8_t> Asm24Transport::Wire::bulk_in(std::size_t length, unsigned timeout_ms,
                                                         const OperationName &op,
-                                                        const std::string &request) {
+                                                        const OperationName &request) {
   auto &usb = device(op);
   ++usb_requests_;
   auto data =
@@ -77,7 +77,7 @@ std::vector<std::uint8_t> Asm24Transport::Wire::bulk_in(std::size_t length, unsi
                 fmt::format("{}: {} returned {} of {} bytes (short transfer) — the PCIe reads have "
                             "probably happened already (a FIFO such as ROM_DATA has moved on), so "
                             "the read is not retried; restart it from a known address",
-                            op(), request, data.size(), length));
+                            op(), request(), data.size(), length));
   return data;
 }
 
@@ -90,8 +90,9 @@ std::vector<std::uint8_t> Asm24Transport::Wire::xdata_read(std::uint16_t address
     const std::size_t chunk = std::min(kMaxXdataRead, length - out.size());
     const auto at = static_cast<std::uint16_t>(address + out.size());
     const auto bytes =
-        control_in({kRequestTypeIn, kReadXdata, at, 0}, chunk, kControlTimeoutMs, op,
-                   fmt::format("XDATA read (0xE4) of {} bytes at {:#06x}", chunk, at));
+        control_in({kRequestTypeIn, kReadXdata, at, 0}, chunk, kControlTimeoutMs, op, [=] {
+          return fmt::format("XDATA read (0xE4) of {} bytes at {:#06x}", chunk, at);
+        });
     out.insert(out.end(), bytes.begin(), bytes.end());
   }
   return out;
@@ -99,13 +100,15 @@ std::vector<std::uint8_t> Asm24Transport::Wire::xdata_read(std::uint16_t address
 
 void Asm24Transport::Wire::xdata_write(std::uint16_t address, std::uint8_t value,
                                        const OperationName &op) {
-  control_out({kRequestTypeOut, kWriteXdata, address, value}, {}, kControlTimeoutMs, op,
-              fmt::format("XDATA write (0xE5) of {:#04x} at {:#06x}", value, address));
+  control_out({kRequestTypeOut, kWriteXdata, address, value}, {}, kControlTimeoutMs, op, [=] {
+    return fmt::format("XDATA write (0xE5) of {:#04x} at {:#06x}", value, address);
+  });
 }
 
 void Asm24Transport::Wire::pcie_power(bool on, const OperationName &op) {
   control_out({kRequestTypeOut, kPciePower, static_cast<std::uint16_t>(on ? 1 : 0), 0}, {},
-              kPowerTimeoutMs, op, fmt::format("PCIe power {} (0xF3)", on ? "on" : "off"));
+              kPowerTimeoutMs, op,
+              [=] { return fmt::format("PCIe power {} (0xF3)", on ? "on" : "off"); });
 }
 
 std::uint32_t Asm24Transport::Wire::single_tlp(std::uint8_t fmt_type, std::uint64_t address,
@@ -116,15 +119,16 @@ std::uint32_t Asm24Transport::Wire::single_tlp(std::uint8_t fmt_type, std::uint6
   const UsbControlSetup setup{kRequestTypeOut, kPcieRequest,
                               static_cast<std::uint16_t>(fmt_type | enables << 8), kModeSingleTlp};
   const auto payload = pcie_request_payload(address & ~3ull, value << (8 * lane));
-  const std::string request =
-      fmt::format("0xF0 single TLP (fmt {:#04x}, byte enables {:#x}) at {:#x}", fmt_type, enables,
-                  address & ~3ull);
+  const OperationName request = [=] {
+    return fmt::format("0xF0 single TLP (fmt {:#04x}, byte enables {:#x}) at {:#x}", fmt_type,
+                       enables, address & ~3ull);
+  };
   for (unsigned attempt = 0;; ++attempt) {
     control_out(setup, payload, kPcieRequestTimeoutMs, op, request);
     if (is_posted(fmt_type))
       return 0;
     const auto reply = control_in({kRequestTypeIn, kPcieRequest, 0, 0}, 8, kPcieRequestTimeoutMs,
-                                  op, "0xF0 completion read");
+                                  op, [] { return std::string("0xF0 completion read"); });
     const auto completion = parse_completion(reply);
     if (completion.return_status != 0) {
       if (attempt < retries) {
@@ -134,12 +138,12 @@ std::uint32_t Asm24Transport::Wire::single_tlp(std::uint8_t fmt_type, std::uint6
       throw Error(ErrorKind::Device,
                   fmt::format("{}: {}: the bridge reported return status {:#04x} on {} attempt{} "
                               "(request not executed)",
-                              op(), request, completion.return_status, attempt + 1,
+                              op(), request(), completion.return_status, attempt + 1,
                               attempt ? "s" : ""));
     }
     if (completion.raw_status != 0)
       throw Error(ErrorKind::Device,
-                  fmt::format("{}: {}: completion status {:#05b}, {}", op(), request,
+                  fmt::format("{}: {}: completion status {:#05b}, {}", op(), request(),
                               completion.raw_status, describe(completion.status)));
     const std::uint32_t mask = size == 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
     return (completion.data >> (8 * lane)) & mask;
@@ -156,10 +160,13 @@ std::vector<std::uint32_t> Asm24Transport::Wire::stream_read(std::uint64_t addre
     const std::uint64_t at = address + 4 * out.size();
     control_out({kRequestTypeOut, kPcieRequest, 0x0F00 | kMemoryRead64, kModeStreamRead},
                 pcie_request_payload(at, static_cast<std::uint32_t>(chunk)), kPcieRequestTimeoutMs,
-                op,
-                fmt::format("0xF0 streaming read request (mode 2, {} dwords at {:#x})", chunk, at));
-    const auto bytes = bulk_in(chunk * 4, kStreamReadTimeoutMs, op,
-                               fmt::format("bulk IN of {} bytes on 0x81", chunk * 4));
+                op, [=] {
+                  return fmt::format("0xF0 streaming read request (mode 2, {} dwords at {:#x})",
+                                     chunk, at);
+                });
+    const auto bytes = bulk_in(chunk * 4, kStreamReadTimeoutMs, op, [=] {
+      return fmt::format("bulk IN of {} bytes on 0x81", chunk * 4);
+    });
     for (std::size_t i = 0; i < bytes.size(); i += 4)
       out.push_back(bytes[i] | bytes[i + 1] << 8 | bytes[i + 2] << 16 |
                     std::uint32_t(bytes[i + 3]) << 24);
@@ -175,15 +182,18 @@ void Asm24Transport::Wire::stream_write(std::uint64_t address,
   while (done < values.size()) {
     const std::size_t chunk = std::min(kMaxStreamBytes / 4, values.size() - done);
     const std::uint64_t at = address + 4 * done;
-    control_out(
-        {kRequestTypeOut, kPcieRequest, 0x0F00 | kMemoryWrite64, kModeStreamWrite},
-        pcie_request_payload(at, static_cast<std::uint32_t>(chunk)), kPcieRequestTimeoutMs, op,
-        fmt::format("0xF0 streaming write request (mode 1, {} dwords at {:#x})", chunk, at));
+    control_out({kRequestTypeOut, kPcieRequest, 0x0F00 | kMemoryWrite64, kModeStreamWrite},
+                pcie_request_payload(at, static_cast<std::uint32_t>(chunk)), kPcieRequestTimeoutMs,
+                op, [=] {
+                  return fmt::format("0xF0 streaming write request (mode 1, {} dwords at {:#x})",
+                                     chunk, at);
+                });
     bytes.resize(chunk * 4);
     for (std::size_t i = 0; i < chunk; ++i)
       for (int b = 0; b < 4; ++b)
         bytes[4 * i + b] = static_cast<std::uint8_t>(values[done + i] >> (8 * b));
-    bulk_out(bytes, op, fmt::format("bulk OUT of {} bytes on 0x02", bytes.size()));
+    const std::size_t length = bytes.size();
+    bulk_out(bytes, op, [=] { return fmt::format("bulk OUT of {} bytes on 0x02", length); });
     done += chunk;
   }
 }

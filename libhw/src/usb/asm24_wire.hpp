@@ -43,14 +43,14 @@ public:
 private:
   UsbDevice &device(const OperationName &op);
   void control_out(const UsbControlSetup &setup, std::span<const std::uint8_t> data,
-                   unsigned timeout_ms, const OperationName &op, const std::string &request);
+                   unsigned timeout_ms, const OperationName &op, const OperationName &request);
   std::vector<std::uint8_t> control_in(const UsbControlSetup &setup, std::size_t length,
                                        unsigned timeout_ms, const OperationName &op,
-                                       const std::string &request);
+                                       const OperationName &request);
   void bulk_out(std::span<const std::uint8_t> data, const OperationName &op,
-                const std::string &request);
+                const OperationName &request);
   std::vector<std::uint8_t> bulk_in(std::size_t length, unsigned timeout_ms,
-                                    const OperationName &op, const std::string &request);
+                                    const OperationName &op, const OperationName &request);
 
   std::unique_ptr<UsbDevice> usb_;
   Clock &clock_;

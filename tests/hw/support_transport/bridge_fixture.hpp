@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "support_transport/test_endpoint.hpp"
+#include "test_endpoint.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/usb/asm24_transport.hpp"
 #include "wavescope/hw/usb/recording_usb_device.hpp"

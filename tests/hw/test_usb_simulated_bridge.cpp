@@ -7,6 +7,7 @@
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/usb/asm24_protocol.hpp"
+#include "wavescope/hw/usb/asm24_transport.hpp"
 #include "wavescope/hw/usb/simulated_asm24_bridge.hpp"
 
 using namespace wavescope::hw;
@@ -192,4 +193,23 @@ TEST_CASE("sim bridge: faults match by request and wIndex and count from when th
   CHECK_THROWS_WITH(b.arm_read(0x10000000, 1), Catch::Contains("I/O error"));
   b.arm_read(0x10000000, 1); // the fault was for the second one only
   CHECK(b.bridge.faults().injected() == 1);
+}
+
+TEST_CASE("sim bridge: it can host the GPU's config space for a BAR-only endpoint model") {
+  VirtualClock clock;
+  // An endpoint whose own config space is all zeros: only its BAR accesses matter.
+  TestEndpoint gpu(PcieFunctionIdentity{});
+  SimulatedAsm24BridgeOptions options;
+  options.emulate_gpu_config_space = true;
+  auto bridge = std::make_unique<SimulatedAsm24Bridge>(gpu, clock, options);
+  auto *raw = bridge.get();
+  Asm24Transport transport(std::move(bridge), clock);
+  CHECK(transport.config_read(0, 4) == 0x744C1002);
+  CHECK(transport.bar(5).bus_address == 0x10000000);
+  gpu.registers[{5, 0x20}] = 99;
+  CHECK(transport.map_bar(5).read32(0x20) == 99);
+  CHECK(gpu.config_writes == 0);
+  raw->control_out({0x40, asm24::kPciePower, 0, 0}, {}, 1000); // slot off: BARs are lost
+  raw->control_out({0x40, asm24::kPciePower, 1, 0}, {}, 1000);
+  CHECK(transport.map_bar(5).read32(0x20) == 0xFFFFFFFFu);
 }

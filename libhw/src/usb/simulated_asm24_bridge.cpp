@@ -63,6 +63,8 @@ SimulatedAsm24Bridge::SimulatedAsm24Bridge(PcieEndpointModel &gpu, Clock &clock,
       sram_(kSramSize, 0) {
   for (unsigned b = 0; b < kBridgeCount; ++b)
     init_bridge(bridges_[b], b);
+  if (options_.emulate_gpu_config_space)
+    gpu_config_.emplace(navi31_pcie_identity());
 }
 
 std::string SimulatedAsm24Bridge::description() const {
@@ -264,6 +266,8 @@ void SimulatedAsm24Bridge::set_power(bool on) {
   powered_ = on;
   const auto training = faults_.training_failure();
   xdata_[kXdataLtssm] = on ? (training ? *training : kLtssmLinkUp) : 0;
+  if (!on && gpu_config_)
+    gpu_config_->reset(); // the GPU loses its BARs with its power
 }
 
 // ---- bulk transfers ----
@@ -358,6 +362,8 @@ std::uint32_t SimulatedAsm24Bridge::target_config_read(const ConfigTarget &t, st
                                                        unsigned width) {
   if (!t.gpu)
     return load_le(bridges_[t.bridge], offset, width);
+  if (gpu_config_)
+    return gpu_config_->read(offset, width);
   const std::uint32_t value = gpu_.config_read(offset, width);
   if (offset >= kBar0 && offset < kBar0 + 24 && offset % 4 == 0 && width == 4) {
     const unsigned slot = (offset - kBar0) / 4;
@@ -376,6 +382,8 @@ void SimulatedAsm24Bridge::target_config_write(const ConfigTarget &t, std::uint3
         bridges_[t.bridge][offset + i] = static_cast<std::uint8_t>(value >> (8 * i));
     return;
   }
+  if (gpu_config_)
+    return gpu_config_->write(offset, value, width);
   if (offset < kBar0 + 24 && offset + width > kBar0) {
     const unsigned slot = (offset - std::min(offset, kBar0)) / 4;
     bar_sizing_[slot] = offset % 4 == 0 && width == 4 && value == 0xFFFFFFFFu;
@@ -406,6 +414,10 @@ std::optional<SimulatedAsm24Bridge::BarHit>
 SimulatedAsm24Bridge::route_memory(std::uint64_t address) {
   if (!link_alive() || !bridges_forward(address))
     return std::nullopt;
+  if (gpu_config_) {
+    const auto hit = gpu_config_->decode_memory(address);
+    return hit ? std::optional(BarHit{hit->bar, hit->offset}) : std::nullopt;
+  }
   if (!(gpu_.config_read(kCommand, 2) & 0x2))
     return std::nullopt;
   for (unsigned i = 0; i < 6; ++i) {

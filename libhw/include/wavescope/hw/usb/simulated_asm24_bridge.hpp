@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "wavescope/hw/transport/clock.hpp"
+#include "wavescope/hw/transport/pcie_config_space.hpp"
 #include "wavescope/hw/transport/pcie_endpoint_model.hpp"
 #include "wavescope/hw/transport/usb_device.hpp"
 #include "wavescope/hw/usb/usb_fault_plan.hpp"
@@ -22,6 +23,10 @@ struct SimulatedAsm24BridgeOptions {
   // Time each USB transfer takes (a BAR5 access = control + bulk = 125 µs, navi31-flash.md §10.1).
   Clock::Duration transfer_latency = std::chrono::nanoseconds(62'500);
   std::string label = "sim-asm24";
+  // Host the GPU's config space in the bridge (Navi31's identity, BARs and Resizable BAR, a
+  // PcieConfigSpace reset when the slot powers off) instead of forwarding config requests to the
+  // endpoint model; for endpoint models that only implement BAR accesses.
+  bool emulate_gpu_config_space = false;
 };
 
 class SimulatedAsm24Bridge final : public UsbDevice {
@@ -111,6 +116,7 @@ private:
   // Host BAR sizing snooped on the way to the GPU: the mask read back after an all-ones write.
   std::array<std::optional<std::uint32_t>, 6> bar_masks_{};
   std::array<bool, 6> bar_sizing_{};
+  std::optional<PcieConfigSpace> gpu_config_; // when emulate_gpu_config_space
 };
 
 } // namespace wavescope::hw

@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include "pci/sysfs_files.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/pci/mapped_mmio.hpp"
 
@@ -19,43 +18,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::uint64_t kIoResourceIo = 0x100;
-constexpr std::uint64_t kIoResourcePrefetch = 0x2000;
-constexpr std::uint64_t kIoResourceMem64 = 0x100000;
 constexpr std::uint16_t kNavi31 = 0x744C;
 
-std::optional<std::string> read_text(const fs::path &file) {
-  std::ifstream in(file);
-  if (!in)
-    return std::nullopt;
-  std::string text;
-  std::getline(in, text);
-  return text;
-}
-
-std::optional<std::uint64_t> read_hex(const fs::path &file) {
-  const auto text = read_text(file);
-  if (!text)
-    return std::nullopt;
-  try {
-    return std::stoull(*text, nullptr, 16);
-  } catch (const std::exception &) {
-    return std::nullopt;
-  }
-}
-
-std::optional<std::string> driver_of(const fs::path &device) {
-  std::error_code ec;
-  const auto link = device / "driver";
-  if (!fs::is_symlink(link, ec) && !fs::exists(link, ec))
-    return std::nullopt;
-  const auto target = fs::read_symlink(link, ec);
-  return ec ? link.filename().string() : target.filename().string();
-}
-
-fs::path devices_dir(const fs::path &root) {
-  return root / "bus" / "pci" / "devices";
-}
+using sysfs::devices_dir;
+using sysfs::driver_of;
+using sysfs::read_hex;
 
 } // namespace
 
@@ -146,31 +113,11 @@ void SysfsPciFunction::write_sysfs(const fs::path &file, std::string_view text,
   if (options_.log)
     options_.log(action);
   actions_.push_back(action);
-  const int fd = ::open(file.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC); // as `echo 1 >` does
-  if (fd < 0 || ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
-    const int err = errno;
-    if (fd >= 0)
-      ::close(fd);
-    throw Error(ErrorKind::Device, fmt::format("cannot {}: {}", action, std::strerror(err)));
-  }
-  ::close(fd);
+  sysfs::write_file(file, text, action);
 }
 
 void SysfsPciFunction::read_resources() {
-  std::ifstream in(device_dir() / "resource");
-  std::string line;
-  for (unsigned index = 0; index < 6 && std::getline(in, line); ++index) {
-    std::istringstream fields(line);
-    std::uint64_t start = 0, end = 0, flags = 0;
-    fields >> std::hex >> start >> end >> flags;
-    BarInfo &bar = bars_[index];
-    bar.present = end != 0;
-    bar.bus_address = start;
-    bar.size = end ? end - start + 1 : 0;
-    bar.is_io = flags & kIoResourceIo;
-    bar.is64 = flags & kIoResourceMem64;
-    bar.prefetchable = flags & kIoResourcePrefetch;
-  }
+  bars_ = sysfs::read_resources(device_dir());
 }
 
 std::uint32_t SysfsPciFunction::config_read(std::uint32_t offset, unsigned width) {

@@ -1,8 +1,9 @@
 #include "wavescope/hw/ifwi/checksums.hpp"
 
-#include <array>
+#include <algorithm>
 
 #include <openssl/evp.h>
+#include <zlib.h>
 
 #include <fmt/format.h>
 
@@ -21,23 +22,15 @@ std::uint32_t fletcher32(std::span<const std::uint8_t> bytes) {
   return (c1 << 16) | c0;
 }
 
-// libhw does not link zlib (see the transport report); this table-driven CRC-32 is the one
-// stand-in, and the tests check it against zlib's crc32() on random data.
 std::uint32_t crc32(std::span<const std::uint8_t> bytes) {
-  static const auto table = [] {
-    std::array<std::uint32_t, 256> t{};
-    for (std::uint32_t n = 0; n < 256; ++n) {
-      std::uint32_t c = n;
-      for (int k = 0; k < 8; ++k)
-        c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[n] = c;
-    }
-    return t;
-  }();
-  std::uint32_t crc = 0xFFFFFFFFu;
-  for (const std::uint8_t b : bytes)
-    crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8);
-  return crc ^ 0xFFFFFFFFu;
+  // zlib's crc32 takes a 32-bit length: feed it in chunks.
+  uLong crc = ::crc32(0L, Z_NULL, 0);
+  for (std::size_t at = 0; at < bytes.size();) {
+    const auto n = static_cast<uInt>(std::min<std::size_t>(bytes.size() - at, 1u << 30));
+    crc = ::crc32(crc, bytes.data() + at, n);
+    at += n;
+  }
+  return static_cast<std::uint32_t>(crc);
 }
 
 std::string sha256_hex(std::span<const std::uint8_t> bytes) {

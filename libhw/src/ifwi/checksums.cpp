@@ -1,0 +1,63 @@
+#include "wavescope/hw/ifwi/checksums.hpp"
+
+#include <algorithm>
+
+#include <openssl/evp.h>
+#include <zlib.h>
+
+#include <fmt/format.h>
+
+#include "wavescope/base/error.hpp"
+
+namespace wavescope::hw::ifwi {
+
+std::uint32_t fletcher32(std::span<const std::uint8_t> bytes) {
+  std::uint32_t c0 = 0xFFFF;
+  std::uint32_t c1 = 0xFFFF;
+  for (std::size_t i = 0; i < bytes.size(); i += 2) {
+    const std::uint32_t word = bytes[i] | (i + 1 < bytes.size() ? bytes[i + 1] << 8 : 0u);
+    c0 = (c0 + word) % 0xFFFF;
+    c1 = (c1 + c0) % 0xFFFF;
+  }
+  return (c1 << 16) | c0;
+}
+
+std::uint32_t crc32(std::span<const std::uint8_t> bytes) {
+  // zlib's crc32 takes a 32-bit length: feed it in chunks.
+  uLong crc = ::crc32(0L, Z_NULL, 0);
+  for (std::size_t at = 0; at < bytes.size();) {
+    const auto n = static_cast<uInt>(std::min<std::size_t>(bytes.size() - at, 1u << 30));
+    crc = ::crc32(crc, bytes.data() + at, n);
+    at += n;
+  }
+  return static_cast<std::uint32_t>(crc);
+}
+
+std::string sha256_hex(std::span<const std::uint8_t> bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1)
+    throw Error(ErrorKind::Internal, "OpenSSL could not compute a SHA-256 digest");
+  std::string hex;
+  hex.reserve(2 * length);
+  for (unsigned int i = 0; i < length; ++i)
+    hex += fmt::format("{:02x}", digest[i]);
+  return hex;
+}
+
+std::vector<std::uint8_t> xorshift_bytes(std::uint32_t seed, std::size_t count) {
+  std::vector<std::uint8_t> out;
+  out.reserve(count + 3);
+  std::uint32_t x = seed == 0 ? 0x6B43A9B5u : seed;
+  while (out.size() < count) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    for (int i = 0; i < 4; ++i)
+      out.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
+  }
+  out.resize(count);
+  return out;
+}
+
+} // namespace wavescope::hw::ifwi

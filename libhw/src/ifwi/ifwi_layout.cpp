@@ -1,0 +1,156 @@
+#include "wavescope/hw/ifwi/ifwi_layout.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "ifwi/le_bytes.hpp"
+#include "wavescope/hw/ifwi/checksums.hpp"
+
+namespace wavescope::hw::ifwi {
+namespace {
+
+using detail::fits;
+using detail::text_at;
+using detail::u16_at;
+using detail::u32_at;
+
+constexpr std::size_t kDirectoryHeaderSize = 16;
+constexpr std::size_t kDirectoryEntrySize = 16;
+
+// Byte count of a body of `count` 16-byte entries after an 8-byte prefix, clipped to the image.
+std::size_t present_body(std::span<const std::uint8_t> image, std::uint64_t body_offset,
+                         std::uint32_t count) {
+  const std::uint64_t wanted = 8 + std::uint64_t(count) * kDirectoryEntrySize;
+  if (body_offset >= image.size())
+    return 0;
+  return static_cast<std::size_t>(std::min<std::uint64_t>(wanted, image.size() - body_offset));
+}
+
+std::optional<SignatureTable> parse_sgn(std::span<const std::uint8_t> image, std::uint64_t offset) {
+  if (!text_at(image, offset, "$SGN") || !fits(image, offset, kDirectoryHeaderSize))
+    return std::nullopt;
+  SignatureTable table;
+  table.offset = offset;
+  table.checksum = *u32_at(image, offset + 4);
+  table.entry_count = *u32_at(image, offset + 8);
+  table.computed_checksum =
+      crc32(image.subspan(offset + 8, present_body(image, offset + 8, table.entry_count)));
+  for (std::uint64_t i = 0; i < table.entry_count; ++i) {
+    const std::uint64_t at = offset + kDirectoryHeaderSize + i * kDirectoryEntrySize;
+    if (!fits(image, at, kDirectoryEntrySize))
+      break;
+    table.entries.push_back({*u32_at(image, at), *u32_at(image, at + 4), *u32_at(image, at + 8),
+                             *u32_at(image, at + 12)});
+  }
+  return table;
+}
+
+std::optional<ImageSlotHeader> parse_ish(std::span<const std::uint8_t> image, std::uint64_t offset,
+                                         char slot) {
+  if (!fits(image, offset, kIshSize))
+    return std::nullopt;
+  ImageSlotHeader ish;
+  ish.slot = slot;
+  ish.offset = offset;
+  ish.checksum = *u32_at(image, offset);
+  ish.computed_checksum = crc32(image.subspan(offset + 4, kIshSize - 4));
+  ish.priority = *u32_at(image, offset + 4);
+  ish.update_retries = *u32_at(image, offset + 8);
+  ish.glitch_retries = image[offset + 12];
+  ish.slot_address = *u32_at(image, offset + 0x10);
+  ish.psp_id = *u32_at(image, offset + 0x14);
+  ish.slot_max_size = *u32_at(image, offset + 0x18);
+  ish.reserved = *u32_at(image, offset + 0x1C);
+  return ish;
+}
+
+std::optional<OptionRom> parse_option_rom(std::span<const std::uint8_t> image,
+                                          std::uint64_t offset) {
+  if (!fits(image, offset, 3) || image[offset] != 0x55 || image[offset + 1] != 0xAA)
+    return std::nullopt;
+  OptionRom rom;
+  rom.offset = offset;
+  rom.length = image[offset + 2] * 512u;
+  if (const auto pcir = u16_at(image, offset + 0x18);
+      pcir && text_at(image, offset + *pcir, "PCIR")) {
+    rom.pcir_vendor_id = u16_at(image, offset + *pcir + 4);
+    rom.pcir_device_id = u16_at(image, offset + *pcir + 6);
+  }
+  if (fits(image, offset + 0x30, 10)) {
+    const auto *p = image.data() + offset + 0x30;
+    if (std::all_of(p, p + 10, [](std::uint8_t c) { return c == ' ' || (c >= '0' && c <= '9'); }))
+      rom.amd_signature.assign(reinterpret_cast<const char *>(p), 10);
+  }
+  if (const auto atom = u16_at(image, offset + 0x48))
+    rom.has_atom_table = text_at(image, offset + *atom + 4, "ATOM");
+  return rom;
+}
+
+std::optional<Partition> parse_partition(std::span<const std::uint8_t> image,
+                                         const ImageSlotHeader &ish) {
+  if (ish.blank() || ish.slot_address >= image.size())
+    return std::nullopt;
+  Partition part;
+  part.slot = ish.slot;
+  part.offset = ish.slot_address;
+  part.size = std::min<std::uint64_t>(ish.slot_max_size, image.size() - ish.slot_address);
+  part.directory = parse_directory(image, part.offset, "$PL2");
+  if (part.directory) {
+    for (const auto &entry : part.directory->entries) {
+      if (entry.type != kVbiosImageFirmwareId || entry.location >= part.size)
+        continue;
+      part.option_rom = parse_option_rom(image, part.offset + entry.location);
+      break;
+    }
+  }
+  return part;
+}
+
+} // namespace
+
+std::optional<PspDirectory> parse_directory(std::span<const std::uint8_t> image,
+                                            std::uint64_t offset, std::string_view cookie) {
+  if (!text_at(image, offset, cookie) || !fits(image, offset, kDirectoryHeaderSize))
+    return std::nullopt;
+  PspDirectory dir;
+  dir.offset = offset;
+  dir.cookie = std::string(cookie);
+  dir.checksum = *u32_at(image, offset + 4);
+  dir.entry_count = *u32_at(image, offset + 8);
+  dir.additional_info = *u32_at(image, offset + 12);
+  dir.computed_checksum =
+      fletcher32(image.subspan(offset + 8, present_body(image, offset + 8, dir.entry_count)));
+  for (std::uint64_t i = 0; i < dir.entry_count; ++i) {
+    const std::uint64_t at = offset + kDirectoryHeaderSize + i * kDirectoryEntrySize;
+    if (!fits(image, at, kDirectoryEntrySize))
+      break;
+    const std::uint64_t location = *u32_at(image, at + 8) | std::uint64_t(*u32_at(image, at + 12))
+                                                                << 32;
+    dir.entries.push_back({*u32_at(image, at), *u32_at(image, at + 4), location});
+  }
+  return dir;
+}
+
+IfwiLayout parse_ifwi(std::span<const std::uint8_t> image) {
+  IfwiLayout layout;
+  layout.size = image.size();
+  if (fits(image, 0, kEfsHeaderSize))
+    layout.efs = EfsHeader{*u32_at(image, 0), *u32_at(image, 0x14), *u32_at(image, 0x2C)};
+  layout.primary_psp = parse_directory(image, kPrimaryPspDirectoryOffset, "$PSP");
+  layout.backup_psp = parse_directory(image, kBackupPspDirectoryOffset, "$PSP");
+  layout.sgn_pointer = u32_at(image, kSgnPointerOffset);
+  if (layout.sgn_pointer)
+    layout.sgn = parse_sgn(image, *layout.sgn_pointer);
+  layout.ish_a = parse_ish(image, kIshAOffset, 'A');
+  layout.ish_b = parse_ish(image, kIshBOffset, 'B');
+  for (const auto &ish : {layout.ish_a, layout.ish_b})
+    if (ish)
+      if (auto part = parse_partition(image, *ish))
+        layout.partitions.push_back(std::move(*part));
+  const std::size_t half = image.size() / 2;
+  layout.halves_identical = half > 0 && image.size() % 2 == 0 &&
+                            std::memcmp(image.data(), image.data() + half, half) == 0;
+  return layout;
+}
+
+} // namespace wavescope::hw::ifwi

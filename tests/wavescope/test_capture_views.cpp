@@ -6,6 +6,7 @@
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTreeView>
 
 #include "app/capture_document.hpp"
 #include "app/main_window.hpp"
@@ -204,4 +205,40 @@ TEST_CASE("the demo opens both embedded captures, the gemm capture focused on it
   CHECK(window.selection().focus().document == 0);
   CHECK(window.selection().focus().kernel == 0);
   CHECK(window.view_names() == QStringList({"waves", "timing", "isa", "cfg", "counters"}));
+}
+
+TEST_CASE("the navigator moves the focus to a capture's SE and back, and filters") {
+  wavescope::testing::gui_app();
+  MainWindow window;
+  window.set_interactive(false);
+  window.open_demo();
+  window.wait_until_idle();
+  REQUIRE(window.workspace().size() == 2);
+  // The navigator's tree is the one showing a proxy of the NavigatorModel.
+  QTreeView *tree = nullptr;
+  for (auto *candidate : window.findChildren<QTreeView *>())
+    if (auto *proxy = qobject_cast<QSortFilterProxyModel *>(candidate->model());
+        proxy && proxy->sourceModel() == &window.navigator())
+      tree = candidate;
+  REQUIRE(tree);
+  auto *proxy = static_cast<QSortFilterProxyModel *>(tree->model());
+  const Focus kernel = window.selection().focus();
+  Focus se = kernel;
+  se.shader_engine = 1;
+  const QModelIndex item = proxy->mapFromSource(window.navigator().index_of(se));
+  REQUIRE(item.isValid());
+  tree->setCurrentIndex(item); // as a click or the arrow keys would
+  CHECK(window.selection().focus() == se);
+  window.selection().back();
+  CHECK(window.selection().focus() == kernel);
+  CHECK(tree->currentIndex().data(NavigatorModel::FocusRole).value<Focus>() == kernel);
+  window.selection().forward();
+  CHECK(tree->currentIndex() == item);
+
+  const int all = proxy->rowCount();
+  proxy->setFilterFixedString("E_32_4"); // the sync capture's second kernel only
+  CHECK(proxy->rowCount() == 1);
+  CHECK(proxy->rowCount(proxy->index(0, 0)) == 1);
+  proxy->setFilterFixedString({});
+  CHECK(proxy->rowCount() == all);
 }

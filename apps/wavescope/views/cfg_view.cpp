@@ -137,11 +137,17 @@ CfgView::CfgView(Workspace &workspace, Selection &selection, QWidget *parent)
 void CfgView::on_focus(const Focus &focus) {
   const Document *document = workspace_.document(focus.document);
   const int kernel = focus.kernel < 0 ? 0 : focus.kernel;
-  show_kernel(document ? document->kernel(kernel) : nullptr,
-              document ? document->pc_heat(kernel) : nullptr);
+  const KernelCode *code = document ? document->kernel(kernel) : nullptr;
+  const auto *heat = document ? document->pc_heat(kernel) : nullptr;
+  // Moving between the SEs and waves of one kernel keeps its graph (and Graphviz's layout).
+  if (code && code == shown_ && heat == shown_heat_)
+    return;
+  show_kernel(code, heat);
 }
 
 void CfgView::show_kernel(const KernelCode *code, const std::map<std::uint64_t, double> *heat) {
+  shown_ = code;
+  shown_heat_ = heat;
   scene()->clear();
   blocks_.clear();
   if (!code)

@@ -36,6 +36,8 @@ private:
   Workspace &workspace_;
   Selection &selection_;
   std::vector<CfgBlockItem *> blocks_;
+  const KernelCode *shown_ = nullptr;
+  const std::map<std::uint64_t, double> *shown_heat_ = nullptr;
 };
 
 }  // namespace wavescope::gui

@@ -77,9 +77,11 @@ void CountersView::on_focus(const Focus &focus) {
   const int kernel = document ? std::max(0, focus.kernel) : -1;
   const CaptureDispatch *dispatch = document ? document->dispatch(kernel) : nullptr;
   if (document == document_ && kernel == kernel_) {
-    chart_->show_dispatch(dispatch, focus.shader_engine);
+    if (focus.shader_engine != highlight_)
+      chart_->show_dispatch(dispatch, highlight_ = focus.shader_engine);
     return;
   }
+  highlight_ = focus.shader_engine;
   document_ = document;
   kernel_ = kernel;
   samples_->clear();

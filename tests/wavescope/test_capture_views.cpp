@@ -147,6 +147,15 @@ TEST_CASE("focusing a wave zooms to its lifetime and scopes the timing table to 
   CHECK(v.timing.model().table().waves == 1);
   CHECK(v.timing.model().table().total_hits ==
         engines[static_cast<std::size_t>(se)].mapped_trace(wave)->instructions.size());
+  // The wave's first instruction is the selection in every view, whichever handled the focus
+  // first.
+  const auto pc = v.selection.pc();
+  REQUIRE(pc);
+  CHECK(v.timing.table().currentIndex().data(InstructionTimingModel::AddressRole).toULongLong() ==
+        *pc);
+  const auto *isa_table = v.isa.findChild<QTableView *>();
+  REQUIRE(isa_table);
+  CHECK(isa_table->currentIndex().data(DisassemblyModel::AddressRole).toULongLong() == *pc);
   v.selection.back(); // history: back to nothing focused
   CHECK(v.waves.model().timeline() == nullptr);
 }

@@ -103,7 +103,7 @@ TEST_CASE("W/S and Ctrl+wheel zoom, A/D pan, F fits") {
   CHECK(f.widget.visible_range().second == Approx(fitted.second));
 }
 
-TEST_CASE("dragging pans by the dragged cycles; Shift+drag measures a range") {
+TEST_CASE("dragging pans by the dragged cycles and Shift+drag measures a range") {
   wavescope::testing::gui_app();
   WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx1100/gemm");
   TimelineFixture f(dir, "se0.bin");
@@ -132,7 +132,7 @@ TEST_CASE("dragging pans by the dragged cycles; Shift+drag measures a range") {
   CHECK_FALSE(f.widget.measured());
 }
 
-TEST_CASE("clicking a dispatch selects it and links its exec event; ←/→ walk the wave's row") {
+TEST_CASE("clicking a dispatch selects it and links its exec event, ←/→ walk the wave row") {
   wavescope::testing::gui_app();
   WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx1100/sync");
   TimelineFixture f(dir, "k0_se1.bin");

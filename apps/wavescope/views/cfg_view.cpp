@@ -140,9 +140,11 @@ void CfgView::on_focus(const Focus &focus) {
   const KernelCode *code = document ? document->kernel(kernel) : nullptr;
   const auto *heat = document ? document->pc_heat(kernel) : nullptr;
   // Moving between the SEs and waves of one kernel keeps its graph (and Graphviz's layout).
-  if (code && code == shown_ && heat == shown_heat_)
-    return;
-  show_kernel(code, heat);
+  if (!code || code != shown_ || heat != shown_heat_)
+    show_kernel(code, heat);
+  // A view that handled the focus before this one may already have selected an instruction.
+  if (const auto pc = selection_.pc())
+    on_pc_selected(*pc);
 }
 
 void CfgView::show_kernel(const KernelCode *code, const std::map<std::uint64_t, double> *heat) {

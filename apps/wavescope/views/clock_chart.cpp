@@ -133,6 +133,8 @@ void ClockChart::show_dispatch(const CaptureDispatch *dispatch, int highlight) {
     lower->append(0, 0);
     lower->append(kernel_span / 1000.0, 0);
     auto *band = new QAreaSeries(upper, lower);
+    upper->setParent(band); // an area series does not own its boundary lines
+    lower->setParent(band);
     band->setName(tr("kernel instructions"));
     band->setColor(QColor(0x4f, 0xa3, 0xff, 40));
     band->setBorderColor(QColor(0x4f, 0xa3, 0xff, 120));
@@ -140,8 +142,12 @@ void ClockChart::show_dispatch(const CaptureDispatch *dispatch, int highlight) {
     band->attachAxis(x);
     band->attachAxis(y);
   }
-  if (!any)
-    chart->setTitle(tr("Shader clock: no realtime markers in this dispatch's blobs"));
+  if (!any) {
+    chart->setTitle(tr("Shader clock: no realtime markers in this dispatch's blobs (CDNA traces "
+                       "have none; on RDNA4 only SEs that ran traced waves do)"));
+    x->hide();
+    y->hide();
+  }
   data_range_ = {x_lo, std::max(x_hi, x_lo + 1)};
   kernel_range_ = data_range_;
   if (kernel_span > 0) {
@@ -173,7 +179,11 @@ void ClockChart::apply_range() {
   // Round ticks through 0, where the kernel's first instruction is.
   axis->setTickType(QValueAxis::TicksDynamic);
   axis->setTickAnchor(0);
-  axis->setTickInterval(nice_step((hi - lo) / 8));
+  const double step = nice_step((hi - lo) / 8);
+  axis->setTickInterval(step);
+  axis->setLabelFormat(step >= 1     ? QStringLiteral("%.0f")
+                       : step >= 0.1 ? QStringLiteral("%.1f")
+                                     : QStringLiteral("%.2f"));
 }
 
 std::pair<double, double> ClockChart::x_range() const {

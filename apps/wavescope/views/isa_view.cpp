@@ -161,6 +161,8 @@ void IsaView::on_focus(const Focus &focus) {
   table_->resizeColumnsToContents();
   table_->setColumnWidth(DisassemblyModel::HeatColumn, 36);
   update_match_label();
+  // A view that handled the focus before this one may already have selected an instruction.
+  if (const auto pc = selection_.pc()) on_pc_selected(*pc);
 }
 
 bool IsaView::follow_branch() {

@@ -160,6 +160,9 @@ void TimingView::on_focus(const Focus &focus) {
       std::clamp(table_->columnWidth(InstructionTimingModel::InstructionColumn), 200, 460));
   table_->setColumnWidth(InstructionTimingModel::LatencyColumn, 200);
   table_->setColumnWidth(InstructionTimingModel::CostColumn, 110);
+  // A view that handled the focus before this one may already have selected an instruction.
+  if (const auto pc = selection_.pc())
+    on_pc_selected(*pc);
 }
 
 void TimingView::on_pc_selected(quint64 pc) {

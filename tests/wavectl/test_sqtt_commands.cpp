@@ -69,7 +69,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("sqtt decode prints a table with named ops and a summary; --type and --tail filter") {
+TEST_CASE("sqtt decode prints a table with named ops and a summary, --type and --tail filter") {
   WAVESCOPE_REQUIRE_TESTDATA(blob, "sqtt/gfx1100/sync/k0_se1.bin");
   const auto r = wavectl({"sqtt", "decode", blob.string(), "--type", "INST", "--arch", "gfx1100"});
   REQUIRE(r.exit_code == 0);
@@ -106,7 +106,7 @@ TEST_CASE("sqtt decode: empty blobs end cleanly, bad paths and arches are refuse
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("sqtt waves lists every wave; --json matches waves.jsonl with instructions") {
+TEST_CASE("sqtt waves lists every wave, --json matches waves.jsonl with instructions") {
   WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx1100/sync");
   const auto text = wavectl({"sqtt", "waves", dir.string()});
   REQUIRE(text.exit_code == 0);
@@ -168,7 +168,7 @@ TEST_CASE(
   CHECK_THAT(refused.err, Catch::Contains("RDNA only"));
 }
 
-TEST_CASE("sqtt stats summarises every blob; --json per blob agrees with meta.json") {
+TEST_CASE("sqtt stats summarises every blob, --json per blob agrees with meta.json") {
   WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx1200/gemm");
   const auto text = wavectl({"sqtt", "stats", dir.string()});
   REQUIRE(text.exit_code == 0);

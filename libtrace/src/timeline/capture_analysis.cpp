@@ -44,7 +44,7 @@ const ProgramMap &CaptureAnalyzer::program(std::uint32_t tag) {
   if (!slot) {
     slot = std::make_unique<ProgramMap>();
     const CaptureProgram *p = capture_.program(tag);
-    if (p && family_of_device(capture_.device) != sqtt::Family::Cdna)
+    if (p)
       *slot = ProgramMap::load(p->file, capture_.device.processor);
   }
   return *slot;

@@ -7,7 +7,8 @@
 // branch, and every other packet must match the category of the instruction at the PC. The
 // category rules were read off the gfx950 corpus and are unverified beyond it: VALU_32/VALU_64
 // and SALU_32/SALU_64 name the instruction's encoding size (4 or 8 bytes), not its data width;
-// s_endpgm issues an OTHER_MSG; JUMP is a taken branch.
+// s_endpgm issues an OTHER_MSG; NEXT is a branch not taken; JUMP (absent from the corpus) is
+// taken to be a taken branch, as on RDNA.
 // The walk stops at the first packet that does not fit, and the report says how far it got.
 
 #include <array>

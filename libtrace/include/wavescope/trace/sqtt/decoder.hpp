@@ -194,7 +194,11 @@ private:
       packet.index = index;
       packet.nibble = s;
       if (e->flags) {
-        e = special(packet, time);
+        // A copy, so `packet` never escapes the loop: the compiler can then drop the stores of
+        // fields the (inlined) sink does not read.
+        Packet rare = packet;
+        e = special(rare, time);
+        packet.type = rare.type;
         by_byte = by_byte_;
       } else {
         time += static_cast<std::int64_t>(

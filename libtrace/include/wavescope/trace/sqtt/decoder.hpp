@@ -58,7 +58,7 @@ struct DecodeSummary {
   std::uint64_t tail_packets = 0;    // packets decoded from the tail (decode_tail only)
   std::uint64_t decoded_nibbles = 0; // start of the first packet not decoded as reference
   std::uint64_t total_nibbles = 0;   // 2 * blob size
-  std::int64_t last_time = 0;
+  std::int64_t last_time = 0;        // after the last decoded packet (tail included if decoded)
   DecodeNotes notes;
 
   std::uint64_t undecoded_tail_nibbles() const { return total_nibbles - decoded_nibbles; }
@@ -72,7 +72,7 @@ concept AcceptsNopRuns = requires(Sink &sink, const Packet &packet) {
   sink.on_nops(packet, 1u);
 };
 
-// What the hot loop needs of a packet type, in one 16-byte entry (see decode_entries()).
+// What the hot loop needs of a packet type, in one 16-byte entry.
 struct DecodeEntry {
   PacketType type = PacketType::Nop;
   std::uint8_t size = 1;     // nibbles

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -190,8 +191,38 @@ TEST_CASE("sqtt stats summarises every blob, --json per blob agrees with meta.js
   }
 }
 
+TEST_CASE("sqtt timeline --json prints timeline.jsonl's events for a blob") {
+  WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx1100/sync");
+  const auto r = wavectl({"sqtt", "timeline", dir.string(), "--blob", "k0_se1.bin", "--json"});
+  REQUIRE(r.exit_code == 0);
+  // The same events as the reference, compared as sorted sets of their shared keys.
+  auto key = [](const json &j) {
+    json k = j;
+    k.erase("category");
+    return k.dump();
+  };
+  std::vector<std::string> got, want;
+  for (const auto &j : json_lines(r.out))
+    got.push_back(key(j));
+  for (const auto &line : wavescope::testing::read_gz_lines(dir / "timeline.jsonl.gz")) {
+    const auto j = json::parse(line);
+    if (j["blob"] == "k0_se1.bin")
+      want.push_back(key(j));
+  }
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  CHECK(got.size() == 101);
+  CHECK(got == want);
+  const auto text = wavectl({"sqtt", "timeline", dir.string(), "--blob", "k0_se1.bin"});
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("ALUEXEC:0 VALU"));
+  CHECK_THAT(text.out, Catch::Contains("WAVE:1"));
+  const auto none = wavectl({"sqtt", "timeline", dir.string(), "--blob", "nope.bin"});
+  CHECK(none.exit_code == 2);
+}
+
 TEST_CASE("every sqtt subcommand has --help") {
-  for (const char *sub : {"decode", "waves", "insts", "stats"}) {
+  for (const char *sub : {"decode", "waves", "insts", "stats", "timeline"}) {
     const auto r = wavectl({"sqtt", sub, "--help"});
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.out, Catch::Contains("--json"));

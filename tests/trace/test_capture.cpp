@@ -21,8 +21,10 @@ TEST_CASE("every corpus capture opens with its programs, blobs and PMC events") 
     CHECK(!c.programs.empty());
     CHECK(!c.blobs.empty());
     CHECK(!c.pmc.empty());
-    for (const auto &b : c.blobs) CHECK(c.program(b.kernel_tag) != nullptr);
-    for (const auto &p : c.pmc) CHECK(!p.schedule.empty());
+    for (const auto &b : c.blobs)
+      CHECK(c.program(b.kernel_tag) != nullptr);
+    for (const auto &p : c.pmc)
+      CHECK(!p.schedule.empty());
     c.verify_checksums();
     blobs += c.blobs.size();
     if (c.arch == "gfx1100") {
@@ -35,7 +37,8 @@ TEST_CASE("every corpus capture opens with its programs, blobs and PMC events") 
       CHECK(c.device.processor == "gfx950");
       CHECK(c.device.num_xcc == 8);
       CHECK(c.device.shader_engines() == 4);
-      for (const auto &b : c.blobs) CHECK(b.synthetic_header);
+      for (const auto &b : c.blobs)
+        CHECK(b.synthetic_header);
     }
   }
   CHECK(blobs == 30 + 24 + 96);
@@ -77,13 +80,19 @@ TEST_CASE("malformed captures are refused with the file and field named") {
   write_meta(R"({"format":"other"})");
   CHECK_THAT(error(), Catch::Contains("expected \"sqtt-corpus/1\""));
   const std::string device = R"("device":{"props":{"gfx_target_version":110000}})";
-  write_meta(R"({"format":"sqtt-corpus/1",)" + device + R"(,"programs":[{"tag":0,"name":"k","file":"p.elf","base":"0x1000","size":4,"text":{"addr":"0x100","size":4},"entry_pc":"0x100"}],"sqtt":[]})");
+  write_meta(
+      R"({"format":"sqtt-corpus/1",)" + device +
+      R"(,"programs":[{"tag":0,"name":"k","file":"p.elf","base":"0x1000","size":4,"text":{"addr":"0x100","size":4},"entry_pc":"0x100"}],"sqtt":[]})");
   CHECK_THAT(error(), Catch::Contains("p.elf but it is missing"));
   std::ofstream(dir / "p.elf") << "abc";
   CHECK_THAT(error(), Catch::Contains("is 3 bytes but meta.json records 4"));
-  write_meta(R"({"format":"sqtt-corpus/1",)" + device + R"(,"programs":[{"tag":0,"name":"k","file":"../p.elf","base":"0x1000","size":4,"text":{"addr":"0x100","size":4},"entry_pc":"0x100"}],"sqtt":[]})");
+  write_meta(
+      R"({"format":"sqtt-corpus/1",)" + device +
+      R"(,"programs":[{"tag":0,"name":"k","file":"../p.elf","base":"0x1000","size":4,"text":{"addr":"0x100","size":4},"entry_pc":"0x100"}],"sqtt":[]})");
   CHECK_THAT(error(), Catch::Contains("not a plain file name"));
-  write_meta(R"({"format":"sqtt-corpus/1",)" + device + R"(,"programs":[{"tag":0,"name":"k","file":"p.elf","base":"zz","size":3,"text":{"addr":"0x100","size":4},"entry_pc":"0x100"}],"sqtt":[]})");
+  write_meta(
+      R"({"format":"sqtt-corpus/1",)" + device +
+      R"(,"programs":[{"tag":0,"name":"k","file":"p.elf","base":"zz","size":3,"text":{"addr":"0x100","size":4},"entry_pc":"0x100"}],"sqtt":[]})");
   CHECK_THAT(error(), Catch::Contains("programs[0].base is not a hex number"));
   std::filesystem::remove_all(dir);
 }

@@ -1,0 +1,307 @@
+#pragma once
+// The streaming SQTT packet decoder (spec §2-§8).
+//
+// A blob is a string of nibbles; each packet's type comes from the low byte of the 64-bit window
+// at its first nibble, through the family's 256-entry table, and its size and fields from the
+// type's table entry. The decoder is a resumable state machine: feed it the whole blob at once
+// (decode()), or chunk by chunk (feed()/finish(), used by BlobFile for files larger than
+// memory). It calls the sink with each Packet by const reference and allocates nothing per packet.
+//
+// It reproduces tinygrad's reference decode exactly for every packet tinygrad decodes, and differs
+// where tinygrad is wrong (each difference is counted in DecodeNotes):
+//   * a TS_DELTA_S8_W3 (72 bits) is always consumed as 18 nibbles; tinygrad loses sync when one
+//     starts on a byte boundary;
+//   * in CDNA streams only the first packet can be a LAYOUT_HEADER; later 0x11/0x91 bytes are
+//     CDNA_TIMESTAMPs;
+//   * with decode_tail, the complete packets in the last 1-15 nibbles (which tinygrad never
+//     decodes) are handed out too, marked in_tail.
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "wavescope/trace/sqtt/packet.hpp"
+
+namespace wavescope::trace::sqtt {
+
+struct DecodeOptions {
+  // The family to decode with; nullopt: from the blob's LAYOUT_HEADER (layout 3 -> RDNA3,
+  // 4 -> RDNA4, anything else -> CDNA), RDNA3 when there is none (as tinygrad).
+  std::optional<Family> family;
+  // Also decode the complete packets of the undecoded tail (marked Packet::in_tail).
+  bool decode_tail = false;
+};
+
+// Where and why the decode deviated from what tinygrad does, or found something unusual.
+struct DecodeNotes {
+  bool missing_layout_header = false; // the first packet is not a LAYOUT_HEADER
+  bool layout_mismatch = false;       // an explicit family disagrees with the header's layout
+  std::uint64_t mid_stream_layout_headers = 0;   // RDNA LAYOUT_HEADERs after the first packet
+  std::uint64_t byte_aligned_ts_delta_s8_w3 = 0; // where tinygrad would lose sync (spec §2)
+  std::uint64_t cdna_header_like_timestamps = 0; // 0x11/0x91 after the start of a CDNA stream
+  std::uint64_t unknown_ops = 0;                 // INST op values outside the §9.1 tables
+  bool truncated_last_packet = false;            // the last packet runs past the end of the blob
+
+  // True if tinygrad's decode of this blob would differ from ours.
+  bool diverges_from_tinygrad() const {
+    return byte_aligned_ts_delta_s8_w3 || cdna_header_like_timestamps;
+  }
+};
+
+struct DecodeSummary {
+  Family family = Family::Rdna3;
+  std::optional<unsigned> layout;    // the first LAYOUT_HEADER's layout field
+  std::uint64_t packets = 0;         // packets of the reference sequence (tail excluded)
+  std::uint64_t tail_packets = 0;    // packets decoded from the tail (decode_tail only)
+  std::uint64_t decoded_nibbles = 0; // start of the first packet not decoded as reference
+  std::uint64_t total_nibbles = 0;   // 2 * blob size
+  std::int64_t last_time = 0;        // after the last decoded packet (tail included if decoded)
+  DecodeNotes notes;
+
+  std::uint64_t undecoded_tail_nibbles() const { return total_nibbles - decoded_nibbles; }
+};
+
+// A sink may take runs of NOPs (filler, more than half of most blobs) in one call:
+// on_nops(first, count) stands for `count` NOP packets from `first` on (consecutive indices and
+// nibbles, same time). Sinks without it get one call per NOP.
+template <class Sink>
+concept AcceptsNopRuns = requires(Sink &sink, const Packet &packet) {
+  sink.on_nops(packet, 1u);
+};
+
+// What the hot loop needs of a packet type, in one 16-byte entry.
+struct DecodeEntry {
+  PacketType type = PacketType::Nop;
+  std::uint8_t size = 1;     // nibbles
+  std::uint8_t flags = 0;    // kSpecial, kMarker, kTimestamp
+  std::uint8_t delta_lo = 0; // time += ((raw >> delta_lo) & delta_mask) << delta_shift + add
+  std::uint8_t delta_shift = 0;
+  std::uint8_t add = 0;
+  std::uint64_t delta_mask = 0; // 0 for types that do not move the time
+
+  static constexpr std::uint8_t kSpecial = 1;   // LAYOUT_HEADER, TS_DELTA_S8_W3, INST ops
+  static constexpr std::uint8_t kMarker = 2;    // TS_DELTA_OR_MARK*: + delta unless a marker
+  static constexpr std::uint8_t kTimestamp = 4; // CDNA_TIMESTAMP re-anchoring
+};
+// The entries of a family's 256 low-byte values, and of every type (after an override).
+const DecodeEntry *decode_entries_by_byte(Family family);
+const DecodeEntry *decode_entries_by_type();
+
+class PacketDecoder {
+public:
+  explicit PacketDecoder(const DecodeOptions &options = {}) : options_(options) {
+    family_ = options.family.value_or(Family::Rdna3);
+    by_byte_ = decode_entries_by_byte(family_);
+  }
+
+  // Decodes a whole blob in memory; returns the summary.
+  template <class Sink>
+  const DecodeSummary &decode(std::span<const std::uint8_t> blob, Sink &&sink) {
+    // The bulk straight from the caller's memory, as long as a 16-byte window fits...
+    run(blob.data(), 0, blob.size(), false, sink);
+    // ...then the last bytes from a zero-padded copy, with the end-of-blob rule.
+    const std::uint64_t from = std::min<std::uint64_t>(nibble_ / 2, blob.size());
+    std::uint8_t padded[64] = {};
+    if (blob.size() > from)
+      std::memcpy(padded, blob.data() + from, blob.size() - from);
+    run(padded, from, blob.size(), true, sink);
+    return finish(blob.size());
+  }
+
+  // Chunked input: `chunk` holds the blob's bytes [chunk_offset, chunk_offset + chunk_size),
+  // starting at or before resume_byte(), followed by at least 32 readable bytes (zero on the
+  // last chunk). `last` says it ends the blob. Decodes what can be decoded and returns; call
+  // again from resume_byte() with more data.
+  template <class Sink>
+  void feed(const std::uint8_t *chunk, std::uint64_t chunk_offset, std::size_t chunk_size,
+            bool last, Sink &&sink) {
+    run(chunk, chunk_offset, chunk_offset + chunk_size, last, sink);
+  }
+  // The first byte the next feed() must include.
+  std::uint64_t resume_byte() const { return nibble_ / 2; }
+  const DecodeSummary &finish(std::uint64_t blob_size);
+  const DecodeSummary &summary() const { return summary_; }
+  Family family() const { return family_; }
+
+private:
+  __extension__ typedef unsigned __int128 u128;
+
+  // `data` holds the blob's bytes from `first_byte` on; the blob ends at byte `end`; when
+  // `last`, at least 32 zero bytes follow it in memory.
+  template <class Sink>
+  void run(const std::uint8_t *data, std::uint64_t first_byte, std::uint64_t end, bool last,
+           Sink &sink) {
+    if (stopped_)
+      return;
+    const std::uint64_t end_nibble = 2 * end;
+    // Packets starting at or before `fast_end` need no end-of-data checks: their 16-byte load
+    // and their whole size (at most 18 nibbles) lie inside the data.
+    const std::int64_t fast_end =
+        last ? std::int64_t(end_nibble) - 18 : std::int64_t(end_nibble) - 32;
+    const DecodeEntry *by_byte = by_byte_;
+    std::uint64_t s = nibble_, index = index_;
+    std::int64_t time = time_;
+    Packet packet;
+    if (index == 0 && std::int64_t(s) <= fast_end &&
+        by_byte[data[(s >> 1) - first_byte]].type != PacketType::LayoutHeader)
+      summary_.notes.missing_layout_header = true;
+
+    while (std::int64_t(s) <= fast_end) {
+      // The type (and so the next packet's start) from a 2-byte load: the shortest dependency
+      // chain from one packet to the next; the full window is computed beside it.
+      const std::uint8_t *bytes = data + ((s >> 1) - first_byte);
+      std::uint16_t pair;
+      std::memcpy(&pair, bytes, 2);
+      const DecodeEntry *e = &by_byte[(pair >> (4 * (s & 1))) & 0xFF];
+      const u128 window = load_window(data, first_byte, s);
+      packet.raw = static_cast<std::uint64_t>(window);
+      if (e->type == PacketType::Nop) {
+        // A run of NOPs (zero nibbles, or one byte without an encoding): one packet each.
+        std::uint64_t eight;
+        std::memcpy(&eight, bytes, 8);
+        eight >>= 4 * (s & 1);
+        unsigned run_length =
+            (eight & 0xF) ? 1u : std::min(zero_nibbles(eight), 16u - unsigned(s & 1));
+        run_length = static_cast<unsigned>(
+            std::min<std::int64_t>(run_length, fast_end - std::int64_t(s) + 1));
+        packet.type = PacketType::Nop;
+        packet.time = time;
+        if constexpr (AcceptsNopRuns<Sink>) {
+          // The sink takes the run at once: the first NOP and how many follow in a row.
+          packet.raw_high = static_cast<std::uint8_t>(window >> 64);
+          packet.index = index;
+          packet.nibble = s;
+          sink.on_nops(static_cast<const Packet &>(packet), run_length);
+          index += run_length;
+          s += run_length;
+        } else {
+          for (unsigned k = 0; k < run_length; ++k) {
+            const u128 w = window >> (4 * k);
+            packet.raw = static_cast<std::uint64_t>(w);
+            packet.raw_high = static_cast<std::uint8_t>(w >> 64);
+            packet.index = index++;
+            packet.nibble = s++;
+            sink(static_cast<const Packet &>(packet));
+          }
+        }
+        continue;
+      }
+      packet.raw_high = static_cast<std::uint8_t>(window >> 64);
+      packet.type = e->type;
+      packet.index = index;
+      packet.nibble = s;
+      if (e->flags) {
+        // A copy, so `packet` never escapes the loop: the compiler can then drop the stores of
+        // fields the (inlined) sink does not read.
+        Packet rare = packet;
+        e = special(rare, time);
+        packet.type = rare.type;
+        by_byte = by_byte_;
+      } else {
+        time += static_cast<std::int64_t>(
+            (((packet.raw >> e->delta_lo) & e->delta_mask) << e->delta_shift) + e->add);
+      }
+      packet.time = time;
+      sink(static_cast<const Packet &>(packet));
+      ++index;
+      s += e->size;
+    }
+    summary_.packets += index - index_;
+    nibble_ = s;
+    index_ = index;
+    time_ = time;
+    if (last)
+      run_end(data, first_byte, end_nibble, sink);
+  }
+
+  // The last packets of the blob, one by one with the end-of-blob rules (spec §2 rule 6).
+  template <class Sink>
+  void run_end(const std::uint8_t *data, std::uint64_t first_byte, std::uint64_t end_nibble,
+               Sink &sink) {
+    while (true) {
+      const std::uint64_t s = nibble_;
+      bool in_tail = false;
+      if (s + 16 > end_nibble) {
+        // tinygrad stops here: fewer than 16 nibbles left.
+        if (!ended_) {
+          ended_ = true;
+          summary_.decoded_nibbles = std::min(s, end_nibble);
+        }
+        if (!options_.decode_tail || s >= end_nibble) {
+          stopped_ = true;
+          return;
+        }
+        in_tail = true;
+      }
+      const u128 window = load_window(data, first_byte, s);
+      Packet packet;
+      packet.raw = static_cast<std::uint64_t>(window);
+      packet.raw_high = static_cast<std::uint8_t>(window >> 64);
+      const DecodeEntry *e = &by_byte_[packet.raw & 0xFF];
+      packet.type = e->type;
+      packet.index = index_;
+      packet.nibble = s;
+      packet.in_tail = in_tail;
+      std::int64_t time = time_;
+      if (e->flags)
+        e = special(packet, time);
+      else
+        time += static_cast<std::int64_t>(
+            (((packet.raw >> e->delta_lo) & e->delta_mask) << e->delta_shift) + e->add);
+      if (index_ == 0 && packet.type != PacketType::LayoutHeader)
+        summary_.notes.missing_layout_header = true;
+      if (s + e->size > end_nibble) {
+        if (in_tail) { // a cut-off packet in the tail: nothing more to decode
+          stopped_ = true;
+          return;
+        }
+        summary_.notes.truncated_last_packet = true;
+      }
+      time_ = time;
+      packet.time = time;
+      sink(static_cast<const Packet &>(packet));
+      ++index_;
+      ++(in_tail ? summary_.tail_packets : summary_.packets);
+      nibble_ = s + e->size;
+    }
+  }
+
+  // The 72 (and more) bits from nibble s on.
+  static u128 load_window(const std::uint8_t *data, std::uint64_t first_byte, std::uint64_t s) {
+    const std::uint8_t *p = data + ((s >> 1) - first_byte);
+    std::uint64_t lo, hi;
+    std::memcpy(&lo, p, 8);
+    std::memcpy(&hi, p + 8, 8);
+    return ((u128{hi} << 64) | lo) >> (4 * (s & 1));
+  }
+  static unsigned zero_nibbles(std::uint64_t raw) {
+    return raw ? static_cast<unsigned>(__builtin_ctzll(raw)) / 4 : 16;
+  }
+
+  // The rare packets, out of line: layout headers (which may switch the family), the CDNA
+  // header override, divergences from tinygrad, op checks, markers and timestamps. Returns the
+  // entry of the packet's final type; advances `time`.
+  const DecodeEntry *special(Packet &packet, std::int64_t &time);
+  void on_layout_header(Packet &packet);
+
+  DecodeOptions options_;
+  Family family_;
+  const DecodeEntry *by_byte_;
+  std::uint64_t nibble_ = 0;
+  std::uint64_t index_ = 0;
+  std::int64_t time_ = 0;
+  bool have_ts_offset_ = false;
+  std::uint64_t ts_offset_ = 0;
+  bool ended_ = false;   // the reference sequence has ended
+  bool stopped_ = false; // nothing more will be decoded
+  DecodeSummary summary_;
+};
+
+// Convenience: decodes a whole blob into `out` (tail packets included with decode_tail).
+DecodeSummary decode_packets(std::span<const std::uint8_t> blob, const DecodeOptions &options,
+                             std::vector<Packet> &out);
+
+} // namespace wavescope::trace::sqtt

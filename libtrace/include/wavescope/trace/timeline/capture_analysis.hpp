@@ -1,0 +1,113 @@
+#pragma once
+// Running the SQTT layers over a capture folder: each blob is decoded straight from its file
+// (chunked, so blobs larger than memory work), replayed through a BlobAnalyzer with the code
+// object of its kernel, and reported to the caller's observers.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "wavescope/base/progress.hpp"
+#include "wavescope/trace/capture.hpp"
+#include "wavescope/trace/sqtt/decoder.hpp"
+#include "wavescope/trace/timeline/events.hpp"
+#include "wavescope/trace/timeline/program_map.hpp"
+
+namespace wavescope::trace::timeline {
+
+// Forwards every event to several observers.
+class ObserverFanout : public AnalysisObserver {
+public:
+  explicit ObserverFanout(std::vector<AnalysisObserver *> observers)
+      : observers_(std::move(observers)) {}
+  void on_wave(const Wave &w) override {
+    for (auto *o : observers_)
+      o->on_wave(w);
+  }
+  void on_dispatch(const DispatchEvent &e) override {
+    for (auto *o : observers_)
+      o->on_dispatch(e);
+  }
+  void on_exec(const ExecEvent &e) override {
+    for (auto *o : observers_)
+      o->on_exec(e);
+  }
+  void on_barrier(const BarrierSpan &b) override {
+    for (auto *o : observers_)
+      o->on_barrier(b);
+  }
+  void on_clock(const ClockPoint &c) override {
+    for (auto *o : observers_)
+      o->on_clock(c);
+  }
+
+private:
+  std::vector<AnalysisObserver *> observers_;
+};
+
+// Shader-clock estimates of a blob in constant memory: count, mean, extremes, and a median
+// from a 1 MHz histogram.
+class ClockSummary : public AnalysisObserver {
+public:
+  void on_clock(const ClockPoint &point) override;
+  std::uint64_t points() const { return count_; }
+  double mean_hz() const { return count_ ? sum_ / double(count_) : 0.0; }
+  std::int64_t min_hz() const { return min_; }
+  std::int64_t max_hz() const { return max_; }
+  // The median to 1 MHz (points above 20 GHz count as 20 GHz); 0 without points.
+  std::int64_t median_hz() const;
+
+private:
+  std::uint64_t count_ = 0;
+  double sum_ = 0;
+  std::int64_t min_ = 0, max_ = 0;
+  std::vector<std::uint64_t> histogram_ = std::vector<std::uint64_t>(20001);
+};
+
+// Counts waves and mapped instructions.
+class WaveCounter : public AnalysisObserver {
+public:
+  void on_wave(const Wave &w) override {
+    ++waves;
+    if (w.traced)
+      ++traced_waves;
+  }
+  void on_dispatch(const DispatchEvent &e) override {
+    if (e.has_pc)
+      ++mapped_instructions;
+  }
+  std::uint64_t waves = 0, traced_waves = 0, mapped_instructions = 0;
+};
+
+struct BlobReport {
+  const CaptureBlob *blob = nullptr;
+  sqtt::DecodeSummary decode;
+  AnalysisAnomalies anomalies;
+  std::uint64_t waves = 0;
+};
+
+class CaptureAnalyzer {
+public:
+  explicit CaptureAnalyzer(const Capture &capture) : capture_(capture) {}
+
+  const Capture &capture() const { return capture_; }
+  // The PC map of a kernel (loaded once). On CDNA the BlobAnalyzer maps nothing (as tinygrad);
+  // CdnaMapper uses it.
+  const ProgramMap &program(std::uint32_t tag);
+
+  // Decodes one blob from its file and replays it into `observer`.
+  BlobReport analyze(const CaptureBlob &blob, AnalysisObserver &observer,
+                     const ProgressSink *progress = nullptr,
+                     const sqtt::DecodeOptions &options = {});
+
+private:
+  const Capture &capture_;
+  std::map<std::uint32_t, std::unique_ptr<ProgramMap>> programs_;
+};
+
+// The decode family a capture's device implies, nullopt if unknown.
+std::optional<sqtt::Family> family_of_device(const DeviceProperties &device);
+
+} // namespace wavescope::trace::timeline

@@ -1,0 +1,109 @@
+#pragma once
+// The VIZ-style timeline of one shader engine's trace (spec §12), as plain data for a viewer:
+//
+//   * a shader-clock line (points, Hz) from the realtime markers;
+//   * execution-unit rows ("ALUEXEC:0 SALU|VALU|TFU|WMMA|NONE", "VMEMEXEC:0 LDS|VMEM"), each
+//     event linked to the dispatch it executes;
+//   * one row per wave slot of the traced SIMD ("WAVE:<slot>"), holding the dispatch events
+//     (one cycle each, barriers extended to the wave's next event), PC-mapped where possible;
+//   * every wave's lifetime on the SE (all CUs and SIMDs), for occupancy views.
+//
+// Rows keep their events sorted by start time; overlapping() finds the events of a time range by
+// binary search, so a view can draw any window of a long trace cheaply.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wavescope/trace/timeline/events.hpp"
+
+namespace wavescope::trace::timeline {
+
+enum class RowKind : std::uint8_t { ExecUnit, WaveSlot };
+
+// A colour-worthy grouping of event names (the viewer's legend).
+enum class EventCategory : std::uint8_t {
+  Salu,
+  Smem,
+  Valu,
+  Transcendental,
+  Wmma,
+  Vmem,
+  Lds,
+  Branch,
+  Immediate,
+  Barrier,
+  Message,
+  WaveEnd,
+  WaveReady,
+  OtherSimd,
+  Other,
+};
+std::string_view to_string(EventCategory category);
+// The category of a dispatch or exec event name ("SGMEM_RD_2" -> Vmem, "VALU_WMMA" -> Wmma, ...).
+EventCategory categorize_event(std::string_view name);
+
+struct TimelineEvent {
+  std::int64_t start = 0, end = 0; // [start, end) in shader cycles of this SE's blob
+  std::string_view name;           // static storage: op category or exec unit name
+  EventCategory category = EventCategory::Other;
+  std::uint32_t index = 0; // wave rows: position in the row (VIZ's idx); exec rows: arrival order
+  bool has_pc = false;
+  std::uint64_t pc = 0; // ELF address of the mapped instruction
+  // Exec events: the dispatch they execute, as (row in SeTimeline::rows, index in that row).
+  std::int32_t link_row = -1;
+  std::uint32_t link_index = 0;
+};
+
+struct TimelineRow {
+  RowKind kind = RowKind::WaveSlot;
+  std::string name;                  // "WAVE:3", "ALUEXEC:0 VALU", ...
+  unsigned slot = 0;                 // wave rows
+  std::vector<TimelineEvent> events; // sorted by start
+  std::int64_t max_duration = 0;     // longest event, for range queries
+
+  // Index range [first, last) of the events that may overlap [t0, t1): every overlapping event
+  // is inside it; the caller skips the few that end before t0.
+  std::pair<std::size_t, std::size_t> overlapping(std::int64_t t0, std::int64_t t1) const;
+};
+
+struct SeTimeline {
+  unsigned se = 0;
+  std::string blob;                // the blob's file name
+  std::vector<ClockPoint> clock;   // "LINE:Shader Clock"
+  std::vector<TimelineRow> rows;   // exec rows first (sorted by name), then WAVE rows by slot
+  std::vector<Wave> waves;         // every paired wave of the SE, in order of their ends
+  std::int64_t begin = 0, end = 0; // time span of all events and waves
+
+  const TimelineRow *row(std::string_view name) const;
+  // The row index of a wave slot's row, -1 if the slot has no events.
+  int wave_row(unsigned slot) const;
+};
+
+// Builds an SeTimeline from the analyzer's events.
+class TimelineBuilder : public AnalysisObserver {
+public:
+  TimelineBuilder(unsigned se, std::string blob);
+  void on_wave(const Wave &wave) override;
+  void on_dispatch(const DispatchEvent &event) override;
+  void on_exec(const ExecEvent &event) override;
+  void on_barrier(const BarrierSpan &span) override;
+  void on_clock(const ClockPoint &point) override;
+  // Sorts the rows and hands the model over.
+  SeTimeline finish();
+
+private:
+  TimelineRow &exec_row(std::string_view name);
+  struct PendingLink {
+    std::size_t exec_row, exec_index;
+    unsigned slot;
+    std::uint32_t row_index;
+  };
+  SeTimeline timeline_;
+  std::vector<TimelineRow> wave_rows_; // by slot
+  std::vector<TimelineRow> exec_rows_;
+  std::vector<PendingLink> links_;
+};
+
+} // namespace wavescope::trace::timeline

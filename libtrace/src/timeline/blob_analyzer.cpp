@@ -1,0 +1,462 @@
+#include "wavescope/trace/timeline/blob_analyzer.hpp"
+
+#include <fmt/format.h>
+
+namespace wavescope::trace::timeline {
+namespace {
+
+using sqtt::FieldSpec;
+using sqtt::Packet;
+using sqtt::PacketType;
+
+// The fields the analyzer reads, looked up once per packet type.
+enum Key { kDelta, kWave, kSa, kWgp, kSimd, kCu, kSh, kOp, kSrc, kMask, kId7, kCount, kKeys };
+constexpr std::string_view kKeyNames[kKeys] = {"delta", "wave", "sa",  "wgp",  "simd", "cu",
+                                               "sh",    "op",   "src", "mask", "id7",  "count"};
+
+struct FieldCache {
+  std::array<std::array<const FieldSpec *, kKeys>, sqtt::kPacketTypeCount> fields{};
+  FieldCache() {
+    for (std::size_t t = 0; t < sqtt::kPacketTypeCount; ++t)
+      for (int k = 0; k < kKeys; ++k)
+        fields[t][k] = sqtt::packet_spec(static_cast<PacketType>(t)).field(kKeyNames[k]);
+  }
+};
+
+const FieldCache &field_cache() {
+  static const FieldCache cache;
+  return cache;
+}
+
+std::uint64_t get(const Packet &p, Key key) {
+  const FieldSpec *f = field_cache().fields[static_cast<std::size_t>(p.type)][key];
+  return f ? p.field(*f) : 0;
+}
+bool has(const Packet &p, Key key) {
+  return field_cache().fields[static_cast<std::size_t>(p.type)][key] != nullptr;
+}
+
+bool is_rdna4_wave(PacketType t) {
+  return t == PacketType::WavestartRdna4 || t == PacketType::WaveendRdna4;
+}
+bool is_cdna(PacketType t) {
+  return t >= PacketType::CdnaMisc;
+}
+
+// The CU of a wave packet: derived on RDNA (spec §9.5), a field on CDNA.
+unsigned cu_of(const Packet &p) {
+  if (is_cdna(p.type))
+    return static_cast<unsigned>(get(p, kCu));
+  return static_cast<unsigned>(get(p, kWgp) | (get(p, kSa) << (is_rdna4_wave(p.type) ? 4 : 3)));
+}
+
+// tinygrad's mapper follows one unit: packets with a CU or SIMD must have both 0.
+bool on_traced_unit(const Packet &p) {
+  const bool wave_packet = has(p, kWgp) || has(p, kCu);
+  return (!wave_packet || cu_of(p) == 0) && get(p, kSimd) == 0;
+}
+
+// The queue an instruction category is executed from (VIZ's dispatch_to_exec), or -1.
+int exec_queue(std::string_view name) {
+  if (name.starts_with("OTHER_"))
+    name.remove_prefix(6);
+  const auto prefix = name.substr(0, name.find('_'));
+  if (prefix == "WMMA" || prefix == "VALU" || prefix == "VALU1" || prefix == "VALUT" ||
+      prefix == "VALUB" || prefix == "VALUINST" || prefix == "VINTERP")
+    return 1;
+  if (prefix == "SGMEM" || prefix == "FLAT" || prefix == "VMEM")
+    return 3;
+  if (prefix == "LDS")
+    return 2;
+  if (prefix == "SALU" || prefix == "SMEM")
+    return 0;
+  return -1;
+}
+
+// The cycle count at the end of a category name ("VALUB_16" -> 16), 1 if there is none.
+std::int64_t trailing_cycles(std::string_view name) {
+  const auto underscore = name.rfind('_');
+  if (underscore == std::string_view::npos || underscore + 1 == name.size())
+    return 1;
+  std::int64_t value = 0;
+  for (char c : name.substr(underscore + 1)) {
+    if (c < '0' || c > '9')
+      return 1;
+    value = value * 10 + (c - '0');
+    if (value > 1'000'000)
+      return 1;
+  }
+  return value;
+}
+
+// Names for op values outside the tables, as VIZ prints them ("0x4a").
+std::string_view hex_op_name(std::uint64_t op) {
+  static const auto names = [] {
+    std::array<std::string, 256> n;
+    for (unsigned i = 0; i < 256; ++i)
+      n[i] = fmt::format("0x{:02x}", i);
+    return n;
+  }();
+  return names[op & 0xFF];
+}
+
+std::string_view wmma_exec_name(std::string_view source) {
+  static constexpr std::string_view names[][2] = {
+      {"NONE", "NONE_WMMA"},        {"SALU", "SALU_WMMA"},       {"VALU", "VALU_WMMA"},
+      {"LDS", "LDS_WMMA"},          {"LDS_ALT", "LDS_ALT_WMMA"}, {"VMEM", "VMEM_WMMA"},
+      {"VMEM_ALT", "VMEM_ALT_WMMA"}};
+  for (const auto &n : names)
+    if (n[0] == source)
+      return n[1];
+  return source;
+}
+
+__extension__ typedef __int128 i128;
+
+std::int64_t floor_div(i128 a, i128 b) {
+  auto q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0)))
+    --q;
+  return static_cast<std::int64_t>(q);
+}
+
+} // namespace
+
+BlobAnalyzer::BlobAnalyzer(const ProgramMap *program, unsigned se, AnalysisObserver &observer)
+    : program_(program && !program->empty() ? program : nullptr), se_(se), observer_(observer) {
+  field_cache();
+}
+
+void BlobAnalyzer::on_packet(const Packet &p) {
+  if (p.in_tail)
+    return;
+  switch (p.type) {
+  case PacketType::Wavestart:
+  case PacketType::WavestartRdna4:
+  case PacketType::CdnaWavestart: wave_start(p); break;
+  case PacketType::Waveend:
+  case PacketType::WaveendRdna4:
+  case PacketType::CdnaWaveend: wave_end(p); break;
+  case PacketType::TsDeltaOrMark:
+  case PacketType::TsDeltaOrMarkRdna4:
+    if (p.is_marker())
+      marker(p);
+    break;
+  case PacketType::Inst:
+  case PacketType::InstRdna4: {
+    const auto op = get(p, kOp);
+    auto name = sqtt::inst_op_name(p.type, op);
+    if (name.empty())
+      name = hex_op_name(op);
+    instruction(p, static_cast<unsigned>(get(p, kWave)), name, !name.starts_with("OTHER_"));
+    break;
+  }
+  case PacketType::CdnaInst:
+    if (get(p, kSimd) == 0) {
+      const auto op = get(p, kOp);
+      auto name = sqtt::inst_op_name(p.type, op);
+      if (name.empty())
+        name = hex_op_name(op);
+      instruction(p, static_cast<unsigned>(get(p, kWave)), name, false);
+    }
+    break;
+  case PacketType::Valuinst:
+    instruction(p, static_cast<unsigned>(get(p, kWave)), "VALUINST", true);
+    break;
+  case PacketType::Immediate:
+    instruction(p, static_cast<unsigned>(get(p, kWave)), "IMMEDIATE", true);
+    break;
+  case PacketType::ImmediateMask: {
+    const auto mask = get(p, kMask);
+    for (unsigned w = 0; w < 16; ++w)
+      if (mask & (1u << w))
+        instruction(p, w, "IMMEDIATE", true);
+    break;
+  }
+  case PacketType::Waverdy: {
+    const auto mask = get(p, kMask);
+    for (unsigned w = 0; w < 16; ++w)
+      if ((mask & (1u << w)) && slots_[w].in_barrier) {
+        DispatchEvent e;
+        e.slot = w;
+        e.time = p.time;
+        e.name = "WAVERDY";
+        e.packet = p.type;
+        e.kind = DispatchKind::WaveReady;
+        add_dispatch(e);
+      }
+    break;
+  }
+  case PacketType::Aluexec: {
+    static constexpr std::string_view sources[] = {"NONE", "SALU", "VALU", "VALU_SALU"};
+    const auto src = sources[get(p, kSrc) & 3];
+    if (src == "VALU_SALU") {
+      exec(p, "VALU", true);
+      exec(p, "SALU", true);
+    } else {
+      exec(p, src, true);
+    }
+    break;
+  }
+  case PacketType::Vmemexec: {
+    static constexpr std::string_view sources[] = {"LDS", "LDS_ALT", "VMEM", "VMEM_ALT"};
+    exec(p, sources[get(p, kSrc) & 3], false);
+    break;
+  }
+  default: break;
+  }
+}
+
+void BlobAnalyzer::wave_start(const Packet &p) {
+  const bool cdna = is_cdna(p.type);
+  const unsigned a = static_cast<unsigned>(cdna ? get(p, kSh) : get(p, kSa));
+  const unsigned key =
+      static_cast<unsigned>(((a * 16 + (cdna ? get(p, kCu) : get(p, kWgp))) * 4 + get(p, kSimd)) *
+                                32 +
+                            get(p, kWave)) %
+      open_.size();
+  OpenWave &w = open_[key];
+  if (w.open)
+    ++anomalies_.wave_start_on_busy_slot;
+  w = {true, p.time, p.index, static_cast<std::uint32_t>(cdna ? get(p, kCount) : get(p, kId7))};
+
+  if (!on_traced_unit(p))
+    return;
+  Slot &s = slots_[get(p, kWave) % kSlots];
+  if (s.active)
+    ++anomalies_.wave_start_on_busy_slot;
+  if (s.in_barrier)
+    s.in_barrier = false; // a new wave: the old wait cannot end any more
+  s.active = true;
+  s.mapped = program_ != nullptr && !cdna;
+  s.pc = program_ ? program_->entry() : 0;
+  s.last_issue = p.time;
+  s.wave_number = s.waves_started++;
+}
+
+void BlobAnalyzer::wave_end(const Packet &p) {
+  const bool cdna = is_cdna(p.type);
+  const unsigned a = static_cast<unsigned>(cdna ? get(p, kSh) : get(p, kSa));
+  const unsigned key =
+      static_cast<unsigned>(((a * 16 + (cdna ? get(p, kCu) : get(p, kWgp))) * 4 + get(p, kSimd)) *
+                                32 +
+                            get(p, kWave)) %
+      open_.size();
+  OpenWave &w = open_[key];
+  if (w.open) {
+    Wave wave;
+    wave.se = se_;
+    if (cdna)
+      wave.sh = a;
+    else
+      wave.sa = a, wave.wgp = static_cast<unsigned>(get(p, kWgp));
+    wave.cu = cu_of(p);
+    wave.simd = static_cast<unsigned>(get(p, kSimd));
+    wave.slot = static_cast<unsigned>(get(p, kWave));
+    wave.id7 = w.id7;
+    wave.start = w.start;
+    wave.end = p.time;
+    wave.start_index = w.start_index;
+    wave.end_index = p.index;
+    wave.traced = wave.cu == 0 && wave.simd == 0;
+    wave.mapped = wave.traced && !cdna && program_ != nullptr;
+    w.open = false;
+    ++waves_;
+    observer_.on_wave(wave);
+  } else {
+    ++anomalies_.wave_end_without_start;
+  }
+
+  if (!on_traced_unit(p))
+    return;
+  const unsigned slot = static_cast<unsigned>(get(p, kWave)) % kSlots;
+  Slot &s = slots_[slot];
+  DispatchEvent e;
+  e.slot = slot;
+  e.time = p.time;
+  e.name = sqtt::to_string(p.type);
+  e.packet = p.type;
+  e.kind = DispatchKind::WaveEnd;
+  if (s.active) {
+    e.issue_gap = p.time - s.last_issue;
+    if (s.mapped && !cdna) {
+      e.pc = s.pc;
+      e.has_pc = true;
+      const ProgramInstruction *inst = program_->at(s.pc);
+      if (inst && inst->is_endpgm)
+        e.instruction = inst;
+    }
+  }
+  add_dispatch(e);
+  s.active = false;
+  s.mapped = false;
+}
+
+const ProgramInstruction *BlobAnalyzer::walk(Slot &s, bool is_jump_packet, bool is_jump_taken,
+                                             bool skip_no_packet) {
+  const ProgramInstruction *inst = program_->at(s.pc);
+  while (skip_no_packet && inst && inst->issues_no_packet) {
+    s.pc += inst->size;
+    inst = program_->at(s.pc);
+  }
+  if (!inst) {
+    ++anomalies_.pc_outside_text;
+    s.mapped = false;
+    return nullptr;
+  }
+  if (inst->is_branch && !is_jump_packet) {
+    ++anomalies_.branch_without_jump;
+    s.mapped = false;
+    return nullptr;
+  }
+  s.pc += inst->size;
+  if (is_jump_taken)
+    s.pc += static_cast<std::uint64_t>(std::int64_t{inst->simm16} * 4);
+  return inst;
+}
+
+void BlobAnalyzer::instruction(const Packet &p, unsigned slot, std::string_view name, bool walks) {
+  slot %= kSlots;
+  Slot &s = slots_[slot];
+  DispatchEvent e;
+  e.slot = slot;
+  e.time = p.time;
+  e.name = name;
+  e.packet = p.type;
+  e.kind =
+      walks || p.type == PacketType::CdnaInst ? DispatchKind::Instruction : DispatchKind::OtherSimd;
+  if (walks) {
+    if (!s.active) {
+      ++anomalies_.instructions_without_wave;
+    } else {
+      if (s.mapped) {
+        const bool inst_packet = p.type == PacketType::Inst || p.type == PacketType::InstRdna4;
+        const bool jump = inst_packet && (name == "JUMP" || name == "JUMP_NO");
+        const bool is_mask = p.type == PacketType::ImmediateMask;
+        const ProgramInstruction *inst = walk(s, jump, inst_packet && name == "JUMP", !is_mask);
+        if (inst) {
+          e.instruction = inst;
+          e.pc = inst->address;
+          e.has_pc = true;
+        }
+      }
+      e.issue_gap = p.time - s.last_issue;
+      s.last_issue = p.time;
+    }
+    if (p.type == PacketType::Valuinst && e.instruction && e.instruction->is_wmma)
+      e.name = e.instruction->is_wmma_iu4 ? "WMMA_VALU_16" : "WMMA_VALU_32";
+  }
+  add_dispatch(e);
+}
+
+void BlobAnalyzer::add_dispatch(DispatchEvent &e) {
+  Slot &s = slots_[e.slot];
+  e.row_index = s.row_count++;
+  e.wave_number = s.wave_number;
+  e.opens_barrier = e.name == "BARRIER" || e.name == "BARRIER_SIGNAL";
+  if (e.packet == PacketType::Valuinst || e.packet == PacketType::Inst ||
+      e.packet == PacketType::InstRdna4) {
+    const int queue = exec_queue(e.name);
+    if (queue >= 0) {
+      auto &q =
+          pending_[static_cast<std::size_t>(queue + (e.name.starts_with("OTHER_") ? kAlt : 0))];
+      if (q.size() >= kMaxPending) {
+        q.pop_front();
+        ++anomalies_.dropped_dispatches;
+      }
+      q.push_back({e.slot, e.row_index, e.wave_number, e.name, e.instruction, e.pc});
+      e.expects_exec = true;
+    }
+  }
+  observer_.on_dispatch(e);
+  if (s.in_barrier) {
+    s.barrier.end = e.time;
+    s.in_barrier = false;
+    observer_.on_barrier(s.barrier);
+  }
+  if (e.opens_barrier) {
+    s.in_barrier = true;
+    s.barrier = {e.slot, e.row_index, e.time, e.time + 1, e.instruction, e.pc};
+  }
+}
+
+void BlobAnalyzer::exec(const Packet &p, std::string_view source, bool alu) {
+  int queue = -1;
+  std::string_view row;
+  if (alu) {
+    if (source == "SALU")
+      queue = kSalu, row = "ALUEXEC:0 SALU";
+    else if (source == "VALU")
+      queue = kValu, row = "ALUEXEC:0 VALU";
+    else
+      row = "ALUEXEC:0 NONE";
+  } else {
+    if (source == "LDS")
+      queue = kLds, row = "VMEMEXEC:0 LDS";
+    else if (source == "LDS_ALT")
+      queue = kLds + kAlt, row = "VMEMEXEC:0 LDS";
+    else if (source == "VMEM")
+      queue = kVmem, row = "VMEMEXEC:0 VMEM";
+    else
+      queue = kVmem + kAlt, row = "VMEMEXEC:0 VMEM";
+  }
+  ExecEvent e;
+  e.row = row;
+  e.name = source;
+  std::int64_t duration = 1;
+  if (queue >= 0 && !pending_[static_cast<std::size_t>(queue)].empty()) {
+    auto &q = pending_[static_cast<std::size_t>(queue)];
+    const Pending d = q.front();
+    q.pop_front();
+    e.linked = true;
+    e.slot = d.slot;
+    e.row_index = d.row_index;
+    e.wave_number = d.wave_number;
+    e.instruction = d.instruction;
+    e.pc = d.pc;
+    if (d.op_type.starts_with("WMMA")) {
+      e.name = wmma_exec_name(source);
+      if (!d.op_type.starts_with("WMMA_VALU"))
+        e.row = "ALUEXEC:0 WMMA";
+    }
+    if (d.op_type.starts_with("VALUT"))
+      e.row = "ALUEXEC:0 TFU";
+    duration = trailing_cycles(d.op_type);
+  } else {
+    ++anomalies_.exec_without_dispatch;
+  }
+  // SALU, TFU, VMEM and LDS packets mark the first cycle; VALU and WMMA packets the last.
+  const bool marks_start =
+      e.row.find("SALU") != std::string_view::npos || e.row.find("TFU") != std::string_view::npos ||
+      e.row.find("VMEM") != std::string_view::npos || e.row.find("LDS") != std::string_view::npos;
+  e.start = marks_start ? p.time : p.time - duration;
+  e.end = marks_start ? p.time + duration : p.time;
+  observer_.on_exec(e);
+}
+
+void BlobAnalyzer::marker(const Packet &p) {
+  const std::uint64_t realtime = get(p, kDelta);
+  if (have_marker_) {
+    const auto dr = static_cast<std::int64_t>(realtime - marker_realtime_);
+    if (dr == 0) {
+      ++anomalies_.marker_pairs_without_progress;
+    } else {
+      ClockPoint c;
+      c.time = p.time;
+      c.freq_hz = floor_div(static_cast<i128>(p.time - marker_time_) * 1'000'000'000,
+                            static_cast<i128>(dr) * 10);
+      observer_.on_clock(c);
+    }
+  }
+  have_marker_ = true;
+  marker_time_ = p.time;
+  marker_realtime_ = realtime;
+}
+
+void BlobAnalyzer::finish() {
+  for (auto &w : open_)
+    if (w.open)
+      ++anomalies_.waves_without_end, w.open = false;
+}
+
+} // namespace wavescope::trace::timeline

@@ -1,0 +1,74 @@
+#include "wavescope/trace/timeline/capture_analysis.hpp"
+
+#include <algorithm>
+
+#include "wavescope/trace/sqtt/blob_file.hpp"
+#include "wavescope/trace/timeline/blob_analyzer.hpp"
+
+namespace wavescope::trace::timeline {
+
+void ClockSummary::on_clock(const ClockPoint &point) {
+  min_ = count_ ? std::min(min_, point.freq_hz) : point.freq_hz;
+  max_ = count_ ? std::max(max_, point.freq_hz) : point.freq_hz;
+  ++count_;
+  sum_ += double(point.freq_hz);
+  const std::int64_t mhz = std::clamp<std::int64_t>(point.freq_hz / 1'000'000, 0, 20000);
+  ++histogram_[static_cast<std::size_t>(mhz)];
+}
+
+std::int64_t ClockSummary::median_hz() const {
+  if (!count_)
+    return 0;
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < histogram_.size(); ++i) {
+    seen += histogram_[i];
+    if (2 * seen >= count_)
+      return static_cast<std::int64_t>(i) * 1'000'000 + 500'000;
+  }
+  return 0;
+}
+
+std::optional<sqtt::Family> family_of_device(const DeviceProperties &device) {
+  const unsigned major = device.gfx_target_version / 10000;
+  if (major == 11)
+    return sqtt::Family::Rdna3;
+  if (major == 12)
+    return sqtt::Family::Rdna4;
+  if (major == 9)
+    return sqtt::Family::Cdna;
+  return std::nullopt;
+}
+
+const ProgramMap &CaptureAnalyzer::program(std::uint32_t tag) {
+  auto &slot = programs_[tag];
+  if (!slot) {
+    slot = std::make_unique<ProgramMap>();
+    const CaptureProgram *p = capture_.program(tag);
+    if (p)
+      *slot = ProgramMap::load(p->file, capture_.device.processor);
+  }
+  return *slot;
+}
+
+BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &observer,
+                                    const ProgressSink *progress,
+                                    const sqtt::DecodeOptions &options) {
+  BlobReport report;
+  report.blob = &blob;
+  const ProgramMap &map = program(blob.kernel_tag);
+  BlobAnalyzer analyzer(&map, blob.se, observer);
+  sqtt::BlobFile file(blob.file);
+  // NOP runs (most of a blob) mean nothing to the analyzer: take them at once.
+  struct Sink {
+    BlobAnalyzer &analyzer;
+    void operator()(const sqtt::Packet &p) { analyzer.on_packet(p); }
+    void on_nops(const sqtt::Packet &, unsigned) {}
+  } sink{analyzer};
+  report.decode = sqtt::decode_file(file, options, sink, progress);
+  analyzer.finish();
+  report.anomalies = analyzer.anomalies();
+  report.waves = analyzer.waves();
+  return report;
+}
+
+} // namespace wavescope::trace::timeline

@@ -1,0 +1,193 @@
+#include "wavescope/trace/timeline/timeline_model.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace wavescope::trace::timeline {
+
+std::string_view to_string(EventCategory category) {
+  switch (category) {
+  case EventCategory::Salu: return "salu";
+  case EventCategory::Smem: return "smem";
+  case EventCategory::Valu: return "valu";
+  case EventCategory::Transcendental: return "trans";
+  case EventCategory::Wmma: return "wmma";
+  case EventCategory::Vmem: return "vmem";
+  case EventCategory::Lds: return "lds";
+  case EventCategory::Branch: return "branch";
+  case EventCategory::Immediate: return "immediate";
+  case EventCategory::Barrier: return "barrier";
+  case EventCategory::Message: return "message";
+  case EventCategory::WaveEnd: return "wave_end";
+  case EventCategory::WaveReady: return "wave_ready";
+  case EventCategory::OtherSimd: return "other_simd";
+  case EventCategory::Other: return "other";
+  }
+  return "other";
+}
+
+EventCategory categorize_event(std::string_view n) {
+  if (n.starts_with("OTHER_"))
+    return EventCategory::OtherSimd;
+  if (n.find("WMMA") != std::string_view::npos)
+    return EventCategory::Wmma;
+  if (n.starts_with("WAVEEND") || n == "CDNA_WAVEEND")
+    return EventCategory::WaveEnd;
+  if (n == "WAVERDY")
+    return EventCategory::WaveReady;
+  if (n == "IMMEDIATE")
+    return EventCategory::Immediate;
+  if (n.starts_with("BARRIER"))
+    return EventCategory::Barrier;
+  if (n.starts_with("JUMP") || n == "CALL" || n == "NEXT" || n == "PC")
+    return EventCategory::Branch;
+  if (n == "MESSAGE" || n == "OTHER_MSG")
+    return EventCategory::Message;
+  if (n.starts_with("VALUT") || n == "VALU_SCL_TRANS")
+    return EventCategory::Transcendental;
+  if (n.starts_with("SMEM"))
+    return EventCategory::Smem;
+  if (n.starts_with("SALU"))
+    return EventCategory::Salu;
+  if (n.starts_with("VALU") || n.starts_with("VINTERP") || n.starts_with("DYN_VGPR"))
+    return EventCategory::Valu;
+  if (n.starts_with("LDS"))
+    return EventCategory::Lds;
+  if (n.starts_with("SGMEM") || n.starts_with("VMEM") || n.starts_with("FLAT") ||
+      n.starts_with("BUF"))
+    return EventCategory::Vmem;
+  return EventCategory::Other;
+}
+
+std::pair<std::size_t, std::size_t> TimelineRow::overlapping(std::int64_t t0,
+                                                             std::int64_t t1) const {
+  auto by_start = [](const TimelineEvent &e, std::int64_t t) { return e.start < t; };
+  const auto first = std::lower_bound(events.begin(), events.end(), t0 - max_duration, by_start);
+  const auto last = std::lower_bound(first, events.end(), t1, by_start);
+  return {static_cast<std::size_t>(first - events.begin()),
+          static_cast<std::size_t>(last - events.begin())};
+}
+
+const TimelineRow *SeTimeline::row(std::string_view name) const {
+  for (const auto &r : rows)
+    if (r.name == name)
+      return &r;
+  return nullptr;
+}
+
+int SeTimeline::wave_row(unsigned slot) const {
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].kind == RowKind::WaveSlot && rows[i].slot == slot)
+      return static_cast<int>(i);
+  return -1;
+}
+
+TimelineBuilder::TimelineBuilder(unsigned se, std::string blob) : wave_rows_(32) {
+  timeline_.se = se;
+  timeline_.blob = std::move(blob);
+  for (unsigned s = 0; s < wave_rows_.size(); ++s) {
+    wave_rows_[s].kind = RowKind::WaveSlot;
+    wave_rows_[s].slot = s;
+    wave_rows_[s].name = fmt::format("WAVE:{}", s);
+  }
+}
+
+void TimelineBuilder::on_wave(const Wave &wave) {
+  timeline_.waves.push_back(wave);
+}
+
+void TimelineBuilder::on_dispatch(const DispatchEvent &d) {
+  auto &row = wave_rows_[d.slot % wave_rows_.size()];
+  TimelineEvent e;
+  e.start = d.time;
+  e.end = d.time + 1;
+  e.name = d.name;
+  e.category =
+      d.kind == DispatchKind::OtherSimd ? EventCategory::OtherSimd : categorize_event(d.name);
+  e.index = d.row_index;
+  e.has_pc = d.has_pc;
+  e.pc = d.pc;
+  row.events.push_back(e);
+}
+
+TimelineRow &TimelineBuilder::exec_row(std::string_view name) {
+  for (auto &r : exec_rows_)
+    if (r.name == name)
+      return r;
+  exec_rows_.emplace_back();
+  exec_rows_.back().kind = RowKind::ExecUnit;
+  exec_rows_.back().name = std::string(name);
+  return exec_rows_.back();
+}
+
+void TimelineBuilder::on_exec(const ExecEvent &x) {
+  auto &row = exec_row(x.row);
+  TimelineEvent e;
+  e.start = x.start;
+  e.end = x.end;
+  e.name = x.name;
+  e.category = categorize_event(x.row.substr(x.row.find(' ') + 1));
+  if (x.row.ends_with("VALU") && x.name.find("WMMA") != std::string_view::npos)
+    e.category = EventCategory::Wmma;
+  e.index = static_cast<std::uint32_t>(row.events.size());
+  e.has_pc = x.instruction != nullptr;
+  e.pc = x.pc;
+  if (x.linked) {
+    e.link_row = static_cast<std::int32_t>(x.slot); // a slot until finish() resolves it
+    e.link_index = x.row_index;
+  }
+  row.events.push_back(e);
+}
+
+void TimelineBuilder::on_barrier(const BarrierSpan &span) {
+  auto &row = wave_rows_[span.slot % wave_rows_.size()];
+  if (span.row_index < row.events.size())
+    row.events[span.row_index].end = span.end;
+}
+
+void TimelineBuilder::on_clock(const ClockPoint &point) {
+  timeline_.clock.push_back(point);
+}
+
+SeTimeline TimelineBuilder::finish() {
+  std::sort(exec_rows_.begin(), exec_rows_.end(),
+            [](const TimelineRow &a, const TimelineRow &b) { return a.name < b.name; });
+  auto &rows = timeline_.rows;
+  rows.clear();
+  for (auto &r : exec_rows_)
+    rows.push_back(std::move(r));
+  std::vector<int> row_of_slot(wave_rows_.size(), -1);
+  for (auto &r : wave_rows_)
+    if (!r.events.empty()) {
+      row_of_slot[r.slot] = static_cast<int>(rows.size());
+      rows.push_back(std::move(r));
+    }
+  bool any = false;
+  auto extend = [&](std::int64_t a, std::int64_t b) {
+    timeline_.begin = any ? std::min(timeline_.begin, a) : a;
+    timeline_.end = any ? std::max(timeline_.end, b) : b;
+    any = true;
+  };
+  for (auto &r : rows) {
+    if (r.kind == RowKind::ExecUnit) {
+      std::stable_sort(
+          r.events.begin(), r.events.end(),
+          [](const TimelineEvent &a, const TimelineEvent &b) { return a.start < b.start; });
+      for (auto &e : r.events)
+        if (e.link_row >= 0)
+          e.link_row = row_of_slot[static_cast<std::size_t>(e.link_row) % 32];
+    }
+    for (const auto &e : r.events) {
+      r.max_duration = std::max(r.max_duration, e.end - e.start);
+      extend(e.start, e.end);
+    }
+  }
+  for (const auto &w : timeline_.waves)
+    extend(w.start, w.end);
+  exec_rows_.clear();
+  wave_rows_.clear();
+  return std::move(timeline_);
+}
+
+} // namespace wavescope::trace::timeline

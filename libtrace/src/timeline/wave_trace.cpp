@@ -1,0 +1,91 @@
+#include "wavescope/trace/timeline/wave_trace.hpp"
+
+namespace wavescope::trace::timeline {
+
+void WaveTraceCollector::on_wave(const Wave &wave) {
+  if (current_.empty())
+    current_.assign(32, -1), ended_.assign(32, -1);
+  if (!wave.mapped || !map_) {
+    traces_.push_back({wave, false, {}});
+    order_.push_back(traces_.size() - 1);
+    return;
+  }
+  // The WAVEEND dispatch of this wave follows right away; attach the lifetime to its trace.
+  const unsigned slot = wave.slot % 32;
+  if (current_[slot] < 0) {
+    traces_.push_back({wave, true, {}});
+    current_[slot] = static_cast<std::int64_t>(traces_.size() - 1);
+  }
+  auto &t = traces_[static_cast<std::size_t>(current_[slot])];
+  t.wave = wave;
+  t.mapped = true;
+  ended_[slot] = current_[slot];
+}
+
+void WaveTraceCollector::on_dispatch(const DispatchEvent &d) {
+  if (!map_)
+    return;
+  if (current_.empty())
+    current_.assign(32, -1), ended_.assign(32, -1);
+  const bool wave_end = d.kind == DispatchKind::WaveEnd;
+  if (!d.has_pc && !(wave_end && ended_[d.slot] >= 0))
+    return;
+  if (current_[d.slot] < 0) {
+    traces_.push_back({});
+    current_[d.slot] = static_cast<std::int64_t>(traces_.size() - 1);
+  }
+  const auto index = static_cast<std::size_t>(current_[d.slot]);
+  auto &trace = traces_[index];
+  InstructionTiming t;
+  t.pc = d.pc;
+  t.instruction = d.instruction;
+  t.time = d.time;
+  t.issue_gap = d.issue_gap < 0 ? 0 : d.issue_gap;
+  t.packet = d.packet;
+  t.name = d.name;
+  t.bar_start = d.time;
+  t.bar_end = d.time + 1;
+  t.is_wave_end = wave_end;
+  trace.instructions.push_back(t);
+  by_row_[key(d.slot, d.row_index)] = {index, trace.instructions.size() - 1};
+  if (wave_end) {
+    if (ended_[d.slot] == current_[d.slot])
+      order_.push_back(index);
+    current_[d.slot] = -1;
+    ended_[d.slot] = -1;
+  }
+}
+
+void WaveTraceCollector::on_exec(const ExecEvent &e) {
+  if (!e.linked)
+    return;
+  const auto it = by_row_.find(key(e.slot, e.row_index));
+  if (it == by_row_.end())
+    return;
+  traces_[it->second.trace].instructions[it->second.instruction].exec.push_back(
+      {e.row, e.name, e.start, e.end});
+}
+
+void WaveTraceCollector::on_barrier(const BarrierSpan &span) {
+  const auto it = by_row_.find(key(span.slot, span.row_index));
+  if (it == by_row_.end())
+    return;
+  auto &t = traces_[it->second.trace].instructions[it->second.instruction];
+  t.bar_end = span.end;
+  t.barrier_wait = span.end - span.start;
+}
+
+std::vector<WaveTrace> WaveTraceCollector::take() {
+  std::vector<WaveTrace> out;
+  out.reserve(order_.size());
+  for (auto i : order_)
+    out.push_back(std::move(traces_[i]));
+  traces_.clear();
+  order_.clear();
+  by_row_.clear();
+  current_.clear();
+  ended_.clear();
+  return out;
+}
+
+} // namespace wavescope::trace::timeline

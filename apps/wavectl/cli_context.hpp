@@ -14,8 +14,10 @@ struct CliContext {
   bool quiet = false;  // --quiet: no progress lines on stderr
 };
 
-// Prints one compact JSON object as a line on stdout.
+// Prints one compact JSON object as a line on stdout (keys sorted).
 void print_json_line(const nlohmann::json &object);
+// The same, keeping the keys in insertion order (where the order is part of a contract).
+void print_ordered_json_line(const nlohmann::ordered_json &object);
 
 // Adds the --json flag to a subcommand too, so it may follow the subcommand's arguments.
 void add_json_flag(CLI::App &command, CliContext &context);

@@ -25,7 +25,10 @@ void ProgressPrinter::update(const wavescope::ProgressUpdate &u) {
     last_draw_ = {};
   }
   const bool done = u.total != 0 && u.done >= u.total;
-  // Redraw at most 10 times a second on a terminal, every 5 seconds into a log.
+  // Short work shows no progress at all; long work redraws at most 10 times a second on a
+  // terminal and every 5 seconds into a log.
+  const auto quiet_start = tty_ ? std::chrono::milliseconds(300) : std::chrono::milliseconds(2000);
+  if (!drawn_ && now - stage_start_ < quiet_start) return;
   const auto interval = tty_ ? std::chrono::milliseconds(100) : std::chrono::milliseconds(5000);
   if (!done && now - last_draw_ < interval) return;
   last_draw_ = now;
@@ -42,17 +45,14 @@ void ProgressPrinter::update(const wavescope::ProgressUpdate &u) {
     line += fmt::format(" {}", u.unit);
   }
   line += fmt::format(", {:.1f}s", elapsed);
-  if (tty_) {
-    std::fprintf(stderr, "\r\033[K%s", line.c_str());
-    drawn_ = true;
-  } else {
-    std::fprintf(stderr, "%s\n", line.c_str());
-  }
+  if (tty_) std::fprintf(stderr, "\r\033[K%s", line.c_str());
+  else std::fprintf(stderr, "%s\n", line.c_str());
+  drawn_ = true;
   std::fflush(stderr);
 }
 
 void ProgressPrinter::finish() {
-  if (drawn_) std::fputc('\n', stderr);
+  if (drawn_ && tty_) std::fputc('\n', stderr);
   drawn_ = false;
 }
 

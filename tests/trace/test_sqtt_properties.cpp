@@ -105,7 +105,7 @@ TEST_CASE("§18.6 gfx1100 per-blob packet counts equal tinygrad's expected lists
   }
 }
 
-TEST_CASE("§18.7-8 every wave start has one later end at its location; wave counts") {
+TEST_CASE("§18.7-8 every wave start has one later end at its location, and the wave counts") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
   std::map<std::string, std::size_t> waves;
   for (const auto &c : corpus_captures()) {

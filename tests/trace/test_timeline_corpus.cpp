@@ -10,6 +10,7 @@
 
 #include "sqtt_support/analysis.hpp"
 #include "sqtt_support/corpus.hpp"
+#include "wavescope/trace/timeline/cdna_mapper.hpp"
 
 using namespace wavescope::trace::timeline;
 using nlohmann::json;
@@ -241,4 +242,49 @@ TEST_CASE("barrier waits in gfx1100 sync last more than one cycle and end at the
         }
   std::sort(waits.begin(), waits.end());
   CHECK(waits == std::vector<std::int64_t>{15, 21});
+}
+
+TEST_CASE("CDNA instruction packets of gfx950 gemm all map to a consistent PC walk") {
+  WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx950/gemm");
+  const auto capture = wavescope::trace::Capture::open(dir);
+  const auto map = ProgramMap::load(capture.programs[0].file, "gfx950");
+  std::uint64_t packets = 0, mapped = 0, waves = 0, complete = 0;
+  std::map<std::string_view, std::uint64_t> ops;
+  for (const auto &b : capture.blobs) {
+    if (!b.itrace)
+      continue; // other SEs carry no instruction packets
+    std::vector<CdnaMappedInstruction> instructions;
+    CdnaMapper mapper(map, [&](const CdnaMappedInstruction &i) { instructions.push_back(i); });
+    wavescope::trace::sqtt::PacketDecoder decoder;
+    decoder.decode(wavescope::testing::sqtt::blob_bytes(b.file),
+                   [&](const wavescope::trace::sqtt::Packet &p) { mapper.on_packet(p); });
+    const auto &r = mapper.report();
+    INFO(b.file.string() << ": " << r.first_mismatch);
+    CHECK(r.lost == 0);
+    CHECK(r.without_wave == 0);
+    packets += r.inst_packets;
+    mapped += r.mapped;
+    waves += r.waves;
+    complete += r.waves_complete;
+    std::map<unsigned, std::uint64_t> last_pc;
+    for (const auto &i : instructions) {
+      ++ops[i.op];
+      REQUIRE(i.instruction != nullptr);
+      CHECK(i.issue_gap >= 0);
+      if (!last_pc.count(i.simd))
+        CHECK(i.pc == capture.programs[0].entry_pc);
+      last_pc[i.simd] = i.pc;
+    }
+    for (const auto &[simd, pc] : last_pc)
+      CHECK(map.at(pc)->mnemonic == "s_endpgm");
+  }
+  CHECK(packets == 200); // every CDNA_INST of the corpus
+  CHECK(mapped == 200);
+  CHECK(waves == 4);
+  CHECK(complete == 4);
+  // One s_cbranch_execz per wave, not taken in all four (the walk goes on into the LDS
+  // reduction and matches it): NEXT is a branch not taken. A taken CDNA JUMP is not in the corpus.
+  CHECK(ops["NEXT"] == 4);
+  CHECK(ops["JUMP"] == 0);
+  CHECK(ops["OTHER_MSG"] == 4); // s_endpgm
 }

@@ -34,7 +34,7 @@ TEST_CASE("wavectl disasm prints the kernel with padding collapsed, and --json p
   CHECK((*branch)["target"] == 0x1868);
 }
 
-TEST_CASE("wavectl disasm --kernel limits to one kernel; packer ELFs need --target") {
+TEST_CASE("wavectl disasm --kernel limits to one kernel, and packer ELFs need --target") {
   WAVESCOPE_REQUIRE_TESTDATA(elf, "sqtt/gfx1200/handwritten/program.elf");
   const auto refused = wavectl({"disasm", elf.string()});
   CHECK(refused.exit_code == 3);

@@ -292,9 +292,8 @@ void BlobAnalyzer::wave_end(const Packet &p) {
   s.mapped = false;
 }
 
-const ProgramInstruction *BlobAnalyzer::walk(Slot &s, const Packet &p, bool is_jump_packet,
-                                             bool is_jump_taken, bool skip_no_packet) {
-  (void)p;
+const ProgramInstruction *BlobAnalyzer::walk(Slot &s, bool is_jump_packet, bool is_jump_taken,
+                                             bool skip_no_packet) {
   const ProgramInstruction *inst = program_->at(s.pc);
   while (skip_no_packet && inst && inst->issues_no_packet) {
     s.pc += inst->size;
@@ -334,7 +333,7 @@ void BlobAnalyzer::instruction(const Packet &p, unsigned slot, std::string_view 
         const bool inst_packet = p.type == PacketType::Inst || p.type == PacketType::InstRdna4;
         const bool jump = inst_packet && (name == "JUMP" || name == "JUMP_NO");
         const bool is_mask = p.type == PacketType::ImmediateMask;
-        const ProgramInstruction *inst = walk(s, p, jump, inst_packet && name == "JUMP", !is_mask);
+        const ProgramInstruction *inst = walk(s, jump, inst_packet && name == "JUMP", !is_mask);
         if (inst) {
           e.instruction = inst;
           e.pc = inst->address;

@@ -44,7 +44,7 @@ const ProgramMap &CaptureAnalyzer::program(std::uint32_t tag) {
   if (!slot) {
     slot = std::make_unique<ProgramMap>();
     const CaptureProgram *p = capture_.program(tag);
-    if (p && family_of_device(capture_.device) != sqtt::Family::Cdna)
+    if (p)
       *slot = ProgramMap::load(p->file, capture_.device.processor);
   }
   return *slot;
@@ -58,8 +58,13 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &o
   const ProgramMap &map = program(blob.kernel_tag);
   BlobAnalyzer analyzer(&map, blob.se, observer);
   sqtt::BlobFile file(blob.file);
-  report.decode = sqtt::decode_file(
-      file, options, [&](const sqtt::Packet &p) { analyzer.on_packet(p); }, progress);
+  // NOP runs (most of a blob) mean nothing to the analyzer: take them at once.
+  struct Sink {
+    BlobAnalyzer &analyzer;
+    void operator()(const sqtt::Packet &p) { analyzer.on_packet(p); }
+    void on_nops(const sqtt::Packet &, unsigned) {}
+  } sink{analyzer};
+  report.decode = sqtt::decode_file(file, options, sink, progress);
   analyzer.finish();
   report.anomalies = analyzer.anomalies();
   report.waves = analyzer.waves();

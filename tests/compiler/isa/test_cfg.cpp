@@ -24,7 +24,7 @@ bool has_edge(const Cfg &cfg, std::size_t from, std::size_t to, EdgeKind kind) {
 }
 }  // namespace
 
-TEST_CASE("straight-line code is one block; trailing padding forms none") {
+TEST_CASE("straight-line code is one block, and trailing padding forms none") {
   const auto insts = code("s_mov_b32 s0, 1\ns_endpgm\ns_code_end\ns_code_end");
   const auto cfg = Cfg::build(insts);
   REQUIRE(cfg.blocks.size() == 1);

@@ -20,7 +20,7 @@ namespace wavectl {
 namespace {
 
 using namespace wavescope::compiler::isa;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 struct CodeObjectArgs {
   std::string file;
@@ -87,7 +87,7 @@ void run_codeobj(const CodeObjectArgs &args, const CliContext &context) {
       j["sections"].push_back({{"name", s.name}, {"address", s.address}, {"size", s.size}});
     for (const auto &s : code.symbols())
       j["symbols"].push_back({{"name", s.name}, {"value", s.value}, {"size", s.size}});
-    print_json_line(j);
+    print_ordered_json_line(j);
     return;
   }
   std::cout << fmt::format("{}: AMDGPU code object for {} ({}), e_flags {:#x}\n", code.origin(),
@@ -117,7 +117,7 @@ void run_disasm(const CodeObjectArgs &args, const std::string &kernel, bool no_c
   const auto code = args.load();
   const auto insts = select_code(code, kernel);
   if (context.json) {
-    for (const auto &inst : insts) print_json_line(instruction_json(inst));
+    for (const auto &inst : insts) print_ordered_json_line(instruction_json(inst));
     return;
   }
   std::map<std::uint64_t, std::string> labels;
@@ -169,7 +169,7 @@ void run_cfg(const CodeObjectArgs &args, const std::string &kernel, bool dot,
                               {"kind", to_string(e.kind)},
                               {"back_edge", e.is_back_edge}});
       j["unresolved_targets"] = cfg.unresolved_targets;
-      print_json_line(j);
+      print_ordered_json_line(j);
     } else {
       std::cout << fmt::format("{}: {} blocks, {} edges\n", name, cfg.blocks.size(),
                                cfg.edges.size());
@@ -208,7 +208,7 @@ void run_asm(const std::string &file, const std::string &target, const std::stri
     wavescope::write_file_atomically(
         output, std::span<const unsigned char>(bytes.data(), bytes.size()));
   if (context.json) {
-    print_json_line({{"target", target}, {"size", bytes.size()}, {"output", output}});
+    print_ordered_json_line({{"target", target}, {"size", bytes.size()}, {"output", output}});
   } else if (output.empty()) {
     for (std::size_t i = 0; i < bytes.size(); i += 4) {
       std::uint32_t word = 0;

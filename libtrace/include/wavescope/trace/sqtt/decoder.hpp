@@ -58,17 +58,43 @@ struct DecodeSummary {
   std::uint64_t tail_packets = 0;    // packets decoded from the tail (decode_tail only)
   std::uint64_t decoded_nibbles = 0; // start of the first packet not decoded as reference
   std::uint64_t total_nibbles = 0;   // 2 * blob size
-  std::int64_t last_time = 0;
+  std::int64_t last_time = 0;        // after the last decoded packet (tail included if decoded)
   DecodeNotes notes;
 
   std::uint64_t undecoded_tail_nibbles() const { return total_nibbles - decoded_nibbles; }
 };
 
+// A sink may take runs of NOPs (filler, more than half of most blobs) in one call:
+// on_nops(first, count) stands for `count` NOP packets from `first` on (consecutive indices and
+// nibbles, same time). Sinks without it get one call per NOP.
+template <class Sink>
+concept AcceptsNopRuns = requires(Sink &sink, const Packet &packet) {
+  sink.on_nops(packet, 1u);
+};
+
+// What the hot loop needs of a packet type, in one 16-byte entry.
+struct DecodeEntry {
+  PacketType type = PacketType::Nop;
+  std::uint8_t size = 1;     // nibbles
+  std::uint8_t flags = 0;    // kSpecial, kMarker, kTimestamp
+  std::uint8_t delta_lo = 0; // time += ((raw >> delta_lo) & delta_mask) << delta_shift + add
+  std::uint8_t delta_shift = 0;
+  std::uint8_t add = 0;
+  std::uint64_t delta_mask = 0; // 0 for types that do not move the time
+
+  static constexpr std::uint8_t kSpecial = 1;   // LAYOUT_HEADER, TS_DELTA_S8_W3, INST ops
+  static constexpr std::uint8_t kMarker = 2;    // TS_DELTA_OR_MARK*: + delta unless a marker
+  static constexpr std::uint8_t kTimestamp = 4; // CDNA_TIMESTAMP re-anchoring
+};
+// The entries of a family's 256 low-byte values, and of every type (after an override).
+const DecodeEntry *decode_entries_by_byte(Family family);
+const DecodeEntry *decode_entries_by_type();
+
 class PacketDecoder {
 public:
   explicit PacketDecoder(const DecodeOptions &options = {}) : options_(options) {
     family_ = options.family.value_or(Family::Rdna3);
-    table_ = &type_table(family_);
+    by_byte_ = decode_entries_by_byte(family_);
   }
 
   // Decodes a whole blob in memory; returns the summary.
@@ -78,17 +104,17 @@ public:
     run(blob.data(), 0, blob.size(), false, sink);
     // ...then the last bytes from a zero-padded copy, with the end-of-blob rule.
     const std::uint64_t from = std::min<std::uint64_t>(nibble_ / 2, blob.size());
-    std::uint8_t padded[48] = {};
+    std::uint8_t padded[64] = {};
     if (blob.size() > from)
       std::memcpy(padded, blob.data() + from, blob.size() - from);
     run(padded, from, blob.size(), true, sink);
     return finish(blob.size());
   }
 
-  // Chunked input: `chunk` holds the blob's bytes [chunk_offset, chunk_offset + chunk.size()),
-  // starting at or before resume_byte(), followed by at least 32 readable bytes (zero on the last
-  // chunk). `last` says it ends the blob. Decodes what can be decoded and returns; call again
-  // from resume_byte() with more data.
+  // Chunked input: `chunk` holds the blob's bytes [chunk_offset, chunk_offset + chunk_size),
+  // starting at or before resume_byte(), followed by at least 32 readable bytes (zero on the
+  // last chunk). `last` says it ends the blob. Decodes what can be decoded and returns; call
+  // again from resume_byte() with more data.
   template <class Sink>
   void feed(const std::uint8_t *chunk, std::uint64_t chunk_offset, std::size_t chunk_size,
             bool last, Sink &&sink) {
@@ -96,34 +122,110 @@ public:
   }
   // The first byte the next feed() must include.
   std::uint64_t resume_byte() const { return nibble_ / 2; }
-  const DecodeSummary &finish(std::uint64_t blob_size) {
-    summary_.total_nibbles = 2 * blob_size;
-    if (!ended_)
-      summary_.decoded_nibbles = std::min(nibble_, 2 * blob_size);
-    summary_.family = family_;
-    summary_.last_time = time_;
-    return summary_;
-  }
+  const DecodeSummary &finish(std::uint64_t blob_size);
   const DecodeSummary &summary() const { return summary_; }
   Family family() const { return family_; }
 
 private:
+  __extension__ typedef unsigned __int128 u128;
+
   // `data` holds the blob's bytes from `first_byte` on; the blob ends at byte `end`; when
   // `last`, at least 32 zero bytes follow it in memory.
   template <class Sink>
   void run(const std::uint8_t *data, std::uint64_t first_byte, std::uint64_t end, bool last,
            Sink &sink) {
+    if (stopped_)
+      return;
     const std::uint64_t end_nibble = 2 * end;
-    const PacketSpec *const specs = all_packet_specs().data();
-    while (!stopped_) {
+    // Packets starting at or before `fast_end` need no end-of-data checks: their 16-byte load
+    // and their whole size (at most 18 nibbles) lie inside the data.
+    const std::int64_t fast_end =
+        last ? std::int64_t(end_nibble) - 18 : std::int64_t(end_nibble) - 32;
+    const DecodeEntry *by_byte = by_byte_;
+    std::uint64_t s = nibble_, index = index_;
+    std::int64_t time = time_;
+    Packet packet;
+    if (index == 0 && std::int64_t(s) <= fast_end &&
+        by_byte[data[(s >> 1) - first_byte]].type != PacketType::LayoutHeader)
+      summary_.notes.missing_layout_header = true;
+
+    while (std::int64_t(s) <= fast_end) {
+      // The type (and so the next packet's start) from a 2-byte load: the shortest dependency
+      // chain from one packet to the next; the full window is computed beside it.
+      const std::uint8_t *bytes = data + ((s >> 1) - first_byte);
+      std::uint16_t pair;
+      std::memcpy(&pair, bytes, 2);
+      const DecodeEntry *e = &by_byte[(pair >> (4 * (s & 1))) & 0xFF];
+      const u128 window = load_window(data, first_byte, s);
+      packet.raw = static_cast<std::uint64_t>(window);
+      if (e->type == PacketType::Nop) {
+        // A run of NOPs (zero nibbles, or one byte without an encoding): one packet each.
+        std::uint64_t eight;
+        std::memcpy(&eight, bytes, 8);
+        eight >>= 4 * (s & 1);
+        unsigned run_length =
+            (eight & 0xF) ? 1u : std::min(zero_nibbles(eight), 16u - unsigned(s & 1));
+        run_length = static_cast<unsigned>(
+            std::min<std::int64_t>(run_length, fast_end - std::int64_t(s) + 1));
+        packet.type = PacketType::Nop;
+        packet.time = time;
+        if constexpr (AcceptsNopRuns<Sink>) {
+          // The sink takes the run at once: the first NOP and how many follow in a row.
+          packet.raw_high = static_cast<std::uint8_t>(window >> 64);
+          packet.index = index;
+          packet.nibble = s;
+          sink.on_nops(static_cast<const Packet &>(packet), run_length);
+          index += run_length;
+          s += run_length;
+        } else {
+          for (unsigned k = 0; k < run_length; ++k) {
+            const u128 w = window >> (4 * k);
+            packet.raw = static_cast<std::uint64_t>(w);
+            packet.raw_high = static_cast<std::uint8_t>(w >> 64);
+            packet.index = index++;
+            packet.nibble = s++;
+            sink(static_cast<const Packet &>(packet));
+          }
+        }
+        continue;
+      }
+      packet.raw_high = static_cast<std::uint8_t>(window >> 64);
+      packet.type = e->type;
+      packet.index = index;
+      packet.nibble = s;
+      if (e->flags) {
+        // A copy, so `packet` never escapes the loop: the compiler can then drop the stores of
+        // fields the (inlined) sink does not read.
+        Packet rare = packet;
+        e = special(rare, time);
+        packet.type = rare.type;
+        by_byte = by_byte_;
+      } else {
+        time += static_cast<std::int64_t>(
+            (((packet.raw >> e->delta_lo) & e->delta_mask) << e->delta_shift) + e->add);
+      }
+      packet.time = time;
+      sink(static_cast<const Packet &>(packet));
+      ++index;
+      s += e->size;
+    }
+    summary_.packets += index - index_;
+    nibble_ = s;
+    index_ = index;
+    time_ = time;
+    if (last)
+      run_end(data, first_byte, end_nibble, sink);
+  }
+
+  // The last packets of the blob, one by one with the end-of-blob rules (spec §2 rule 6).
+  template <class Sink>
+  void run_end(const std::uint8_t *data, std::uint64_t first_byte, std::uint64_t end_nibble,
+               Sink &sink) {
+    while (true) {
       const std::uint64_t s = nibble_;
       bool in_tail = false;
-      if (!last) {
-        // Leave the last bytes for the padded/next chunk: a 16-byte load must fit.
-        if ((s >> 1) + 16 > end)
-          return;
-      } else if (s + 16 > end_nibble) {
-        // tinygrad stops here: fewer than 16 nibbles left (spec §2 rule 6).
+      if (s + 16 > end_nibble) {
+        // tinygrad stops here: fewer than 16 nibbles left.
         if (!ended_) {
           ended_ = true;
           summary_.decoded_nibbles = std::min(s, end_nibble);
@@ -134,107 +236,60 @@ private:
         }
         in_tail = true;
       }
-      // The 72-bit window at nibble s.
-      const std::uint8_t *p = data + ((s >> 1) - first_byte);
-      std::uint64_t lo, hi;
-      std::memcpy(&lo, p, 8);
-      std::memcpy(&hi, p + 8, 8);
-      const bool odd = s & 1;
+      const u128 window = load_window(data, first_byte, s);
       Packet packet;
-      packet.raw = odd ? (lo >> 4) | (hi << 60) : lo;
-      packet.raw_high = static_cast<std::uint8_t>(odd ? hi >> 4 : hi);
-      packet.type = (*table_)[packet.raw & 0xFF];
+      packet.raw = static_cast<std::uint64_t>(window);
+      packet.raw_high = static_cast<std::uint8_t>(window >> 64);
+      const DecodeEntry *e = &by_byte_[packet.raw & 0xFF];
+      packet.type = e->type;
       packet.index = index_;
       packet.nibble = s;
       packet.in_tail = in_tail;
-      if (packet.type == PacketType::LayoutHeader)
-        on_layout_header(packet);
-      const PacketSpec &spec = specs[static_cast<std::size_t>(packet.type)];
-      if (s + spec.size_nibbles > end_nibble) {
+      std::int64_t time = time_;
+      if (e->flags)
+        e = special(packet, time);
+      else
+        time += static_cast<std::int64_t>(
+            (((packet.raw >> e->delta_lo) & e->delta_mask) << e->delta_shift) + e->add);
+      if (index_ == 0 && packet.type != PacketType::LayoutHeader)
+        summary_.notes.missing_layout_header = true;
+      if (s + e->size > end_nibble) {
         if (in_tail) { // a cut-off packet in the tail: nothing more to decode
           stopped_ = true;
           return;
         }
         summary_.notes.truncated_last_packet = true;
       }
-      apply_time(packet, spec);
-      if (spec.op_field >= 0 &&
-          inst_op_name(packet.type, packet.field(spec.fields[spec.op_field])).empty())
-        ++summary_.notes.unknown_ops;
-      if (packet.type == PacketType::TsDeltaS8W3 && !odd)
-        ++summary_.notes.byte_aligned_ts_delta_s8_w3;
-      packet.time = time_;
+      time_ = time;
+      packet.time = time;
       sink(static_cast<const Packet &>(packet));
       ++index_;
       ++(in_tail ? summary_.tail_packets : summary_.packets);
-      nibble_ = s + spec.size_nibbles;
+      nibble_ = s + e->size;
     }
   }
 
-  void on_layout_header(Packet &packet) {
-    if (family_ == Family::Cdna && packet.index != 0) {
-      // Only the synthetic header opens a CDNA stream; later 0x11/0x91 bytes are timestamps.
-      packet.type = PacketType::CdnaTimestamp;
-      ++summary_.notes.cdna_header_like_timestamps;
-      return;
-    }
-    const unsigned layout = static_cast<unsigned>((packet.raw >> 7) & 0x3F);
-    if (packet.index == 0) {
-      summary_.layout = layout;
-      if (options_.family) {
-        const Family said = layout == 3   ? Family::Rdna3
-                            : layout == 4 ? Family::Rdna4
-                                          : Family::Cdna;
-        summary_.notes.layout_mismatch = said != *options_.family;
-      } else {
-        family_ = layout == 3 ? Family::Rdna3 : layout == 4 ? Family::Rdna4 : Family::Cdna;
-        table_ = &type_table(family_);
-        // tinygrad re-reads the first window with the CDNA table; a 0x11 header stays one.
-        packet.type = (*table_)[packet.raw & 0xFF];
-      }
-    } else if (family_ != Family::Cdna) {
-      ++summary_.notes.mid_stream_layout_headers;
-      if (!options_.family && (layout == 3 || layout == 4)) {
-        family_ = layout == 3 ? Family::Rdna3 : Family::Rdna4;
-        table_ = &type_table(family_);
-      }
-    }
+  // The 72 (and more) bits from nibble s on.
+  static u128 load_window(const std::uint8_t *data, std::uint64_t first_byte, std::uint64_t s) {
+    const std::uint8_t *p = data + ((s >> 1) - first_byte);
+    std::uint64_t lo, hi;
+    std::memcpy(&lo, p, 8);
+    std::memcpy(&hi, p + 8, 8);
+    return ((u128{hi} << 64) | lo) >> (4 * (s & 1));
+  }
+  static unsigned zero_nibbles(std::uint64_t raw) {
+    return raw ? static_cast<unsigned>(__builtin_ctzll(raw)) / 4 : 16;
   }
 
-  void apply_time(const Packet &packet, const PacketSpec &spec) {
-    if (packet.index == 0 && packet.type != PacketType::LayoutHeader)
-      summary_.notes.missing_layout_header = true;
-    std::uint64_t delta = 0;
-    if (spec.delta_field >= 0)
-      delta = packet.field(spec.fields[spec.delta_field]);
-    switch (spec.time_rule) {
-    case TimeRule::None: return;
-    case TimeRule::AddDelta: break;
-    case TimeRule::AddDeltaPlus4: delta += 4; break;
-    case TimeRule::DeltaOrMarker:
-      if (packet.is_marker())
-        return;
-      break;
-    case TimeRule::AddDeltaTimes4: delta *= 4; break;
-    case TimeRule::CdnaTimestamp: {
-      if (((packet.raw >> 4) & 0xFFF) != 0)
-        return; // not an absolute timestamp
-      const std::uint64_t ts = packet.raw >> 16;
-      if (!have_ts_offset_) {
-        have_ts_offset_ = true;
-        ts_offset_ = ts - static_cast<std::uint64_t>(time_);
-      } else {
-        time_ = static_cast<std::int64_t>(((ts - ts_offset_) & ~std::uint64_t{3}) - 4);
-      }
-      return;
-    }
-    }
-    time_ = static_cast<std::int64_t>(static_cast<std::uint64_t>(time_) + delta);
-  }
+  // The rare packets, out of line: layout headers (which may switch the family), the CDNA
+  // header override, divergences from tinygrad, op checks, markers and timestamps. Returns the
+  // entry of the packet's final type; advances `time`.
+  const DecodeEntry *special(Packet &packet, std::int64_t &time);
+  void on_layout_header(Packet &packet);
 
   DecodeOptions options_;
   Family family_;
-  const std::array<PacketType, 256> *table_;
+  const DecodeEntry *by_byte_;
   std::uint64_t nibble_ = 0;
   std::uint64_t index_ = 0;
   std::int64_t time_ = 0;

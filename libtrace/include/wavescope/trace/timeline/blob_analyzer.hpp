@@ -70,8 +70,8 @@ private:
   void exec(const sqtt::Packet &p, std::string_view source, bool alu);
   void marker(const sqtt::Packet &p);
   // Walks slot `s` to the instruction this packet issued; nullptr if the PC is unknown.
-  const ProgramInstruction *walk(Slot &s, const sqtt::Packet &p, bool is_jump_packet,
-                                 bool is_jump_taken, bool skip_no_packet);
+  const ProgramInstruction *walk(Slot &s, bool is_jump_packet, bool is_jump_taken,
+                                 bool skip_no_packet);
 
   const ProgramMap *program_;
   unsigned se_;

@@ -93,7 +93,8 @@ public:
   explicit CaptureAnalyzer(const Capture &capture) : capture_(capture) {}
 
   const Capture &capture() const { return capture_; }
-  // The PC map of a kernel (loaded once); empty for CDNA, where tinygrad maps none.
+  // The PC map of a kernel (loaded once). On CDNA the BlobAnalyzer maps nothing (as tinygrad);
+  // CdnaMapper uses it.
   const ProgramMap &program(std::uint32_t tag);
 
   // Decodes one blob from its file and replays it into `observer`.

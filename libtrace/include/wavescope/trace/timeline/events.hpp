@@ -96,6 +96,7 @@ struct AnalysisAnomalies {
   std::uint64_t dropped_dispatches = 0;            // exec queues capped (garbage input)
   std::uint64_t marker_pairs_without_progress = 0; // realtime did not advance: no clock point
 
+  // Everything except marker pairs without progress (a coarse clock, not broken data).
   std::uint64_t total() const {
     return wave_end_without_start + wave_start_on_busy_slot + waves_without_end +
            instructions_without_wave + pc_outside_text + branch_without_jump +

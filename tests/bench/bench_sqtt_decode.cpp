@@ -1,0 +1,302 @@
+// SQTT decode throughput and large-capture statistics.
+//
+//  * BM_Memcpy: copying the corpus blobs repeated to >= 64 MB (the baseline every run measures).
+//  * BM_Decode: decoding the same bytes blob by blob on one core; reports MB/s, the ratio to the
+//    memcpy baseline measured in this run ("x_memcpy") and to tinygrad's Python decoder
+//    ("x_tinygrad", taking its 2.5 MB/s on this machine class).
+//  * BM_DecodeAnalyze: decode plus the timeline layer (waves, PC walk, per-PC statistics).
+//  * BM_LargeCapture: wave/PC statistics over a synthetic 1.5 GB capture (gfx1100 gemm blobs
+//    repeated, written to a temp folder and deleted afterwards): seconds and peak RSS.
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <map>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "testdata.hpp"
+#include "wavescope/trace/capture.hpp"
+#include "wavescope/trace/sqtt/decoder.hpp"
+#include "wavescope/trace/timeline/blob_analyzer.hpp"
+#include "wavescope/trace/timeline/capture_analysis.hpp"
+#include "wavescope/trace/timeline/pc_stats.hpp"
+
+using namespace wavescope::trace;
+
+namespace {
+
+constexpr std::size_t kMinBytes = std::size_t{64} << 20;
+constexpr double kTinygradMBps = 2.5;
+
+struct Corpus {
+  std::vector<std::uint8_t> arena;                  // every blob, repeated to >= 64 MB
+  std::vector<std::span<const std::uint8_t>> blobs; // views into the arena
+};
+
+const Corpus &corpus() {
+  static const Corpus c = [] {
+    std::vector<std::vector<std::uint8_t>> originals;
+    for (const auto &dir : wavescope::testing::sqtt_capture_dirs())
+      for (const auto &b : Capture::open(dir).blobs) {
+        const auto bytes = wavescope::testing::read_file(b.file);
+        originals.emplace_back(bytes.begin(), bytes.end());
+      }
+    Corpus out;
+    std::size_t one_pass = 0;
+    for (const auto &o : originals)
+      one_pass += o.size();
+    if (one_pass == 0)
+      return out;
+    const std::size_t passes = (kMinBytes + one_pass - 1) / one_pass;
+    out.arena.reserve(passes * one_pass);
+    std::vector<std::size_t> offsets;
+    for (std::size_t p = 0; p < passes; ++p)
+      for (const auto &o : originals) {
+        offsets.push_back(out.arena.size());
+        out.arena.insert(out.arena.end(), o.begin(), o.end());
+      }
+    std::size_t i = 0;
+    for (std::size_t p = 0; p < passes; ++p)
+      for (const auto &o : originals)
+        out.blobs.emplace_back(out.arena.data() + offsets[i++], o.size());
+    return out;
+  }();
+  return c;
+}
+
+// This thread's CPU time: the machine is shared, so wall time would measure the neighbours.
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
+// memcpy throughput of the arena, measured once per run: the baseline of the ratios.
+double memcpy_bytes_per_second() {
+  static const double rate = [] {
+    const auto &c = corpus();
+    std::vector<std::uint8_t> target(c.arena.size());
+    double best = 1e30;
+    for (int i = 0; i < 10; ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      std::memcpy(target.data(), c.arena.data(), c.arena.size());
+      benchmark::DoNotOptimize(target.data());
+      benchmark::ClobberMemory();
+      best = std::min(best,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return double(c.arena.size()) / best;
+  }();
+  return rate;
+}
+
+void report(benchmark::State &state, std::size_t bytes) {
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes));
+  state.counters["MB/s"] = benchmark::Counter(double(bytes) / 1e6, benchmark::Counter::kIsRate);
+  state.counters["memcpy_MB/s"] = memcpy_bytes_per_second() / 1e6;
+}
+
+void BM_Memcpy(benchmark::State &state) {
+  const auto &c = corpus();
+  if (c.arena.empty())
+    return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
+  std::vector<std::uint8_t> target(c.arena.size());
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    std::memcpy(target.data(), c.arena.data(), c.arena.size());
+    benchmark::DoNotOptimize(target.data());
+    benchmark::ClobberMemory();
+    bytes += c.arena.size();
+  }
+  report(state, bytes);
+}
+
+// Counts packets per type; takes NOP runs at once (decoder.hpp, AcceptsNopRuns).
+struct TypeHistogram {
+  std::array<std::uint64_t, sqtt::kPacketTypeCount> by_type{};
+  void operator()(const sqtt::Packet &p) { ++by_type[std::size_t(p.type)]; }
+  void on_nops(const sqtt::Packet &, unsigned count) {
+    by_type[std::size_t(sqtt::PacketType::Nop)] += count;
+  }
+};
+
+// range(0): 1 = the sink takes NOP runs at once, 0 = one call per packet.
+void BM_Decode(benchmark::State &state) {
+  const bool nop_runs = state.range(0) != 0;
+  const auto &c = corpus();
+  if (c.arena.empty())
+    return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
+  std::size_t bytes = 0;
+  std::uint64_t packets = 0;
+  double seconds = 0;
+  for (auto _ : state) {
+    const double t0 = cpu_seconds();
+    // A minimal consumer: a histogram of packet types.
+    TypeHistogram histogram;
+    for (const auto &blob : c.blobs) {
+      sqtt::PacketDecoder decoder;
+      if (nop_runs)
+        decoder.decode(blob, histogram);
+      else
+        decoder.decode(blob, [&](const sqtt::Packet &p) { histogram(p); });
+      packets += decoder.summary().packets;
+      bytes += blob.size();
+    }
+    benchmark::DoNotOptimize(histogram.by_type.data());
+    seconds += cpu_seconds() - t0;
+  }
+  report(state, bytes);
+  const double rate = double(bytes) / seconds;
+  state.counters["x_memcpy"] = rate / memcpy_bytes_per_second();
+  state.counters["x_tinygrad"] = rate / 1e6 / kTinygradMBps;
+  state.counters["packets/s"] = benchmark::Counter(double(packets), benchmark::Counter::kIsRate);
+}
+
+// Decode + the analysis `sqtt insts` runs (PC walk and per-PC statistics) on the RDNA blobs.
+void BM_DecodeAnalyze(benchmark::State &state) {
+  struct Item {
+    std::vector<std::uint8_t> bytes;
+    std::uint32_t tag;
+    unsigned se;
+    std::size_t program;
+  };
+  static std::vector<std::unique_ptr<timeline::ProgramMap>> programs;
+  static std::vector<Item> items;
+  if (items.empty())
+    for (const auto &dir : wavescope::testing::sqtt_capture_dirs()) {
+      const auto capture = Capture::open(dir);
+      if (capture.arch == "gfx950")
+        continue;
+      timeline::CaptureAnalyzer analyzer(capture);
+      std::map<std::uint32_t, std::size_t> index;
+      for (const auto &b : capture.blobs) {
+        if (!index.count(b.kernel_tag)) {
+          index[b.kernel_tag] = programs.size();
+          programs.push_back(
+              std::make_unique<timeline::ProgramMap>(analyzer.program(b.kernel_tag)));
+        }
+        const auto bytes = wavescope::testing::read_file(b.file);
+        items.push_back({{bytes.begin(), bytes.end()}, b.kernel_tag, b.se, index[b.kernel_tag]});
+      }
+    }
+  if (items.empty())
+    return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
+  std::size_t bytes = 0;
+  double seconds = 0;
+  for (auto _ : state) {
+    const double t0 = cpu_seconds();
+    for (const auto &item : items) {
+      const auto &program = *programs[item.program];
+      timeline::PcStatsAccumulator stats(program);
+      timeline::BlobAnalyzer analyzer(&program, item.se, stats);
+      sqtt::PacketDecoder decoder;
+      decoder.decode(item.bytes, [&](const sqtt::Packet &p) { analyzer.on_packet(p); });
+      analyzer.finish();
+      benchmark::DoNotOptimize(stats.total_gap());
+      bytes += item.bytes.size();
+    }
+    seconds += cpu_seconds() - t0;
+  }
+  report(state, bytes);
+  state.counters["x_memcpy"] = double(bytes) / seconds / memcpy_bytes_per_second();
+}
+
+long peak_rss_kib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+// A copy of gfx1100/gemm whose blobs are the originals repeated (16 zero bytes between copies,
+// so a packet cut off at a copy's end completes in zeros and the next copy starts in sync).
+std::filesystem::path make_large_capture(std::uint64_t target_bytes) {
+  const auto source = wavescope::testing::testdata_root() / "sqtt/gfx1100/gemm";
+  const auto dir =
+      std::filesystem::temp_directory_path() / fmt::format("wavescope-bench-sqtt-{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  std::ifstream in(source / "meta.json");
+  auto meta = nlohmann::json::parse(in);
+  std::uint64_t one_pass = 0;
+  for (const auto &b : meta["sqtt"])
+    one_pass += b["size"].get<std::uint64_t>() + 16;
+  const std::uint64_t copies = target_bytes / one_pass + 1;
+  for (auto &b : meta["sqtt"]) {
+    const auto bytes = wavescope::testing::read_file(source / b["file"].get<std::string>());
+    std::ofstream out(dir / b["file"].get<std::string>(), std::ios::binary);
+    std::vector<char> block;
+    for (int i = 0; i < 64; ++i) {
+      block.insert(block.end(), bytes.begin(), bytes.end());
+      block.insert(block.end(), 16, 0);
+    }
+    for (std::uint64_t c = 0; c < copies; c += 64)
+      out.write(block.data(), std::streamsize(block.size()));
+    b["size"] = std::uint64_t(out.tellp());
+    b.erase("sha256");
+  }
+  for (const auto &p : meta["programs"])
+    std::filesystem::copy_file(source / p["file"].get<std::string>(),
+                               dir / p["file"].get<std::string>());
+  for (const auto &p : meta["pmc"])
+    std::filesystem::copy_file(source / p["file"].get<std::string>(),
+                               dir / p["file"].get<std::string>());
+  std::ofstream(dir / "meta.json") << meta.dump();
+  return dir;
+}
+
+void BM_LargeCapture(benchmark::State &state) {
+  if (!std::filesystem::exists(wavescope::testing::testdata_root() / "sqtt/gfx1100/gemm"))
+    return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
+  const auto dir = make_large_capture(std::uint64_t{1536} << 20);
+  const long rss_before = peak_rss_kib();
+  std::uint64_t bytes = 0, waves = 0, hits = 0;
+  double seconds = 0;
+  double cpu = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const double c0 = cpu_seconds();
+    const auto capture = Capture::open(dir);
+    timeline::CaptureAnalyzer analyzer(capture);
+    std::map<std::uint32_t, std::unique_ptr<timeline::PcStatsAccumulator>> stats;
+    for (const auto &blob : capture.blobs) {
+      auto &acc = stats[blob.kernel_tag];
+      if (!acc)
+        acc = std::make_unique<timeline::PcStatsAccumulator>(analyzer.program(blob.kernel_tag));
+      timeline::WaveCounter counter;
+      timeline::ObserverFanout fanout({acc.get(), &counter});
+      analyzer.analyze(blob, fanout);
+      bytes += blob.size;
+      waves += counter.waves;
+    }
+    for (const auto &[tag, acc] : stats)
+      hits += acc->total_hits();
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    cpu += cpu_seconds() - c0;
+  }
+  std::filesystem::remove_all(dir);
+  state.counters["GB"] = double(bytes) / 1e9 / double(state.iterations());
+  state.counters["seconds"] = seconds / double(state.iterations());
+  state.counters["cpu_seconds"] = cpu / double(state.iterations());
+  state.counters["MB/s"] = double(bytes) / 1e6 / seconds;
+  state.counters["waves"] = double(waves) / double(state.iterations());
+  state.counters["mapped_issues"] = double(hits) / double(state.iterations());
+  state.counters["peak_RSS_MiB"] = double(peak_rss_kib()) / 1024.0;
+  state.counters["RSS_growth_MiB"] = double(peak_rss_kib() - rss_before) / 1024.0;
+}
+
+} // namespace
+
+// The large capture first, so its peak RSS is not the 64 MB arena's.
+BENCHMARK(BM_LargeCapture)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(BM_Memcpy)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Decode)->ArgName("nop_runs")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DecodeAnalyze)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();

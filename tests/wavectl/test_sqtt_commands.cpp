@@ -1,0 +1,230 @@
+// wavectl sqtt decode / waves / insts / stats on the real corpus, their JSON contracts, and bad
+// input.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "testdata.hpp"
+#include "wavectl_runner.hpp"
+
+using nlohmann::json;
+using wavescope::testing::json_lines;
+using wavescope::testing::wavectl;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string &text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto end = text.find('\n', start);
+    if (end == std::string::npos)
+      end = text.size();
+    out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE(
+    "sqtt decode --json prints reference.jsonl's lines byte for byte (one capture per arch)") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  for (const char *capture : {"gfx1100/sync", "gfx1200/gemm", "gfx950/plus"}) {
+    INFO(capture);
+    // The reference lines without the exporter's own keys, in their original key order.
+    std::map<std::string, std::vector<std::string>> expected;
+    for (const auto &line :
+         wavescope::testing::read_gz_lines(root / capture / "reference.jsonl.gz")) {
+      auto j = nlohmann::ordered_json::parse(line);
+      const std::string blob = j["blob"];
+      j.erase("blob");
+      j.erase("names");
+      j.erase("derived");
+      expected[blob].push_back(j.dump());
+    }
+    for (const auto &[blob, want] : expected) {
+      INFO(blob);
+      const auto r = wavectl({"sqtt", "decode", (root / capture / blob).string(), "--json", "-q"});
+      REQUIRE(r.exit_code == 0);
+      const auto got = lines_of(r.out);
+      REQUIRE(got.size() == want.size());
+      std::size_t differing = 0;
+      for (std::size_t i = 0; i < got.size(); ++i)
+        differing += got[i] != want[i];
+      CHECK(differing == 0);
+      if (differing) {
+        for (std::size_t i = 0; i < got.size(); ++i)
+          if (got[i] != want[i]) {
+            FAIL_CHECK(got[i] << "\n" << want[i]);
+            break;
+          }
+      }
+    }
+  }
+}
+
+TEST_CASE("sqtt decode prints a table with named ops and a summary, --type and --tail filter") {
+  WAVESCOPE_REQUIRE_TESTDATA(blob, "sqtt/gfx1100/sync/k0_se1.bin");
+  const auto r = wavectl({"sqtt", "decode", blob.string(), "--type", "INST", "--arch", "gfx1100"});
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("op=SMEM_RD"));
+  CHECK_THAT(r.out, Catch::Contains("op=BARRIER"));
+  CHECK_THAT(r.out, Catch::Contains("1932 packets (rdna3, layout 3)"));
+  CHECK_THAT(r.out, Catch::Contains("2 undecoded at the end"));
+  const auto tail = wavectl({"sqtt", "decode", blob.string(), "--tail", "--json", "-q"});
+  REQUIRE(tail.exit_code == 0);
+  const auto lines = json_lines(tail.out);
+  CHECK(lines.size() >= 1932);
+  for (std::size_t i = 1932; i < lines.size(); ++i)
+    CHECK(lines[i]["tail"] == true);
+}
+
+TEST_CASE("sqtt decode: empty blobs end cleanly, bad paths and arches are refused") {
+  const auto dir = std::filesystem::temp_directory_path() / "wavescope-sqtt-cli";
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "empty.bin"); }
+  const auto empty = wavectl({"sqtt", "decode", (dir / "empty.bin").string()});
+  CHECK(empty.exit_code == 0);
+  CHECK_THAT(empty.out, Catch::Contains("0 packets"));
+  const auto missing = wavectl({"sqtt", "decode", (dir / "nope.bin").string()});
+  CHECK(missing.exit_code == 3);
+  CHECK_THAT(missing.err, Catch::Contains("cannot open SQTT blob"));
+  const auto arch = wavectl({"sqtt", "decode", (dir / "empty.bin").string(), "--arch", "gfx8"});
+  CHECK(arch.exit_code == 2);
+  CHECK_THAT(arch.err, Catch::Contains("unknown SQTT architecture"));
+  const auto type = wavectl({"sqtt", "decode", (dir / "empty.bin").string(), "--type", "FOO"});
+  CHECK(type.exit_code == 2);
+  const auto not_capture = wavectl({"sqtt", "waves", dir.string()});
+  CHECK(not_capture.exit_code == 3);
+  CHECK_THAT(not_capture.err, Catch::Contains("meta.json"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("sqtt waves lists every wave, --json matches waves.jsonl with instructions") {
+  WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx1100/sync");
+  const auto text = wavectl({"sqtt", "waves", dir.string()});
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("5 waves in 12 blobs"));
+  const auto r = wavectl({"sqtt", "waves", dir.string(), "--json", "--instructions"});
+  REQUIRE(r.exit_code == 0);
+  const auto got = json_lines(r.out);
+  std::vector<json> want;
+  for (const auto &line : wavescope::testing::read_gz_lines(dir / "waves.jsonl.gz"))
+    want.push_back(json::parse(line));
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    for (const char *k : {"blob", "se", "sa", "wgp", "cu", "simd", "wave", "start", "end",
+                          "start_i", "end_i", "id7", "mapped"})
+      CHECK(got[i][k] == want[i][k]);
+    if (!want[i]["mapped"])
+      continue;
+    REQUIRE(got[i]["insts"].size() == want[i]["insts"].size());
+    for (std::size_t k = 0; k < want[i]["insts"].size(); ++k)
+      for (const char *key : {"pc", "time", "pkt", "name", "viz"})
+        CHECK(got[i]["insts"][k][key] == want[i]["insts"][k][key]);
+  }
+  const auto cdna = wavectl({"sqtt", "waves", (dir / "../../gfx950/plus").string(), "--json"});
+  REQUIRE(cdna.exit_code == 0);
+  const auto cdna_lines = json_lines(cdna.out);
+  REQUIRE(cdna_lines.size() == 1);
+  CHECK(cdna_lines[0].contains("sh"));
+  CHECK(cdna_lines[0]["mapped"] == false);
+}
+
+TEST_CASE(
+    "sqtt insts prints the per-PC table of a kernel, --json per PC with cost summing to 100") {
+  WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx1100/sync");
+  const auto text = wavectl({"sqtt", "insts", dir.string(), "--kernel", "custom_lds_sync"});
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("s_barrier"));
+  CHECK_THAT(text.out, Catch::Contains("cost %"));
+  CHECK_THAT(text.out, Catch::Contains("30 mapped issues"));
+  const auto r = wavectl({"sqtt", "insts", dir.string(), "--json"});
+  REQUIRE(r.exit_code == 0);
+  double cost = 0;
+  std::uint64_t hits = 0;
+  for (const auto &line : json_lines(r.out))
+    if (line["kernel"] == "custom_lds_sync") {
+      cost += line["cost_pct"].get<double>();
+      hits += line["hits"].get<std::uint64_t>();
+      CHECK(line["gap_min"] <= line["gap_mean"]);
+      CHECK(line["gap_mean"] <= line["gap_max"]);
+      if (line["asm"] == "s_barrier")
+        CHECK(line["barrier_wait"] == 36);
+    }
+  CHECK(cost == Approx(100.0));
+  CHECK(hits == 30);
+  const auto none = wavectl({"sqtt", "insts", dir.string(), "--kernel", "nope"});
+  CHECK(none.exit_code == 2);
+  WAVESCOPE_REQUIRE_TESTDATA(cdna, "sqtt/gfx950/gemm");
+  const auto walked = wavectl({"sqtt", "insts", cdna.string()});
+  CHECK(walked.exit_code == 0);
+  CHECK_THAT(walked.out, Catch::Contains("200 of 200 packets mapped"));
+  CHECK_THAT(walked.out, Catch::Contains("v_lshl_add_u64"));
+}
+
+TEST_CASE("sqtt stats summarises every blob, --json per blob agrees with meta.json") {
+  WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx1200/gemm");
+  const auto text = wavectl({"sqtt", "stats", dir.string()});
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("1024 waves"));
+  const auto r = wavectl({"sqtt", "stats", dir.string(), "--json"});
+  REQUIRE(r.exit_code == 0);
+  std::ifstream in(dir / "meta.json");
+  const auto meta = json::parse(in);
+  const auto lines = json_lines(r.out);
+  REQUIRE(lines.size() == meta["sqtt"].size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    CHECK(lines[i]["blob"] == meta["sqtt"][i]["file"]);
+    CHECK(lines[i]["packets"] == meta["sqtt"][i]["packets"]);
+    CHECK(lines[i]["undecoded_tail_nibbles"] == meta["sqtt"][i]["undecoded_tail_nibbles"]);
+    CHECK(lines[i]["waves"] == meta["sqtt"][i]["waves"]);
+    CHECK(lines[i]["mapped_instructions"] == meta["sqtt"][i]["mapped_instructions"]);
+    CHECK(lines[i]["anomalies"] == 0);
+  }
+}
+
+TEST_CASE("sqtt timeline --json prints timeline.jsonl's events for a blob") {
+  WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx1100/sync");
+  const auto r = wavectl({"sqtt", "timeline", dir.string(), "--blob", "k0_se1.bin", "--json"});
+  REQUIRE(r.exit_code == 0);
+  // The same events as the reference, compared as sorted sets of their shared keys.
+  auto key = [](const json &j) {
+    json k = j;
+    k.erase("category");
+    return k.dump();
+  };
+  std::vector<std::string> got, want;
+  for (const auto &j : json_lines(r.out))
+    got.push_back(key(j));
+  for (const auto &line : wavescope::testing::read_gz_lines(dir / "timeline.jsonl.gz")) {
+    const auto j = json::parse(line);
+    if (j["blob"] == "k0_se1.bin")
+      want.push_back(key(j));
+  }
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  CHECK(got.size() == 101);
+  CHECK(got == want);
+  const auto text = wavectl({"sqtt", "timeline", dir.string(), "--blob", "k0_se1.bin"});
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("ALUEXEC:0 VALU"));
+  CHECK_THAT(text.out, Catch::Contains("WAVE:1"));
+  const auto none = wavectl({"sqtt", "timeline", dir.string(), "--blob", "nope.bin"});
+  CHECK(none.exit_code == 2);
+}
+
+TEST_CASE("every sqtt subcommand has --help") {
+  for (const char *sub : {"decode", "waves", "insts", "stats", "timeline"}) {
+    const auto r = wavectl({"sqtt", sub, "--help"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("--json"));
+  }
+}

@@ -8,6 +8,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -22,9 +25,25 @@ using wavescope::testing::run_process;
 
 namespace {
 
+// A folder of this process in the temporary directory (tests of several checkouts may run at once
+// on one machine), removed at exit.
+fs::path scratch(const std::string &name) {
+  static const fs::path root = [] {
+    const fs::path dir =
+        fs::temp_directory_path() / ("wavescope-bad-captures-" + std::to_string(::getpid()));
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(
+          fs::temp_directory_path() / ("wavescope-bad-captures-" + std::to_string(::getpid())), ec);
+    });
+    return dir;
+  }();
+  return root / name;
+}
+
 // A writable copy of a corpus capture (binary files and meta.json only).
 fs::path copy_capture(const fs::path &from, const std::string &name) {
-  const fs::path to = fs::temp_directory_path() / ("wavescope-bad-" + name);
+  const fs::path to = scratch(name);
   fs::remove_all(to);
   fs::create_directories(to);
   for (const auto &entry : fs::directory_iterator(from))
@@ -71,15 +90,14 @@ std::string load_error(const fs::path &dir) {
 
 wavescope::testing::ProcessResult screenshot_of(const fs::path &dir) {
   return run_process({WAVESCOPE_APP_BINARY, dir.string(), "--screenshot",
-                      (fs::temp_directory_path() / "wavescope-bad.png").string(), "--view",
-                      "waves"},
+                      scratch("screenshot.png").string(), "--view", "waves"},
                      {"QT_QPA_PLATFORM=offscreen"});
 }
 
 } // namespace
 
 TEST_CASE("a folder without meta.json is not a capture") {
-  const fs::path dir = fs::temp_directory_path() / "wavescope-bad-empty";
+  const fs::path dir = scratch("empty");
   fs::create_directories(dir);
   const auto r = screenshot_of(dir);
   CHECK(r.exit_code == 3);

@@ -5,6 +5,8 @@
 
 #include <QImage>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -76,13 +78,15 @@ TEST_CASE("an unknown view name is refused with the list of views") {
 
 TEST_CASE("bad files give a message, not a crash") {
   const auto dir = std::filesystem::temp_directory_path();
-  const auto not_elf = dir / "wavescope-test-bad.elf";
+  // Named per process: tests of several checkouts may run at once on one machine.
+  const auto not_elf = dir / ("wavescope-test-bad-" + std::to_string(::getpid()) + ".elf");
   std::ofstream(not_elf) << "\x7f"
                             "ELF"
                             "garbage";
-  const auto r = run_process({WAVESCOPE_APP_BINARY, not_elf.string(), "--screenshot",
-                              (dir / "wavescope-bad.png").string()},
-                             {"QT_QPA_PLATFORM=offscreen"});
+  const auto r =
+      run_process({WAVESCOPE_APP_BINARY, not_elf.string(), "--screenshot",
+                   (dir / ("wavescope-bad-" + std::to_string(::getpid()) + ".png")).string()},
+                  {"QT_QPA_PLATFORM=offscreen"});
   CHECK(r.exit_code == 3);
   CHECK_THAT(r.err, Catch::Contains("truncated ELF"));
   std::filesystem::remove(not_elf);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/wave_timeline_model.hpp"
+#include "views/timeline_axis.hpp"
 
 class QPainter;
 
@@ -64,6 +65,11 @@ public:
   int lane_at(int track, double y_in_track) const;
 
 private:
+  // wave_timeline_labels.cpp: the label column and the axes, drawn over the tracks.
+  void paint_labels(QPainter &p, const TimelineFrame &frame, int first_track, int last_track) const;
+  void paint_axes(QPainter &p, const TimelineFrame &frame,
+                  const std::vector<AxisTick> &cycle_ticks) const;
+
   const WaveTimelineModel &model_;
 };
 

@@ -217,8 +217,10 @@ Interval compute_bounds(Op op, DType dtype, const std::vector<UOp> &src, const A
     return full;
   r->lo = saturate(r->lo);
   r->hi = saturate(r->hi);
-  // Values of sized ints wrap: an interval that leaves the dtype's range says nothing.
-  if (is_sized_int(dtype) && (r->lo < full.lo || r->hi > full.hi))
+  // Values of sized ints wrap: an interval that leaves the dtype's range says nothing. (WHERE and
+  // TRUNC pass their operand's value through unchanged.)
+  if (is_sized_int(dtype) && op != Op::WHERE && op != Op::TRUNC &&
+      (r->lo < full.lo || r->hi > full.hi))
     return full;
   if (is_bool(dtype))
     return {std::clamp<Int>(r->lo, 0, 1), std::clamp<Int>(r->hi, 0, 1)};

@@ -228,7 +228,13 @@ UOp UOp::with_src(std::vector<UOp> src) const {
     case Op::CUSTOMI:
     case Op::INS:
     case Op::CONST: break; // these carry whatever dtype they were given
-    default: dtype = derive_dtype(node_->op, src, node_->arg);
+    default: {
+      const DType derived = derive_dtype(node_->op, src, node_->arg);
+      // A sized int node stays sized when a source only lost its width (e.g. a constant that a
+      // where passed through): its value still wraps to the width it had.
+      if (!(is_sized_int(dtype) && derived == dtypes::index))
+        dtype = derived;
+    }
     }
   }
   return make(node_->op, dtype, std::move(src), node_->arg, node_->tag);

@@ -226,6 +226,23 @@ OpSet root_ops(const Pat &p) {
   return all;
 }
 
+// A result standing for a sized-int node must keep its wrapped value (see the constructor).
+UOp keep_wrapping(const UOp &node, UOp out) {
+  const DType t = node.dtype();
+  // WHERE and TRUNC pass a value through as it is; only computing ops wrap.
+  if (!is_sized_int(t) || node.op() == Op::WHERE || node.op() == Op::TRUNC)
+    return out;
+  if (auto v = out.const_value(); v && out.is_const())
+    return const_int(*v, t);
+  const bool wraps = (ops::kBinary.contains(out.op()) && !ops::kComparison.contains(out.op())) ||
+                     out.op() == Op::NEG || out.op() == Op::CAST || out.op() == Op::MULACC;
+  if (out.dtype() == t && wraps)
+    return out;
+  if (out.vmin() >= dtype_min(t) && out.vmax() <= dtype_max(t))
+    return out;
+  return {};
+}
+
 } // namespace
 
 std::string CompiledRule::location_text() const {
@@ -258,12 +275,14 @@ Rule rule(std::string name, Pat pattern, RuleFn fn, std::source_location locatio
   return Rule{std::move(name), std::move(pattern), std::move(fn), location};
 }
 
-PatternMatcher::PatternMatcher(std::string name, std::vector<Rule> rules) : name_(std::move(name)) {
+PatternMatcher::PatternMatcher(std::string name, std::vector<Rule> rules, bool keep_wrapping)
+    : name_(std::move(name)) {
   for (auto &r : rules) {
     auto compiled = std::make_shared<CompiledRule>();
     compiled->name_ = r.name;
     compiled->family_ = name_;
     compiled->location_ = r.location;
+    compiled->keep_wrapping_ = keep_wrapping;
     compiled->fn_ = std::move(r.fn);
     compiled->root_ops_ = root_ops(r.pattern);
     if (compiled->root_ops_.empty())
@@ -316,6 +335,8 @@ UOp PatternMatcher::rewrite(const UOp &node, ContextRef context, StepRecorder *r
     auto accept = [&]() {
       UOp out = r->fn_(Match(*r, st.slots, node, context));
       if (!out || out == node)
+        return false;
+      if (r->keep_wrapping_ && !(out = keep_wrapping(node, std::move(out))))
         return false;
       result = std::move(out);
       return true;

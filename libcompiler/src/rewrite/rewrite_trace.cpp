@@ -289,11 +289,21 @@ UOp RewriteTrace::rebuild(std::uint64_t id) const {
 }
 
 std::vector<UOp> RewriteTrace::replay(const TraceRewrite &rewrite) const {
+  // Every before -> after pair seen so far applies, again and again: the engine rewrites a node
+  // once, so a node that reappears later (rebuilt from other parts) takes its known result
+  // without a new step.
   std::vector<UOp> graphs{rebuild(rewrite.input)};
+  std::unordered_map<UOp, UOp> seen;
   for (const auto &step : rewrite.steps) {
-    const UOp before = rebuild(step.before);
-    const UOp after = rebuild(step.after);
-    graphs.push_back(substitute(graphs.back(), {{before, after}}));
+    seen[rebuild(step.before)] = rebuild(step.after);
+    UOp current = graphs.back();
+    for (int pass = 0; pass < 1000; ++pass) {
+      UOp next = substitute(current, seen);
+      if (next == current)
+        break;
+      current = next;
+    }
+    graphs.push_back(current);
   }
   return graphs;
 }

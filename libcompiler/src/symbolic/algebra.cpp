@@ -236,6 +236,60 @@ std::size_t slice_size(const UOp &u) {
   return toposort(u).size() - 1;
 }
 
+namespace {
+// The divisors / shift amounts of the possibly undefined operations of u.
+std::vector<UOp> risky_operands(const UOp &u) {
+  std::vector<UOp> risky;
+  for (const auto &n : toposort(u)) {
+    switch (n.op()) {
+    case Op::FLOORDIV:
+    case Op::FLOORMOD:
+    case Op::CDIV:
+    case Op::CMOD:
+      if (n.src(1).vmin() <= 0 && n.src(1).vmax() >= 0)
+        risky.push_back(n.src(1));
+      break;
+    case Op::SHL:
+    case Op::SHR:
+      if (n.src(1).vmin() < 0)
+        risky.push_back(n.src(1));
+      break;
+    default: break;
+    }
+  }
+  return risky;
+}
+} // namespace
+
+bool introduces_undefined(const UOp &before, const UOp &after) {
+  const auto old_risks = risky_operands(before);
+  for (const auto &r : risky_operands(after))
+    if (std::find(old_risks.begin(), old_risks.end(), r) == old_risks.end())
+      return true;
+  return false;
+}
+
+bool may_be_undefined(const UOp &u) {
+  for (const auto &n : toposort(u)) {
+    switch (n.op()) {
+    case Op::FLOORDIV:
+    case Op::FLOORMOD:
+    case Op::CDIV:
+    case Op::CMOD:
+      if (n.src(1).vmin() <= 0 && n.src(1).vmax() >= 0)
+        return true;
+      break;
+    case Op::SHL:
+    case Op::SHR:
+      if (n.src(1).vmin() < 0)
+        return true;
+      break;
+    default: break;
+    }
+  }
+  return false;
+}
+
 bool fits(const UOp &u, Int value) {
   if (is_sized_int(u.dtype()))
     return value >= dtype_min(u.dtype()) && value <= dtype_max(u.dtype());

@@ -43,6 +43,14 @@ UOp constant_like(const UOp &like, Int value);
 // Nodes reachable from u, excluding u (tinygrad's len(backward_slice)).
 std::size_t slice_size(const UOp &u);
 
+// True when evaluating u can be undefined somewhere in its domain (a division or modulo by a
+// divisor whose range holds 0, a shift by a possibly negative amount). Rules that move such an
+// expression out from under a where's guard would make it evaluate where it did not.
+bool may_be_undefined(const UOp &u);
+// True when `after` has a possibly undefined operation (as above) whose divisor or shift amount
+// is not one that `before` already risked: `after` may be undefined where `before` was not.
+bool introduces_undefined(const UOp &before, const UOp &after);
+
 // True when a result of that value may be a constant of u's dtype without wrapping.
 bool fits(const UOp &u, Int value);
 

@@ -9,6 +9,7 @@
 
 #include "symbolic/algebra.hpp"
 #include "symbolic/divmod.hpp"
+#include "symbolic/rule_set.hpp"
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
 #include "wavescope/compiler/rewrite/pattern_matcher.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
@@ -263,7 +264,7 @@ UOp fold_divmod(const UOp &d) {
 }
 
 const PatternMatcher &divmod_rules() {
-  static const PatternMatcher rules(
+  static const PatternMatcher rules = detail::rule_set(
       "divmod",
       {
           rule("(x//c+a)//d -> (x+a*c)//(c*d)",

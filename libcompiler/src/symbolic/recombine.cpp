@@ -4,6 +4,7 @@
 // (x//c//D as x//(c·D)) or shifted by constants; every success shrinks the sum.
 
 #include "symbolic/algebra.hpp"
+#include "symbolic/rule_set.hpp"
 #include "wavescope/compiler/rewrite/pattern_matcher.hpp"
 #include "wavescope/compiler/symbolic/simplify.hpp"
 
@@ -80,7 +81,7 @@ UOp fold_add_divmod_recombine(const UOp &x) {
 } // namespace
 
 const PatternMatcher &recombine_rules() {
-  static const PatternMatcher rules(
+  static const PatternMatcher rules = detail::rule_set(
       "recombine",
       {
           rule("(b%D)*m + (b//D)*D*m -> b*m", pat_any_src(Op::ADD).dtype(dtypes::index).named("x"),

@@ -5,6 +5,7 @@
 
 #include "symbolic/algebra.hpp"
 #include "symbolic/alu_semantics.hpp"
+#include "symbolic/rule_set.hpp"
 #include "wavescope/compiler/rewrite/pattern_matcher.hpp"
 #include "wavescope/compiler/symbolic/simplify.hpp"
 
@@ -105,7 +106,8 @@ UOp fold_constants(const UOp &a) {
   switch (a.op()) {
   case Op::NEG: r = detail::binary_value(Op::MUL, a.dtype(), v[0], Value::integer(-1)); break;
   case Op::TRUNC: r = v[0]; break;
-  case Op::WHERE: r = v[0].v != 0 ? v[1] : v[2]; break;
+  case Op::WHERE:
+    return a.src(v[0].v != 0 ? 1 : 2); // the selected branch as it is (a where does not wrap)
   case Op::MULACC:
     r = detail::binary_value(Op::ADD, a.dtype(),
                              detail::binary_value(Op::MUL, a.dtype(), v[0], v[1]), v[2]);
@@ -127,7 +129,7 @@ bool bit_exact_cast(DType from, DType to) {
 } // namespace
 
 const PatternMatcher &identity_rules() {
-  static const PatternMatcher rules(
+  static const PatternMatcher rules = detail::rule_set(
       "identities",
       {
           rule("x+0, x^0, x|0 -> x",
@@ -160,12 +162,12 @@ const PatternMatcher &identity_rules() {
           rule("where(x,false,true) -> !x",
                where(var("x", kBool), constant(false, kBool), constant(true, kBool)),
                [](const Match &m) { return logical_not(m["x"]); }),
-          rule("int(bool x)!=c -> x, !x or true",
-               ne(cast(var("x", kBool), int_dtypes()), cvar("c")),
-               [](const Match &m) {
-                 const Int c = m.value("c");
-                 return c == 0 ? m["x"] : c == 1 ? logical_not(m["x"]) : const_bool(true);
-               }),
+          rule(
+              "int(bool x)!=c -> x, !x or true", ne(cast(var("x", kBool), int_dtypes()), cvar("c")),
+              [](const Match &m) {
+                const Int c = m.value("c");
+                return c == 0 ? m["x"] : c == 1 ? logical_not(m["x"]) : const_bool(true);
+              }),
           rule("trunc(int) -> x",
                pat(Op::TRUNC, {var("x",
                                    [] {
@@ -225,7 +227,7 @@ const PatternMatcher &identity_rules() {
 }
 
 const PatternMatcher &constant_folding_rules() {
-  static const PatternMatcher rules(
+  static const PatternMatcher rules = detail::rule_set(
       "constant folding",
       {
           rule("cast(const) -> const", pat(Op::CAST, {cvar("c")}).named("root"),
@@ -264,7 +266,7 @@ const PatternMatcher &constant_folding_rules() {
 }
 
 const PatternMatcher &cast_rules() {
-  static const PatternMatcher rules(
+  static const PatternMatcher rules = detail::rule_set(
       "casts",
       {
           rule("cast to the same dtype -> x", pat_any_src({Op::CAST, Op::BITCAST}).named("root"),
@@ -310,7 +312,7 @@ const PatternMatcher &cast_rules() {
 }
 
 const PatternMatcher &simple_where_rules() {
-  static const PatternMatcher rules(
+  static const PatternMatcher rules = detail::rule_set(
       "where (simple)",
       {
           rule("where(c,v,v) -> v", where(var(), var("val"), var("val")),
@@ -320,18 +322,28 @@ const PatternMatcher &simple_where_rules() {
                  if (m["gate"].is_invalid())
                    return {};
                  UOp r = m.value("gate") ? m["c0"] : m["c1"];
-                 // A weak constant picked by a strongly typed where takes the where's dtype.
+                 // A weak constant picked by a strongly typed where takes the where's dtype
+                 // (when its value fits: a where passes values through without wrapping).
                  if (r.is_const() && is_weak(r.dtype()) && !is_weak(m["w"].dtype()) &&
-                     int_value(r) && is_int(m["w"].dtype()))
+                     int_value(r) && is_int(m["w"].dtype()) && detail::fits(m["w"], *int_value(r)))
                    return const_int(*int_value(r), m["w"].dtype());
                  return r;
                }),
           rule("where(a,where(b,c,d),d) -> where(a&b,c,d)",
                where(var("a"), where(var("b"), var("c"), var("d")), var("d")),
-               [](const Match &m) { return where(bit_and(m["a"], m["b"]), m["c"], m["d"]); }),
+               [](const Match &m) -> UOp {
+                 // b is now evaluated where a is false as well
+                 if (detail::may_be_undefined(m["b"]))
+                   return {};
+                 return where(bit_and(m["a"], m["b"]), m["c"], m["d"]);
+               }),
           rule("where(a,c,where(b,c,d)) -> where(a|b,c,d)",
                where(var("a"), var("c"), where(var("b"), var("c"), var("d"))),
-               [](const Match &m) { return where(bit_or(m["a"], m["b"]), m["c"], m["d"]); }),
+               [](const Match &m) -> UOp {
+                 if (detail::may_be_undefined(m["b"]))
+                   return {};
+                 return where(bit_or(m["a"], m["b"]), m["c"], m["d"]);
+               }),
       });
   return rules;
 }

@@ -2,6 +2,7 @@
 // distribution rules. Index math has no SUB or NEG: `x-y` is `x+y*-1`, `-x` is `x*-1`.
 
 #include "symbolic/algebra.hpp"
+#include "symbolic/rule_set.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
 #include "wavescope/compiler/rewrite/pattern_matcher.hpp"
 #include "wavescope/compiler/symbolic/simplify.hpp"
@@ -42,23 +43,23 @@ UOp combined(const UOp &x, Int c0, Int c1) {
 } // namespace
 
 const PatternMatcher &canonical_order_rules() {
-  static const PatternMatcher rules(
-      "canonical order",
-      {
-          rule("commutative operands in canonical order",
-               pat_any_src(ops::kCommutative).dtype(kIndex).named("x"),
-               [](const Match &m) -> UOp {
-                 const UOp &x = m["x"];
-                 if (x.size() != 2 || structural_compare(x.src(1), x.src(0)) >= 0)
-                   return {};
-                 return x.with_src({x.src(1), x.src(0)});
-               }),
-      });
+  static const PatternMatcher rules =
+      detail::rule_set("canonical order",
+                       {
+                           rule("commutative operands in canonical order",
+                                pat_any_src(ops::kCommutative).dtype(kIndex).named("x"),
+                                [](const Match &m) -> UOp {
+                                  const UOp &x = m["x"];
+                                  if (x.size() != 2 || structural_compare(x.src(1), x.src(0)) >= 0)
+                                    return {};
+                                  return x.with_src({x.src(1), x.src(0)});
+                                }),
+                       });
   return rules;
 }
 
 const PatternMatcher &term_rules() {
-  static const PatternMatcher rules(
+  static const PatternMatcher rules = detail::rule_set(
       "terms",
       {
           rule("x*c0+x*c1 -> x*(c0+c1)", var("x") * cvar("c0") + var("x") * cvar("c1"),
@@ -137,7 +138,7 @@ const PatternMatcher &term_rules() {
 }
 
 const PatternMatcher &distribution_rules() {
-  static const PatternMatcher rules(
+  static const PatternMatcher rules = detail::rule_set(
       "distribution",
       {
           rule("-1*(x+y) -> -x+-y", constant(-1) * (var("x") + var("y")),

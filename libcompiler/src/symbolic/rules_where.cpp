@@ -2,6 +2,7 @@
 // and false in f), and combining wheres over the same condition.
 
 #include "symbolic/algebra.hpp"
+#include "symbolic/rule_set.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
 #include "wavescope/compiler/rewrite/pattern_matcher.hpp"
 #include "wavescope/compiler/symbolic/simplify.hpp"
@@ -32,7 +33,7 @@ bool both_const(const UOp &a, const UOp &b) {
 } // namespace
 
 const PatternMatcher &where_rules() {
-  static const PatternMatcher rules(
+  static const PatternMatcher rules = detail::rule_set(
       "where",
       {
           rule("where(!c,t,f) -> where(c,f,t)",

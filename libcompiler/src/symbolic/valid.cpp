@@ -6,6 +6,7 @@
 #include <map>
 
 #include "symbolic/algebra.hpp"
+#include "symbolic/rule_set.hpp"
 #include "symbolic/valid.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
@@ -162,9 +163,23 @@ UOp simplify_valid(const UOp &valid) {
       auto given = uop_given_valid(uprod(ret), stmt);
       if (!given)
         return const_bool(false); // the earlier clauses contradict each other
-      stmt = *given;
+      // `&` evaluates every clause, also where the earlier ones fail: the simplified clause must
+      // not become undefined (a division by a zero it learned from them) where it was not.
+      if (!detail::introduces_undefined(stmt, *given))
+        stmt = *given;
     }
     ret.push_back(stmt);
+  }
+  // Beyond tinygrad: a clause implied by the others (kept so far) goes, e.g. a<8 beside a<4.
+  // One at a time against the current set, so two clauses never justify each other's removal.
+  for (std::size_t i = ret.size(); ret.size() > 1 && i-- > 0;) {
+    if (!parse_valid(ret[i]))
+      continue;
+    std::vector<UOp> others = ret;
+    others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
+    auto given = uop_given_valid(uprod(others), ret[i]);
+    if (given && given->is_const() && given->const_value() == 1)
+      ret.erase(ret.begin() + static_cast<std::ptrdiff_t>(i));
   }
   if (ret == valids)
     return {};
@@ -184,7 +199,7 @@ UOp gated_given_valid(const UOp &cond, const UOp &x, const UOp &i) {
 } // namespace
 
 const PatternMatcher &valid_rules() {
-  static const PatternMatcher rules(
+  static const PatternMatcher rules = detail::rule_set(
       "valid",
       {
           rule("simplify the clauses of a valid",

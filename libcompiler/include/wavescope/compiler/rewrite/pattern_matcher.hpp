@@ -18,6 +18,7 @@
 #include <source_location>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <typeinfo>
 #include <vector>
 
@@ -31,7 +32,9 @@ namespace wavescope::compiler::rewrite {
 class ContextRef {
 public:
   ContextRef() = default;
-  template <class T> ContextRef(T &object) : object_(&object), type_(&typeid(T)) {} // NOLINT
+  template <class T>
+  requires(!std::is_same_v<std::remove_cv_t<T>, ContextRef>) ContextRef(T &object)
+      : object_(&object), type_(&typeid(T)) {} // NOLINT: implicit on purpose
   explicit operator bool() const { return object_ != nullptr; }
   template <class T> T &get() const {
     if (!object_ || *type_ != typeid(T))
@@ -112,13 +115,18 @@ private:
   std::vector<Node> nodes_; // nodes_[0] is the root pattern
   std::vector<std::string> slot_names_;
   OpSet root_ops_, early_reject_;
+  bool keep_wrapping_ = false;
 };
 
 class PatternMatcher {
 public:
   PatternMatcher() = default;
   // Compiles the rules; a rule whose root pattern names no op is refused (wavescope::Error).
-  PatternMatcher(std::string name, std::vector<Rule> rules);
+  // With `keep_wrapping` a rule's result may not silently drop the wrap-around of a sized-int
+  // node: a result of another dtype is accepted only when its value range fits the node's dtype
+  // (constants are re-typed, wrapping), else the binding is declined. The simplifier's families
+  // set it; a lowering pass that changes dtypes on purpose does not.
+  PatternMatcher(std::string name, std::vector<Rule> rules, bool keep_wrapping = false);
 
   // a's rules, then b's; the name is "a+b".
   friend PatternMatcher operator+(const PatternMatcher &a, const PatternMatcher &b);

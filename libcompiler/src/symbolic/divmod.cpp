@@ -298,17 +298,24 @@ const PatternMatcher &divmod_rules() {
   return rules;
 }
 
+namespace {
+// The engine is pure and revisits the same nodes often (nest-by-factor recursion, repeated
+// passes); a per-thread memo keeps it fast. Bounded: cleared when it grows large.
+thread_local std::unordered_map<UOp, UOp> divmod_memo;
+} // namespace
+
 UOp fold_divmod_cached(const UOp &d) {
-  // The engine is pure and revisits the same nodes often (nest-by-factor recursion, repeated
-  // passes); a per-thread memo keeps it fast. Bounded: cleared when it grows large.
-  thread_local std::unordered_map<UOp, UOp> memo;
-  if (auto it = memo.find(d); it != memo.end())
+  if (auto it = divmod_memo.find(d); it != divmod_memo.end())
     return it->second;
   UOp r = fold_divmod(d);
-  if (memo.size() > 20000)
-    memo.clear();
-  memo.emplace(d, r);
+  if (divmod_memo.size() > 20000)
+    divmod_memo.clear();
+  divmod_memo.emplace(d, r);
   return r;
+}
+
+void clear_caches() {
+  divmod_memo.clear();
 }
 
 } // namespace wavescope::compiler::symbolic

@@ -261,6 +261,14 @@ private:
   }
 
   UOp unary() {
+    // Each nesting level (parentheses, calls, unary operators) passes here once: bound the
+    // recursion so a hostile input is an error, not a stack overflow.
+    struct DepthGuard {
+      std::size_t &depth;
+      ~DepthGuard() { --depth; }
+    } guard{++depth_};
+    if (depth_ > kMaxNesting)
+      fail(peek(), fmt::format("expression nested deeper than {} levels", kMaxNesting));
     if (peek().kind == TokenKind::Operator &&
         (peek().text == "-" || peek().text == "!" || peek().text == "~")) {
       const Token op = take();
@@ -353,6 +361,8 @@ private:
   const Scope &scope_;
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
+  std::size_t depth_ = 0;
+  static constexpr std::size_t kMaxNesting = 256;
 };
 
 UOp parse_expression(std::string_view text, Scope &scope) {

@@ -64,7 +64,7 @@ TEST_CASE("input conveniences desugar to tinygrad's forms") {
 
 TEST_CASE("parse errors name the column and what was expected") {
   const Scope s = abc_scope();
-  auto message = [&](const char *text) {
+  auto message = [&](const std::string &text) {
     try {
       parse_expression(text, s);
     } catch (const wavescope::Error &e) {
@@ -82,6 +82,9 @@ TEST_CASE("parse errors name the column and what was expected") {
   CHECK_THAT(message("max+1"), Catch::Contains("'max' is a function"));
   CHECK_THAT(message("a b"), Catch::Contains("unexpected 'b'"));
   CHECK_THAT(message("99999999999999999999999999999999999999999"), Catch::Contains("too large"));
+  CHECK_THAT(message(std::string(300, '(') + "a" + std::string(300, ')')),
+             Catch::Contains("nested deeper than 256 levels"));
+  CHECK_THAT(message(std::string(300, '-') + "a"), Catch::Contains("nested deeper"));
 }
 
 TEST_CASE("operation counts count distinct operator nodes") {

@@ -11,6 +11,7 @@
 
 #include "commands/compiler/compiler_commands.hpp"
 #include "progress_printer.hpp"
+#include "table.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
@@ -34,6 +35,7 @@ struct SimplifyArgs {
   std::string trace;
   std::string layer = "sym";
   bool verify = false;
+  bool list_rules = false;
 };
 
 // NAME=MIN:MAX or NAME=MIN:MAX:DTYPE
@@ -244,6 +246,26 @@ void run_cases(const SimplifyArgs &args, const CliContext &context) {
                             cases.size() - equivalent - failed));
 }
 
+void list_rules(const std::string &layer, const CliContext &context) {
+  const PatternMatcher &rules = layer_named(layer);
+  if (context.json) {
+    for (const auto &r : rules.rules()) {
+      nlohmann::ordered_json j;
+      j["family"] = r->family();
+      j["rule"] = r->name();
+      j["loc"] = r->location_text();
+      print_ordered_json_line(j);
+    }
+    return;
+  }
+  Table table({"family", "rule", "location"});
+  for (const auto &r : rules.rules())
+    table.add_row({r->family(), r->name(), r->location_text()});
+  std::cout << table.render()
+            << fmt::format("{} rules in layer '{}'\n", rules.size(),
+                           layer == "simple" ? "symbolic_simple" : layer);
+}
+
 } // namespace
 
 void register_simplify_command(CLI::App &app, CliContext &context) {
@@ -272,7 +294,12 @@ void register_simplify_command(CLI::App &app, CliContext &context) {
   cmd->add_flag("--verify", args->verify,
                 "Check the result against the input over the whole domain (sampled when large)");
   add_json_flag(*cmd, context);
+  cmd->add_flag(
+      "--list-rules", args->list_rules,
+      "List the rule families of the chosen layer: every rule's name and source location");
   cmd->callback([args, &context] {
+    if (args->list_rules)
+      return list_rules(args->layer, context);
     if (args->cases.empty() && args->expr.empty())
       throw Error(ErrorKind::Usage, "give an EXPR to simplify or --cases FILE (see --help)");
     if (!args->cases.empty())

@@ -48,6 +48,10 @@ UOp simplify(const UOp &root, const PatternMatcher &rules = sym(),
              const std::string &name = "simplify",
              std::source_location caller = std::source_location::current());
 
+// Drops this thread's memo of div/mod results (it keeps the nodes it holds alive; benchmarks use
+// this to measure cold simplification).
+void clear_caches();
+
 // The families as listed above, for documentation and `wavectl simplify --rules`.
 std::vector<const PatternMatcher *> rule_families();
 

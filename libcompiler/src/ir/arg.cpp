@@ -147,11 +147,11 @@ int compare_args(const Arg &a, const Arg &b) {
         } else if constexpr (std::is_same_v<T, DType>) {
           return compare(x, y);
         } else if constexpr (std::is_same_v<T, ParamArg>) {
+          // tinygrad's field order (slot, dtype, vmin_vmax, multiple_of, name, ...): variables
+          // sort by range before name, so canonical operand orders coincide with tinygrad's.
           if (int c = three_way(x.slot, y.slot))
             return c;
           if (int c = compare(x.dtype, y.dtype))
-            return c;
-          if (int c = three_way(x.name, y.name))
             return c;
           if (int c = three_way(x.bounds.has_value(), y.bounds.has_value()))
             return c;
@@ -162,6 +162,8 @@ int compare_args(const Arg &a, const Arg &b) {
               return c;
           }
           if (int c = three_way(x.multiple_of, y.multiple_of))
+            return c;
+          if (int c = three_way(x.name, y.name))
             return c;
           return three_way(x.addrspace, y.addrspace);
         } else if constexpr (std::is_same_v<T, RangeArg>) {

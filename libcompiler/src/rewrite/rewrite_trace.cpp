@@ -150,7 +150,10 @@ public:
     if (!v.is_object() || v.size() != 1)
       fail(path, "expected null, a number, a string, a bool or a "
                  "one-field object");
-    const auto &[key, value] = *v.items().begin();
+    // The one field (the iterator must outlive the key and value it hands out).
+    const auto field_it = v.begin();
+    const std::string key = field_it.key();
+    const json &value = field_it.value();
     const std::string sub = path + "." + key;
     if (key == "int")
       return wide(v, path);

@@ -148,8 +148,7 @@ UOp simplify_valid(const UOp &valid) {
   std::vector<std::pair<int, std::size_t>> order;
   for (std::size_t i = 0; i < valids.size(); ++i)
     order.emplace_back(priority(valids[i]), i);
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::sort(order.begin(), order.end()); // by priority, then original position (stable)
   std::vector<UOp> sorted;
   for (const auto &[p, i] : order)
     sorted.push_back(valids[i]);

@@ -76,8 +76,10 @@ void run_info(const std::string &file, const CliContext &context) {
   std::cout << groups.render();
   std::vector<std::pair<std::string, std::pair<std::size_t, std::uint64_t>>> by_count(rules.begin(),
                                                                                       rules.end());
-  std::stable_sort(by_count.begin(), by_count.end(),
-                   [](const auto &a, const auto &b) { return a.second.first > b.second.first; });
+  // Most applied first; ties by name (the map's order).
+  std::sort(by_count.begin(), by_count.end(), [](const auto &a, const auto &b) {
+    return a.second.first != b.second.first ? a.second.first > b.second.first : a.first < b.first;
+  });
   Table table({"rule", "applied", "us"},
               {Table::Align::Left, Table::Align::Right, Table::Align::Right});
   for (const auto &[name, stats] : by_count)

@@ -8,6 +8,7 @@
 
 #include "wavescope/compiler/ir/builders.hpp"
 #include "wavescope/compiler/ir/uop.hpp"
+#include "wavescope/compiler/rewrite/pattern.hpp"
 
 namespace wavescope::compiler::symbolic::detail {
 
@@ -50,6 +51,18 @@ bool may_be_undefined(const UOp &u);
 // True when `after` has a possibly undefined operation (as above) whose divisor or shift amount
 // is not one that `before` already risked: `after` may be undefined where `before` was not.
 bool introduces_undefined(const UOp &before, const UOp &after);
+
+// An integer constant pattern (index or sized int): rules that compute with a constant's value
+// use it, so float and Invalid constants never reach their arithmetic.
+inline rewrite::Pat icvar(std::string name) {
+  return rewrite::cvar(std::move(name), rewrite::int_dtypes());
+}
+// A bool or integer constant pattern.
+inline rewrite::Pat bcvar(std::string name) {
+  auto types = rewrite::int_dtypes();
+  types.push_back(dtypes::bool_);
+  return rewrite::cvar(std::move(name), std::move(types));
+}
 
 // True when a result of that value may be a constant of u's dtype without wrapping.
 bool fits(const UOp &u, Int value);

@@ -268,7 +268,8 @@ const PatternMatcher &divmod_rules() {
       "divmod",
       {
           rule("(x//c+a)//d -> (x+a*c)//(c*d)",
-               floordiv(floordiv(var("x", kIndex), cvar("c")) + cvar("a"), cvar("d")),
+               floordiv(floordiv(var("x", kIndex), detail::icvar("c")) + detail::icvar("a"),
+                        detail::icvar("d")),
                [](const Match &m) -> UOp {
                  const Int c = m.value("c"), d = m.value("d");
                  if (d <= 0 || c == 0)
@@ -280,7 +281,8 @@ const PatternMatcher &divmod_rules() {
                  return floordiv(m["x"] + *ac, *cd);
                }),
           rule("(x+c)//d, (x+c)%d: c outside [0,d)",
-               pat({Op::FLOORDIV, Op::FLOORMOD}, {var("x", kIndex) + cvar("c"), cvar("d")})
+               pat({Op::FLOORDIV, Op::FLOORMOD},
+                   {var("x", kIndex) + detail::icvar("c"), detail::icvar("d")})
                    .named("n"),
                [](const Match &m) -> UOp {
                  const Int c = m.value("c"), d = m.value("d");

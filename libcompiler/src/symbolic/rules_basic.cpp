@@ -130,99 +130,108 @@ bool bit_exact_cast(DType from, DType to) {
 
 const PatternMatcher &identity_rules() {
   static const PatternMatcher rules = detail::rule_set(
-      "identities",
-      {
-          rule("x+0, x^0, x|0 -> x",
-               pat_any_src({Op::ADD, Op::XOR, Op::OR}).with_permuted_src({var("x"), constant(0)}),
-               [](const Match &m) { return m["x"]; }),
-          rule("x<<0, x>>0 -> x", pat({Op::SHL, Op::SHR}, {var("x"), constant(0)}),
-               [](const Match &m) { return m["x"]; }),
-          rule("x*1 -> x", var("x") * 1, [](const Match &m) { return m["x"]; }),
-          rule("x//x -> 1", floordiv(var("x"), var("x")),
-               [](const Match &m) { return constant_like(m["x"], 1); }),
-          rule("x//1 -> x", floordiv(var("x"), 1), [](const Match &m) { return m["x"]; }),
-          rule("x//-1 -> -x", floordiv(var("x"), -1), [](const Match &m) { return m["x"] * -1; }),
-          rule("(x^y)^y -> x", bit_xor(bit_xor(var("x"), var("y")), var("y")),
-               [](const Match &m) { return m["x"]; }),
-          rule("(x%y)%y -> x%y", floormod(floormod(var(), var("y")).named("base"), var("y")),
-               [](const Match &m) { return m["base"]; }),
-          rule("x&c (bool) -> x or c", bit_and(var("x", kBool), cvar("c")),
-               [](const Match &m) { return m.value("c") ? m["x"] : m["c"]; }),
-          rule("x|c (bool) -> c or x", bit_or(var("x", kBool), cvar("c")),
-               [](const Match &m) { return m.value("c") ? m["c"] : m["x"]; }),
-          rule("x!=false -> x", ne(var("x", kBool), constant(false, kBool)),
-               [](const Match &m) { return m["x"]; }),
-          rule("x&x, x|x, max(x,x) -> x", pat(ops::kIdempotent, {var("x"), var("x")}),
-               [](const Match &m) { return m["x"]; }),
-          rule("!!x -> x", logical_not(logical_not(var("x", kBool))),
-               [](const Match &m) { return m["x"]; }),
-          rule("where(x,true,false) -> x",
-               where(var("x", kBool), constant(true, kBool), constant(false, kBool)),
-               [](const Match &m) { return m["x"]; }),
-          rule("where(x,false,true) -> !x",
-               where(var("x", kBool), constant(false, kBool), constant(true, kBool)),
-               [](const Match &m) { return logical_not(m["x"]); }),
-          rule(
-              "int(bool x)!=c -> x, !x or true", ne(cast(var("x", kBool), int_dtypes()), cvar("c")),
-              [](const Match &m) {
-                const Int c = m.value("c");
-                return c == 0 ? m["x"] : c == 1 ? logical_not(m["x"]) : const_bool(true);
-              }),
-          rule("trunc(int) -> x",
-               pat(Op::TRUNC, {var("x",
-                                   [] {
-                                     auto l = int_dtypes();
-                                     l.push_back(dtypes::bool_);
-                                     return l;
-                                   }())}),
-               [](const Match &m) { return m["x"]; }),
-          rule("x<x -> false", lt(var("x"), var("x")),
-               [](const Match &) { return const_bool(false); }),
-          rule("x%x -> 0", floormod(var("x"), var("x")),
-               [](const Match &m) { return constant_like(m["x"], 0); }),
-          rule("x^x -> 0", bit_xor(var("x"), var("x")),
-               [](const Match &m) { return constant_like(m["x"], 0); }),
-          rule("x&0 -> 0", bit_and(var("x"), 0),
-               [](const Match &m) { return constant_like(m["x"], 0); }),
-          rule("(x&mask)>>k -> x>>k", shr(bit_and(var("x"), cvar("mask")), cvar("k")),
-               [](const Match &m) -> UOp {
-                 const Int k = m.value("k");
-                 if (k < 0 || k >= 120 ||
-                     !all_ones_mask(m.value("mask"), (Int(1) << static_cast<unsigned>(k)) - 1))
-                   return {};
-                 return shr(m["x"], m["k"]);
-               }),
-          rule("(x&mask)//2^k -> x//2^k", floordiv(bit_and(var("x"), cvar("mask")), cvar("c")),
-               [](const Match &m) -> UOp {
-                 const Int c = m.value("c");
-                 if (c <= 0 || (c & (c - 1)) != 0 || !all_ones_mask(m.value("mask"), c - 1))
-                   return {};
-                 return floordiv(m["x"], m["c"]);
-               }),
-          rule("x!=x -> false (ints)",
-               ne(var("x",
-                      [] {
-                        auto l = int_dtypes();
-                        l.push_back(dtypes::bool_);
-                        return l;
-                      }()),
-                  var("x")),
-               [](const Match &) { return const_bool(false); }),
-          rule("bool x*y -> x&y", var("x", kBool) * var("y", kBool),
-               [](const Match &m) { return bit_and(m["x"], m["y"]); }),
-          rule("bool x+y -> x|y", var("x", kBool) + var("y", kBool),
-               [](const Match &m) { return bit_or(m["x"], m["y"]); }),
-          rule("bool max(x,y) -> x|y", maximum(var("x", kBool), var("y", kBool)),
-               [](const Match &m) { return bit_or(m["x"], m["y"]); }),
-          rule("x*0 -> 0 (not floats: inf*0 is nan)", var("x") * 0,
-               [](const Match &m) -> UOp {
-                 if (is_float(m.root().dtype()))
-                   return {};
-                 return constant_like(m.root(), 0);
-               }),
-          rule("x|!x -> true", bit_or(var("x", kBool), logical_not(var("x", kBool))),
-               [](const Match &) { return const_bool(true); }),
-      });
+      "identities", {
+                        rule("x+0, x^0, x|0 -> x",
+                             pat_any_src({Op::ADD, Op::XOR, Op::OR})
+                                 .with_permuted_src({var("x"), constant(0)}),
+                             [](const Match &m) { return m["x"]; }),
+                        rule("x<<0, x>>0 -> x", pat({Op::SHL, Op::SHR}, {var("x"), constant(0)}),
+                             [](const Match &m) { return m["x"]; }),
+                        rule("x*1 -> x", var("x") * 1, [](const Match &m) { return m["x"]; }),
+                        rule("x//x -> 1", floordiv(var("x"), var("x")),
+                             [](const Match &m) { return constant_like(m["x"], 1); }),
+                        rule("x//1 -> x", floordiv(var("x"), 1),
+                             [](const Match &m) { return m["x"]; }),
+                        rule("x//-1 -> -x", floordiv(var("x"), -1),
+                             [](const Match &m) { return m["x"] * -1; }),
+                        rule("(x^y)^y -> x", bit_xor(bit_xor(var("x"), var("y")), var("y")),
+                             [](const Match &m) { return m["x"]; }),
+                        rule("(x%y)%y -> x%y",
+                             floormod(floormod(var(), var("y")).named("base"), var("y")),
+                             [](const Match &m) { return m["base"]; }),
+                        rule("x&c (bool) -> x or c", bit_and(var("x", kBool), detail::bcvar("c")),
+                             [](const Match &m) { return m.value("c") ? m["x"] : m["c"]; }),
+                        rule("x|c (bool) -> c or x", bit_or(var("x", kBool), detail::bcvar("c")),
+                             [](const Match &m) { return m.value("c") ? m["c"] : m["x"]; }),
+                        rule("x!=false -> x", ne(var("x", kBool), constant(false, kBool)),
+                             [](const Match &m) { return m["x"]; }),
+                        rule("x&x, x|x, max(x,x) -> x", pat(ops::kIdempotent, {var("x"), var("x")}),
+                             [](const Match &m) { return m["x"]; }),
+                        rule("!!x -> x", logical_not(logical_not(var("x", kBool))),
+                             [](const Match &m) { return m["x"]; }),
+                        rule("where(x,true,false) -> x",
+                             where(var("x", kBool), constant(true, kBool), constant(false, kBool)),
+                             [](const Match &m) { return m["x"]; }),
+                        rule("where(x,false,true) -> !x",
+                             where(var("x", kBool), constant(false, kBool), constant(true, kBool)),
+                             [](const Match &m) { return logical_not(m["x"]); }),
+                        rule("int(bool x)!=c -> x, !x or true",
+                             ne(cast(var("x", kBool), int_dtypes()), detail::icvar("c")),
+                             [](const Match &m) {
+                               const Int c = m.value("c");
+                               return c == 0   ? m["x"]
+                                      : c == 1 ? logical_not(m["x"])
+                                               : const_bool(true);
+                             }),
+                        rule("trunc(int) -> x",
+                             pat(Op::TRUNC, {var("x",
+                                                 [] {
+                                                   auto l = int_dtypes();
+                                                   l.push_back(dtypes::bool_);
+                                                   return l;
+                                                 }())}),
+                             [](const Match &m) { return m["x"]; }),
+                        rule("x<x -> false", lt(var("x"), var("x")),
+                             [](const Match &) { return const_bool(false); }),
+                        rule("x%x -> 0", floormod(var("x"), var("x")),
+                             [](const Match &m) { return constant_like(m["x"], 0); }),
+                        rule("x^x -> 0", bit_xor(var("x"), var("x")),
+                             [](const Match &m) { return constant_like(m["x"], 0); }),
+                        rule("x&0 -> 0", bit_and(var("x"), 0),
+                             [](const Match &m) { return constant_like(m["x"], 0); }),
+                        rule("(x&mask)>>k -> x>>k",
+                             shr(bit_and(var("x"), detail::icvar("mask")), detail::icvar("k")),
+                             [](const Match &m) -> UOp {
+                               const Int k = m.value("k");
+                               if (k < 0 || k >= 120 ||
+                                   !all_ones_mask(m.value("mask"),
+                                                  (Int(1) << static_cast<unsigned>(k)) - 1))
+                                 return {};
+                               return shr(m["x"], m["k"]);
+                             }),
+                        rule("(x&mask)//2^k -> x//2^k",
+                             floordiv(bit_and(var("x"), detail::icvar("mask")), detail::icvar("c")),
+                             [](const Match &m) -> UOp {
+                               const Int c = m.value("c");
+                               if (c <= 0 || (c & (c - 1)) != 0 ||
+                                   !all_ones_mask(m.value("mask"), c - 1))
+                                 return {};
+                               return floordiv(m["x"], m["c"]);
+                             }),
+                        rule("x!=x -> false (ints)",
+                             ne(var("x",
+                                    [] {
+                                      auto l = int_dtypes();
+                                      l.push_back(dtypes::bool_);
+                                      return l;
+                                    }()),
+                                var("x")),
+                             [](const Match &) { return const_bool(false); }),
+                        rule("bool x*y -> x&y", var("x", kBool) * var("y", kBool),
+                             [](const Match &m) { return bit_and(m["x"], m["y"]); }),
+                        rule("bool x+y -> x|y", var("x", kBool) + var("y", kBool),
+                             [](const Match &m) { return bit_or(m["x"], m["y"]); }),
+                        rule("bool max(x,y) -> x|y", maximum(var("x", kBool), var("y", kBool)),
+                             [](const Match &m) { return bit_or(m["x"], m["y"]); }),
+                        rule("x*0 -> 0 (not floats: inf*0 is nan)", var("x") * 0,
+                             [](const Match &m) -> UOp {
+                               if (is_float(m.root().dtype()))
+                                 return {};
+                               return constant_like(m.root(), 0);
+                             }),
+                        rule("x|!x -> true", bit_or(var("x", kBool), logical_not(var("x", kBool))),
+                             [](const Match &) { return const_bool(true); }),
+                    });
   return rules;
 }
 
@@ -317,7 +326,8 @@ const PatternMatcher &simple_where_rules() {
       {
           rule("where(c,v,v) -> v", where(var(), var("val"), var("val")),
                [](const Match &m) { return m["val"]; }),
-          rule("where(const,a,b) -> a or b", where(cvar("gate"), var("c0"), var("c1")).named("w"),
+          rule("where(const,a,b) -> a or b",
+               where(detail::bcvar("gate"), var("c0"), var("c1")).named("w"),
                [](const Match &m) -> UOp {
                  if (m["gate"].is_invalid())
                    return {};

@@ -79,7 +79,8 @@ const PatternMatcher &comparison_rules() {
   static const PatternMatcher rules = detail::rule_set(
       "comparisons",
       {
-          rule("c0+x<c1 -> x<c1-c0", lt(cvar("c0") + var("x", int_dtypes()), cvar("c1")),
+          rule("c0+x<c1 -> x<c1-c0",
+               lt(detail::icvar("c0") + var("x", int_dtypes()), detail::icvar("c1")),
                [](const Match &m) -> UOp {
                  const Int c0 = m.value("c0");
                  auto d = checked_sub(m.value("c1"), c0);
@@ -87,7 +88,8 @@ const PatternMatcher &comparison_rules() {
                    return {};
                  return lt(m["x"], constant_like(m["x"], *d));
                }),
-          rule("c*x<k -> sign(c)*x<ceil(k/|c|)", lt(cvar("c0") * var("x", kIndex), cvar("c1")),
+          rule("c*x<k -> sign(c)*x<ceil(k/|c|)",
+               lt(detail::icvar("c0") * var("x", kIndex), detail::icvar("c1")),
                [](const Match &m) -> UOp {
                  const Int c0 = m.value("c0"), c1 = m.value("c1");
                  if (abs_value(c0) <= 1)
@@ -96,7 +98,7 @@ const PatternMatcher &comparison_rules() {
                  return lt(c0 > 0 ? m["x"] : m["x"] * -1, const_int(bound));
                }),
           rule("x//d<c -> x<c*d (d>0), c*d<x (d<0)",
-               lt(floordiv(var("x", kIndex), cvar("d")), cvar("c")),
+               lt(floordiv(var("x", kIndex), detail::icvar("d")), detail::icvar("c")),
                [](const Match &m) -> UOp {
                  const Int d = m.value("d");
                  auto cd = checked_mul(m.value("c"), d);
@@ -108,7 +110,7 @@ const PatternMatcher &comparison_rules() {
                    return lt(const_int(*cd), m["x"]);
                  return {};
                }),
-          rule("sum<c with a common factor -> sum/d<c/d", lt(var("x", kIndex), cvar("c")),
+          rule("sum<c with a common factor -> sum/d<c/d", lt(var("x", kIndex), detail::icvar("c")),
                [](const Match &m) -> UOp {
                  const Int c = m.value("c");
                  return c > 0 ? lt_folding(m["x"], c) : UOp{};
@@ -125,74 +127,70 @@ const PatternMatcher &comparison_rules() {
 }
 
 const PatternMatcher &range_fold_rules() {
-  static const PatternMatcher
-      rules =
-          detail::rule_set(
-              "range folds",
-              {
-                  rule("vmin==vmax -> const",
-                       pat_any_src({Op::CMPLT, Op::CMPNE, Op::CMPEQ, Op::FLOORDIV, Op::FLOORMOD,
-                                    Op::PARAM, Op::AFTER, Op::SPECIAL})
-                           .named("x"),
-                       [](const Match &m) -> UOp {
-                         const UOp &x = m["x"];
-                         if (!is_point(x) || !(is_int(x.dtype()) || is_bool(x.dtype())))
-                           return {};
-                         return constant_like(x, x.vmin());
-                       }),
-                  rule("range of extent 1 -> 0", pat(Op::RANGE, {cvar()}).named("x"),
-                       [](const Match &m) -> UOp {
-                         const UOp &x = m["x"];
-                         return is_point(x) ? constant_like(x, x.vmin()) : UOp{};
-                       }),
-                  rule("where(a<b,b,a) -> max(a,b)",
-                       where(lt(cvar("a"), var("b")), var("b"), cvar("c")),
-                       [](const Match &m) -> UOp {
-                         if (m["a"].is_invalid() || m["c"].is_invalid() ||
-                             m.value("a") != m.value("c"))
-                           return {};
-                         return maximum(m["a"], m["b"]);
-                       }),
-                  rule("where(a<b,b,a) -> max(a,b) (const b)",
-                       where(lt(var("a"), cvar("b")), cvar("c"), var("a")),
-                       [](const Match &m) -> UOp {
-                         if (m["b"].is_invalid() || m["c"].is_invalid() ||
-                             m.value("b") != m.value("c"))
-                           return {};
-                         return maximum(m["a"], m["b"]);
-                       }),
-                  rule("max(x,y) -> x if x>=y always", maximum(var("x"), var("y")),
-                       [](const Match &m) -> UOp {
-                         const UOp &x = m["x"], &y = m["y"];
-                         if (is_float(x.dtype()) || is_float(y.dtype()))
-                           return {};
-                         if (x.vmin() >= y.vmax())
-                           return x;
-                         if (x.vmax() <= y.vmin())
-                           return y;
-                         return {};
-                       }),
-                  rule("(x//c1)//c2 -> x//(c1*c2) (c2>0)",
-                       floordiv(floordiv(var("x"), cvar("c1")), cvar("c2")),
-                       [](const Match &m) -> UOp {
-                         if (m.value("c2") <= 0)
-                           return {};
-                         auto c = checked_mul(m.value("c1"), m.value("c2"));
-                         if (!c || !detail::fits(m["x"], *c))
-                           return {};
-                         return floordiv(m["x"], constant_like(m["c1"], *c));
-                       }),
-                  rule("range % its extent -> range",
-                       floormod(pat_any_src(Op::RANGE).with_repeated_src(var("end")).named("r"),
-                                var("end")),
-                       [](const Match &m) { return m["r"]; }),
-                  rule("range // its extent -> 0",
-                       floordiv(pat_any_src(Op::RANGE).with_repeated_src(var("end")).named("r"),
-                                var("end")),
-                       [](const Match &m) { return constant_like(m["r"], 0); }),
-                  rule("after/end of one source -> it", pat({Op::AFTER, Op::END}, {var("s")}),
-                       [](const Match &m) { return m["s"]; }),
-              });
+  static const PatternMatcher rules = detail::rule_set(
+      "range folds",
+      {
+          rule("vmin==vmax -> const",
+               pat_any_src({Op::CMPLT, Op::CMPNE, Op::CMPEQ, Op::FLOORDIV, Op::FLOORMOD, Op::PARAM,
+                            Op::AFTER, Op::SPECIAL})
+                   .named("x"),
+               [](const Match &m) -> UOp {
+                 const UOp &x = m["x"];
+                 if (!is_point(x) || !(is_int(x.dtype()) || is_bool(x.dtype())))
+                   return {};
+                 return constant_like(x, x.vmin());
+               }),
+          rule("range of extent 1 -> 0", pat(Op::RANGE, {cvar()}).named("x"),
+               [](const Match &m) -> UOp {
+                 const UOp &x = m["x"];
+                 return is_point(x) ? constant_like(x, x.vmin()) : UOp{};
+               }),
+          rule("where(a<b,b,a) -> max(a,b)",
+               where(lt(detail::icvar("a"), var("b")), var("b"), detail::icvar("c")),
+               [](const Match &m) -> UOp {
+                 if (m["a"].is_invalid() || m["c"].is_invalid() || m.value("a") != m.value("c"))
+                   return {};
+                 return maximum(m["a"], m["b"]);
+               }),
+          rule("where(a<b,b,a) -> max(a,b) (const b)",
+               where(lt(var("a"), detail::icvar("b")), detail::icvar("c"), var("a")),
+               [](const Match &m) -> UOp {
+                 if (m["b"].is_invalid() || m["c"].is_invalid() || m.value("b") != m.value("c"))
+                   return {};
+                 return maximum(m["a"], m["b"]);
+               }),
+          rule("max(x,y) -> x if x>=y always", maximum(var("x"), var("y")),
+               [](const Match &m) -> UOp {
+                 const UOp &x = m["x"], &y = m["y"];
+                 if (is_float(x.dtype()) || is_float(y.dtype()))
+                   return {};
+                 if (x.vmin() >= y.vmax())
+                   return x;
+                 if (x.vmax() <= y.vmin())
+                   return y;
+                 return {};
+               }),
+          rule("(x//c1)//c2 -> x//(c1*c2) (c2>0)",
+               floordiv(floordiv(var("x"), detail::icvar("c1")), detail::icvar("c2")),
+               [](const Match &m) -> UOp {
+                 if (m.value("c2") <= 0)
+                   return {};
+                 auto c = checked_mul(m.value("c1"), m.value("c2"));
+                 if (!c || !detail::fits(m["x"], *c))
+                   return {};
+                 return floordiv(m["x"], constant_like(m["c1"], *c));
+               }),
+          rule(
+              "range % its extent -> range",
+              floormod(pat_any_src(Op::RANGE).with_repeated_src(var("end")).named("r"), var("end")),
+              [](const Match &m) { return m["r"]; }),
+          rule(
+              "range // its extent -> 0",
+              floordiv(pat_any_src(Op::RANGE).with_repeated_src(var("end")).named("r"), var("end")),
+              [](const Match &m) { return constant_like(m["r"], 0); }),
+          rule("after/end of one source -> it", pat({Op::AFTER, Op::END}, {var("s")}),
+               [](const Match &m) { return m["s"]; }),
+      });
   return rules;
 }
 

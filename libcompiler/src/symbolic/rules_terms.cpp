@@ -62,22 +62,23 @@ const PatternMatcher &term_rules() {
   static const PatternMatcher rules = detail::rule_set(
       "terms",
       {
-          rule("x*c0+x*c1 -> x*(c0+c1)", var("x") * cvar("c0") + var("x") * cvar("c1"),
+          rule("x*c0+x*c1 -> x*(c0+c1)",
+               var("x") * detail::icvar("c0") + var("x") * detail::icvar("c1"),
                [](const Match &m) { return combined(m["x"], m.value("c0"), m.value("c1")); }),
           rule("(y+x*c0)+x*c1 -> y+x*(c0+c1)",
-               (var("y") + var("x") * cvar("c0")) + var("x") * cvar("c1"),
+               (var("y") + var("x") * detail::icvar("c0")) + var("x") * detail::icvar("c1"),
                [](const Match &m) -> UOp {
                  UOp t = combined(m["x"], m.value("c0"), m.value("c1"));
                  return t ? m["y"] + t : UOp{};
                }),
-          rule("x+x*c -> x*(c+1)", var("x") + var("x") * cvar("c"),
+          rule("x+x*c -> x*(c+1)", var("x") + var("x") * detail::icvar("c"),
                [](const Match &m) { return combined(m["x"], m.value("c"), 1); }),
-          rule("(y+x)+x*c -> y+x*(c+1)", (var("y") + var("x")) + var("x") * cvar("c"),
+          rule("(y+x)+x*c -> y+x*(c+1)", (var("y") + var("x")) + var("x") * detail::icvar("c"),
                [](const Match &m) -> UOp {
                  UOp t = combined(m["x"], m.value("c"), 1);
                  return t ? m["y"] + t : UOp{};
                }),
-          rule("(y+x*c)+x -> y+x*(c+1)", (var("y") + var("x") * cvar("c")) + var("x"),
+          rule("(y+x*c)+x -> y+x*(c+1)", (var("y") + var("x") * detail::icvar("c")) + var("x"),
                [](const Match &m) -> UOp {
                  UOp t = combined(m["x"], m.value("c"), 1);
                  return t ? m["y"] + t : UOp{};
@@ -85,14 +86,15 @@ const PatternMatcher &term_rules() {
           rule("x+x -> x*2", var("x") + var("x"), [](const Match &m) { return m["x"] * 2; }),
           rule("(y+x)+x -> y+x*2", (var("y") + var("x")) + var("x"),
                [](const Match &m) { return m["y"] + m["x"] * 2; }),
-          rule("-1*(x+c) -> -x+-c", constant(-1) * (var("x") + cvar("c")),
+          rule("-1*(x+c) -> -x+-c", constant(-1) * (var("x") + detail::icvar("c")),
                [](const Match &m) -> UOp {
                  auto c = checked_mul(m.value("c"), -1);
                  if (!c)
                    return {};
                  return m["x"] * -1 + constant_like(m["c"], *c);
                }),
-          rule("c*(x+c2) -> c*x+c*c2 (index)", cvar("y") * (var("x", kIndex) + cvar("c")),
+          rule("c*(x+c2) -> c*x+c*c2 (index)",
+               detail::icvar("y") * (var("x", kIndex) + detail::icvar("c")),
                [](const Match &m) -> UOp {
                  auto c = checked_mul(m.value("y"), m.value("c"));
                  if (!c)
@@ -101,15 +103,20 @@ const PatternMatcher &term_rules() {
                }),
           rule("(x op c1) op c2 -> x op (c1 op c2)",
                any_of({pat(Op::ADD).with_permuted_src(
-                           {pat(Op::ADD).with_permuted_src({var("x"), cvar("c1")}), cvar("c2")}),
+                           {pat(Op::ADD).with_permuted_src({var("x"), detail::icvar("c1")}),
+                            detail::icvar("c2")}),
                        pat(Op::MUL).with_permuted_src(
-                           {pat(Op::MUL).with_permuted_src({var("x"), cvar("c1")}), cvar("c2")}),
+                           {pat(Op::MUL).with_permuted_src({var("x"), detail::icvar("c1")}),
+                            detail::icvar("c2")}),
                        pat(Op::AND).with_permuted_src(
-                           {pat(Op::AND).with_permuted_src({var("x"), cvar("c1")}), cvar("c2")}),
+                           {pat(Op::AND).with_permuted_src({var("x"), detail::icvar("c1")}),
+                            detail::icvar("c2")}),
                        pat(Op::OR).with_permuted_src(
-                           {pat(Op::OR).with_permuted_src({var("x"), cvar("c1")}), cvar("c2")}),
+                           {pat(Op::OR).with_permuted_src({var("x"), detail::icvar("c1")}),
+                            detail::icvar("c2")}),
                        pat(Op::MAX).with_permuted_src(
-                           {pat(Op::MAX).with_permuted_src({var("x"), cvar("c1")}), cvar("c2")})})
+                           {pat(Op::MAX).with_permuted_src({var("x"), detail::icvar("c1")}),
+                            detail::icvar("c2")})})
                    .named("f"),
                [](const Match &m) -> UOp {
                  const UOp &f = m["f"];
@@ -121,13 +128,13 @@ const PatternMatcher &term_rules() {
                    return {};
                  return alu(f.op(), {m["x"], c});
                }),
-          rule("(x+c1)+y -> (x+y)+c1", (var("x") + cvar("c1")) + var("y"),
+          rule("(x+c1)+y -> (x+y)+c1", (var("x") + detail::icvar("c1")) + var("y"),
                [](const Match &m) -> UOp {
                  if (m["y"].is_const())
                    return {};
                  return (m["x"] + m["y"]) + m["c1"];
                }),
-          rule("(x*c1)*y -> (x*y)*c1", (var("x") * cvar("c1")) * var("y"),
+          rule("(x*c1)*y -> (x*y)*c1", (var("x") * detail::icvar("c1")) * var("y"),
                [](const Match &m) -> UOp {
                  if (m["y"].is_const())
                    return {};
@@ -143,7 +150,7 @@ const PatternMatcher &distribution_rules() {
       {
           rule("-1*(x+y) -> -x+-y", constant(-1) * (var("x") + var("y")),
                [](const Match &m) { return m["x"] * -1 + m["y"] * -1; }),
-          rule("(x+y)*c -> x*c+y*c (index)", (var("x", kIndex) + var("y")) * cvar("c"),
+          rule("(x+y)*c -> x*c+y*c (index)", (var("x", kIndex) + var("y")) * detail::icvar("c"),
                [](const Match &m) { return m["x"] * m["c"] + m["y"] * m["c"]; }),
           rule("cast(where(s,a,b)) -> where(s,cast(a),cast(b))",
                pat(Op::CAST, {where(var("s"), var("a"), var("b"))}).named("cast"),

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/compiler/ir/builders.hpp"
 #include "wavescope/compiler/symbolic/corpus.hpp"
 #include "wavescope/compiler/symbolic/expression.hpp"
 #include "wavescope/compiler/symbolic/simplify.hpp"
@@ -216,4 +217,17 @@ TEST_CASE("sized integers keep their wrap-around") {
   check_spec_case("x:int8[0,10] :: max(14*16, x) => max(14*16, x)");
   check_spec_case("x:int8[0,10] :: (x+100)+100 => x+-56");
   check_spec_case("x:uint8[0,10] :: x<300 => true");
+}
+
+TEST_CASE("float math passes through the integer rules untouched, never an error") {
+  const UOp x = variable("f", 0, 0, dtypes::float32); // ranges mean nothing for floats
+  const UOp a = variable("a", 0, 8);
+  const UOp e1 = (x + const_float(1.5)) + const_float(2.5);
+  const UOp e2 = (x * const_float(2.0)) * const_float(3.0);
+  const UOp e3 = where(lt(x, const_float(0.5)), x * const_float(0.0), cast(a, dtypes::float32));
+  for (const UOp &e : {e1, e2, e3})
+    CHECK_NOTHROW(simplify(e));
+  // x*0 is not 0 for floats (inf*0 is nan); constant float math still folds.
+  CHECK(simplify(x * const_float(0.0)) == x * const_float(0.0));
+  CHECK(simplify(const_float(1.5) + const_float(2.5)) == const_float(4.0));
 }

@@ -147,3 +147,14 @@ TEST_CASE("toposort is children first and deterministic; substitute rebuilds anc
   CHECK(substitute(e, {{variable("zz", 0, 1), a}}) == e);
   CHECK(to_text(a + 1).find("ADD index (%0, %1)") != std::string::npos);
 }
+
+TEST_CASE("content keys identify graphs by content, independent of ids and processes") {
+  const UOp a = variable("a", 0, 8);
+  const UOp e = floormod(a * 4 + 3, 8);
+  CHECK(content_key(e) == content_key(floormod(a * 4 + 3, 8)));
+  CHECK(content_key(e) != content_key(floormod(a * 4 + 3, 16)));
+  CHECK(content_key(a) != content_key(variable("a", 0, 9))); // the range is part of the arg
+  // A golden value: sha256("CONST|index|7|"), stable across runs and builds.
+  CHECK(to_hex(content_key(const_int(7))) ==
+        "7f6bc097534ea11127fcee39704229a26ab435539e987c15a1a2aed5de448bbd");
+}

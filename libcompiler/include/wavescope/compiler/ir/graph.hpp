@@ -1,6 +1,8 @@
 #pragma once
 // Whole-graph operations on UOp DAGs: traversal, substitution, structural order, text dump.
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,6 +27,13 @@ bool graph_has_op(const UOp &root, OpSet ops);
 // The canonical structural order (tinygrad's tuplize): op, then arg, then dtype, then the
 // sources lexicographically. Negative, zero or positive like strcmp. Equal only for equal nodes.
 int structural_compare(const UOp &a, const UOp &b);
+
+// A process-independent identity for caches (compiled programs, kernel dedup): SHA-256 over the
+// op, dtype, arg and tag texts and the children's keys (spec §1.2). Equal graphs have equal keys
+// in every process; ids and pointers play no part.
+using ContentKey = std::array<std::uint8_t, 32>;
+ContentKey content_key(const UOp &root);
+std::string to_hex(const ContentKey &key);
 
 // A readable dump, one line per node in topological order:
 //   %2 = MUL index (%0, %1)

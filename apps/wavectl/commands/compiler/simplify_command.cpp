@@ -273,10 +273,9 @@ void register_simplify_command(CLI::App &app, CliContext &context) {
   auto *cmd = app.add_subcommand("simplify",
                                  "Simplify integer index expressions (the symbolic simplifier)");
   cmd->footer(
-      "Expressions use the syntax of spec §9: + - * // % (floor division and modulo), < <= > >= == "
-      "!= "
-      "& | ^ << >>, !, ~, where(c, t, f), max, min, cdiv, cmod, casts int32(x), index(x), bool(x); "
-      "true, false, invalid.\nExamples:\n  wavectl simplify '(5+7*a)%8' --var a=0:3\n"
+      "Expression syntax: + - * // % (floor division and modulo), < <= > >= == != & | ^ << >>, "
+      "!, ~, where(c, t, f), max, min, cdiv, cmod, casts int32(x), index(x), bool(x); true, false, "
+      "invalid.\nExamples:\n  wavectl simplify '(5+7*a)%8' --var a=0:3\n"
       "  wavectl simplify 'r0//(a+1)' --var a=1:10 --var r0=0:10 --constraint 'r0<a+1'\n"
       "  wavectl simplify --cases dev.jsonl --json");
   cmd->add_option("EXPR", args->expr, "The expression to simplify");
@@ -284,7 +283,8 @@ void register_simplify_command(CLI::App &app, CliContext &context) {
                   "A variable: NAME=MIN:MAX or NAME=MIN:MAX:DTYPE (inclusive range)");
   cmd->add_option(
       "--constraint", args->constraints,
-      "A boolean constraint on the variables; 'v<e' makes v a loop index with extent e");
+      "A constraint 'v<e' makes v a loop index with extent e (0 <= v < e); other constraints "
+      "only restrict the domain --verify checks");
   cmd->add_option("--cases", args->cases, "A corpus .jsonl file: simplify every case")
       ->check(CLI::ExistingFile);
   cmd->add_option("--trace", args->trace,

@@ -36,8 +36,13 @@ void fuzz_generated(std::span<const std::uint8_t> bytes) {
     bug(c.expr + ": " + e.what());
   }
   const auto check = check_equivalence(g, result, 2000, 50000);
-  if (!check.equivalent)
-    bug(c.expr + " -> " + render_expression(result) + ": " + check.reason);
+  if (!check.equivalent) {
+    std::string vars;
+    for (const auto &v : c.vars)
+      vars += " --var " + v.name + "=" + to_string(v.min) + ":" + to_string(v.max) + ":" +
+              to_string(v.dtype);
+    bug("'" + c.expr + "'" + vars + " -> " + render_expression(result) + ": " + check.reason);
+  }
 }
 
 void fuzz_text(std::span<const std::uint8_t> bytes) {

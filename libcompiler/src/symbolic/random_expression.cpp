@@ -58,7 +58,8 @@ public:
 
   std::string condition(int depth) {
     auto a = [&] { return value(depth); };
-    switch (in_.pick(9)) {
+    // Combinations of conditions nest only while depth remains (bounded nesting).
+    switch (in_.pick(depth > 0 ? 9 : 5)) {
     case 0: return fmt::format("({}<{})", a(), a());
     case 1: return fmt::format("({}<={})", a(), a());
     case 2: return fmt::format("({}!={})", a(), a());

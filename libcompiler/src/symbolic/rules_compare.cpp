@@ -175,6 +175,9 @@ const PatternMatcher &range_fold_rules() {
                [](const Match &m) -> UOp {
                  if (m.value("c2") <= 0)
                    return {};
+                 // In a sized int, x//-1 can wrap (-128//-1 is -128 in int8): keep c1 positive.
+                 if (is_sized_int(m["x"].dtype()) && m.value("c1") <= 0)
+                   return {};
                  auto c = checked_mul(m.value("c1"), m.value("c2"));
                  if (!c || !detail::fits(m["x"], *c))
                    return {};

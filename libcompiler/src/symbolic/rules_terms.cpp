@@ -123,6 +123,11 @@ const PatternMatcher &term_rules() {
                  if (is_bool(m["c1"].dtype()) || is_bool(m["c2"].dtype()) || m["c1"].is_invalid() ||
                      m["c2"].is_invalid())
                    return {};
+                 // ADD, MUL and the bitwise ops commute with a sized int's wrap-around; MAX does
+                 // not, so there both constants must be values of the dtype.
+                 if (f.op() == Op::MAX &&
+                     (!detail::fits(f, m.value("c1")) || !detail::fits(f, m.value("c2"))))
+                   return {};
                  UOp c = fold_pair(f.op(), f, m.value("c1"), m.value("c2"));
                  if (!c || !detail::fits(f, *c.const_value()))
                    return {};

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "process.hpp"
+#include "temp_dir.hpp"
 #include "testdata.hpp"
 
 using wavescope::testing::run_process;
@@ -65,13 +66,13 @@ TEST_CASE("an unknown view name is refused with the list of views") {
 }
 
 TEST_CASE("bad files give a message, not a crash") {
-  const auto dir = std::filesystem::temp_directory_path();
-  const auto not_elf = dir / "wavescope-test-bad.elf";
+  const wavescope::testing::TempDir temp;
+  const auto &dir = temp.path;
+  const auto not_elf = dir / "bad.elf";
   std::ofstream(not_elf) << "\x7f" "ELF" "garbage";
   const auto r = run_process({WAVESCOPE_APP_BINARY, not_elf.string(), "--screenshot",
-                              (dir / "wavescope-bad.png").string()},
+                              (dir / "bad.png").string()},
                              {"QT_QPA_PLATFORM=offscreen"});
   CHECK(r.exit_code == 3);
   CHECK_THAT(r.err, Catch::Contains("truncated ELF"));
-  std::filesystem::remove(not_elf);
 }

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <sys/stat.h>
 
-#include "support_transport/temp_dir.hpp"
+#include "temp_dir.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/transport/device_lock.hpp"
 

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "support_transport/bridge_fixture.hpp"
-#include "support_transport/temp_dir.hpp"
+#include "temp_dir.hpp"
 #include "wavescope/base/error.hpp"
 
 using namespace wavescope::hw;

@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "temp_dir.hpp"
 #include "testdata.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/trace/capture.hpp"
@@ -61,9 +62,8 @@ TEST_CASE("a two-kernel capture ties blobs to programs by tag") {
 }
 
 TEST_CASE("malformed captures are refused with the file and field named") {
-  const auto dir = std::filesystem::temp_directory_path() / "wavescope-test-capture";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const wavescope::testing::TempDir temp;
+  const auto &dir = temp.path;
   auto write_meta = [&](const std::string &text) { std::ofstream(dir / "meta.json") << text; };
   auto error = [&]() -> std::string {
     try {
@@ -94,5 +94,4 @@ TEST_CASE("malformed captures are refused with the file and field named") {
       R"({"format":"sqtt-corpus/1",)" + device +
       R"(,"programs":[{"tag":0,"name":"k","file":"p.elf","base":"zz","size":3,"text":{"addr":"0x100","size":4},"entry_pc":"0x100"}],"sqtt":[]})");
   CHECK_THAT(error(), Catch::Contains("programs[0].base is not a hex number"));
-  std::filesystem::remove_all(dir);
 }

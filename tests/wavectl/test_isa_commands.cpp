@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "temp_dir.hpp"
 #include "testdata.hpp"
 #include "wavectl_runner.hpp"
 
@@ -81,9 +82,9 @@ TEST_CASE("wavectl cfg in text, JSON and DOT") {
 }
 
 TEST_CASE("wavectl asm assembles, and reports file:line:column on errors") {
-  const auto dir = std::filesystem::temp_directory_path();
-  const auto good = dir / "wavescope-test-good.s";
-  const auto bad = dir / "wavescope-test-bad.s";
+  const wavescope::testing::TempDir temp;
+  const auto good = temp.path / "good.s";
+  const auto bad = temp.path / "bad.s";
   std::ofstream(good) << "s_mov_b32 s0, 1\ns_endpgm\n";
   std::ofstream(bad) << "s_mov_b32 s0, 1\nv_nonsense v0\n";
   const auto ok = wavectl({"asm", good.string(), "--target", "gfx1100"});
@@ -95,15 +96,13 @@ TEST_CASE("wavectl asm assembles, and reports file:line:column on errors") {
   const auto unknown = wavectl({"asm", good.string(), "--target", "gfx4242"});
   CHECK(unknown.exit_code == 2);
   CHECK_THAT(unknown.err, Catch::Contains("unknown AMDGPU target"));
-  std::filesystem::remove(good);
-  std::filesystem::remove(bad);
 }
 
 TEST_CASE("wavectl refuses non-ELF input with a clear error") {
-  const auto path = std::filesystem::temp_directory_path() / "wavescope-test-not-elf.bin";
+  const wavescope::testing::TempDir temp;
+  const auto path = temp.path / "not-elf.bin";
   std::ofstream(path) << "definitely not an ELF";
   const auto r = wavectl({"disasm", path.string()});
   CHECK(r.exit_code == 3);
   CHECK_THAT(r.err, Catch::StartsWith("error: " + path.string() + ": not an ELF file"));
-  std::filesystem::remove(path);
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "temp_dir.hpp"
 #include "testdata.hpp"
 #include "wavectl_runner.hpp"
 
@@ -127,11 +128,9 @@ namespace {
 
 // A copy of a corpus capture whose meta.json `edit` changes; removed when it goes out of scope.
 struct EditedCapture {
-  std::filesystem::path dir;
+  wavescope::testing::TempDir temp;
+  std::filesystem::path dir = temp.path;
   template <typename Edit> EditedCapture(const std::filesystem::path &src, Edit edit) {
-    dir = std::filesystem::temp_directory_path() / "wavescope-test-pmc-edited";
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
     for (const auto &entry : std::filesystem::directory_iterator(src))
       std::filesystem::copy(entry.path(), dir / entry.path().filename());
     std::ifstream in(dir / "meta.json");
@@ -140,7 +139,6 @@ struct EditedCapture {
     edit(meta);
     std::ofstream(dir / "meta.json") << meta.dump();
   }
-  ~EditedCapture() { std::filesystem::remove_all(dir); }
 };
 
 } // namespace

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "temp_dir.hpp"
 #include "testdata.hpp"
 #include "wavectl_runner.hpp"
 
@@ -87,8 +88,8 @@ TEST_CASE("sqtt decode prints a table with named ops and a summary, --type and -
 }
 
 TEST_CASE("sqtt decode: empty blobs end cleanly, bad paths and arches are refused") {
-  const auto dir = std::filesystem::temp_directory_path() / "wavescope-sqtt-cli";
-  std::filesystem::create_directories(dir);
+  const wavescope::testing::TempDir temp;
+  const auto &dir = temp.path;
   { std::ofstream(dir / "empty.bin"); }
   const auto empty = wavectl({"sqtt", "decode", (dir / "empty.bin").string()});
   CHECK(empty.exit_code == 0);
@@ -104,7 +105,6 @@ TEST_CASE("sqtt decode: empty blobs end cleanly, bad paths and arches are refuse
   const auto not_capture = wavectl({"sqtt", "waves", dir.string()});
   CHECK(not_capture.exit_code == 3);
   CHECK_THAT(not_capture.err, Catch::Contains("meta.json"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("sqtt waves lists every wave, --json matches waves.jsonl with instructions") {

@@ -5,13 +5,12 @@
 
 #include <QImage>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <set>
 
 #include "process.hpp"
+#include "temp_dir.hpp"
 #include "testdata.hpp"
 
 using wavescope::testing::run_process;
@@ -24,8 +23,7 @@ const std::filesystem::path kShots = std::filesystem::path(WAVESCOPE_BUILD_SCREE
 std::size_t colour_variety(const QImage &image) {
   std::set<QRgb> colours;
   for (int y = 0; y < image.height(); y += 4)
-    for (int x = 0; x < image.width(); x += 4)
-      colours.insert(image.pixel(x, y));
+    for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
   return colours.size();
 }
 
@@ -46,7 +44,7 @@ void check_screenshot(const std::vector<std::string> &paths, const std::string &
   CHECK(colour_variety(image) > 40);
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("screenshots of the demo") {
   for (const std::string view : {"waves", "timing", "isa", "cfg", "counters"})
@@ -77,17 +75,15 @@ TEST_CASE("an unknown view name is refused with the list of views") {
 }
 
 TEST_CASE("bad files give a message, not a crash") {
-  const auto dir = std::filesystem::temp_directory_path();
-  // Named per process: tests of several checkouts may run at once on one machine.
-  const auto not_elf = dir / ("wavescope-test-bad-" + std::to_string(::getpid()) + ".elf");
+  const wavescope::testing::TempDir temp;
+  const auto &dir = temp.path;
+  const auto not_elf = dir / "bad.elf";
   std::ofstream(not_elf) << "\x7f"
                             "ELF"
                             "garbage";
-  const auto r =
-      run_process({WAVESCOPE_APP_BINARY, not_elf.string(), "--screenshot",
-                   (dir / ("wavescope-bad-" + std::to_string(::getpid()) + ".png")).string()},
-                  {"QT_QPA_PLATFORM=offscreen"});
+  const auto r = run_process(
+      {WAVESCOPE_APP_BINARY, not_elf.string(), "--screenshot", (dir / "bad.png").string()},
+      {"QT_QPA_PLATFORM=offscreen"});
   CHECK(r.exit_code == 3);
   CHECK_THAT(r.err, Catch::Contains("truncated ELF"));
-  std::filesystem::remove(not_elf);
 }

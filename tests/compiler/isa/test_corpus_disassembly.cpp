@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "temp_dir.hpp"
 #include "testdata.hpp"
 #include "wavescope/base/atomic_file.hpp"
 #include "wavescope/compiler/isa/assembler.hpp"
@@ -54,7 +55,8 @@ std::map<std::uint64_t, std::string> objdump(const std::filesystem::path &elf) {
 
 TEST_CASE("corpus .text disassembles exactly like llvm-objdump-22") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
-  const auto tmp = std::filesystem::temp_directory_path() / "wavescope-objdump-parity.elf";
+  const wavescope::testing::TempDir temp;
+  const auto tmp = temp.path / "normalized.elf";
   std::size_t compared = 0;
   for (const auto &p : corpus_programs()) {
     INFO(p.elf.string());
@@ -77,7 +79,6 @@ TEST_CASE("corpus .text disassembles exactly like llvm-objdump-22") {
       ++compared;
     }
   }
-  std::filesystem::remove(tmp);
   CHECK(compared > 2000);
 }
 

@@ -1,9 +1,13 @@
-// wavectl's compiler subcommands (simplify). Filled in by the compiler work.
+// wavectl's compiler subcommands: simplify, rewrite-trace.
 
+#include "commands/compiler/compiler_commands.hpp"
 #include "commands/registry.hpp"
 
 namespace wavectl {
 
-void register_compiler_commands(CLI::App & /*app*/, CliContext & /*context*/) {}
+void register_compiler_commands(CLI::App &app, CliContext &context) {
+  register_simplify_command(app, context);
+  register_rewrite_trace_command(app, context);
+}
 
-}  // namespace wavectl
+} // namespace wavectl

@@ -1,0 +1,312 @@
+// wavectl simplify: the symbolic simplifier on one expression or on a corpus case file.
+//
+//   wavectl simplify '(5+7*a)%8' --var a=0:3            a*-1+5   range [2, 5]
+//   wavectl simplify --cases dev.jsonl --json {"id":...,"simplified":...,"min":...,"max":...}
+//   wavectl simplify 'x//3%4*2+x//12%5*8' --var x=0:199 --trace trace.json
+
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands/compiler/compiler_commands.hpp"
+#include "progress_printer.hpp"
+#include "table.hpp"
+#include "wavescope/base/error.hpp"
+#include "wavescope/compiler/ir/graph.hpp"
+#include "wavescope/compiler/rewrite/rewrite_trace.hpp"
+#include "wavescope/compiler/symbolic/corpus.hpp"
+#include "wavescope/compiler/symbolic/expression.hpp"
+#include "wavescope/compiler/symbolic/simplify.hpp"
+
+namespace wavectl {
+namespace {
+
+using namespace wavescope::compiler;
+using namespace wavescope::compiler::symbolic;
+using wavescope::Error;
+using wavescope::ErrorKind;
+
+struct SimplifyArgs {
+  std::string expr;
+  std::vector<std::string> vars;
+  std::vector<std::string> constraints;
+  std::string cases;
+  std::string trace;
+  std::string layer = "sym";
+  bool verify = false;
+  bool list_rules = false;
+};
+
+// NAME=MIN:MAX or NAME=MIN:MAX:DTYPE
+VariableDecl parse_var(const std::string &spec) {
+  auto bad = [&](const std::string &why) {
+    return Error(ErrorKind::Usage, fmt::format("--var {}: {} (expected NAME=MIN:MAX or "
+                                               "NAME=MIN:MAX:DTYPE, e.g. a=0:7 or x=-10:10:int32)",
+                                               spec, why));
+  };
+  const auto eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw bad("no NAME=");
+  VariableDecl v;
+  v.name = spec.substr(0, eq);
+  std::vector<std::string> parts;
+  std::size_t start = eq + 1;
+  while (true) {
+    const auto colon = spec.find(':', start);
+    parts.push_back(
+        spec.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+    if (colon == std::string::npos)
+      break;
+    start = colon + 1;
+  }
+  if (parts.size() < 2 || parts.size() > 3)
+    throw bad("expected MIN:MAX");
+  auto lo = parse_int(parts[0]), hi = parse_int(parts[1]);
+  if (!lo || !hi)
+    throw bad("MIN and MAX must be integers");
+  if (*lo > *hi)
+    throw bad("MIN is greater than MAX");
+  v.min = *lo;
+  v.max = *hi;
+  if (parts.size() == 3) {
+    auto t = parse_dtype(parts[2]);
+    if (!t || !is_int(*t))
+      throw bad("'" + parts[2] + "' is not an integer dtype");
+    v.dtype = *t;
+  }
+  return v;
+}
+
+const PatternMatcher &layer_named(const std::string &name) {
+  if (name == "simple")
+    return symbolic_simple();
+  if (name == "symbolic")
+    return symbolic::symbolic();
+  return sym();
+}
+
+bool may_be_invalid(const UOp &u) {
+  for (const auto &n : toposort(u))
+    if (n.is_invalid())
+      return true;
+  return false;
+}
+
+nlohmann::json bound_json(const UOp &u, Int v) {
+  if (may_be_invalid(u) || !is_finite(v) || !fits_int64(v))
+    return nullptr;
+  return static_cast<std::int64_t>(v);
+}
+
+std::string range_text(const UOp &u) {
+  if (may_be_invalid(u))
+    return "may be invalid";
+  auto end = [](Int v) {
+    return is_finite(v) ? to_string(v) : std::string(v < 0 ? "-inf" : "inf");
+  };
+  return fmt::format("[{}, {}]", end(u.vmin()), end(u.vmax()));
+}
+
+void print_ordered_json_line(const nlohmann::ordered_json &j) {
+  std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+void run_one(const SimplifyArgs &args, const CliContext &context) {
+  SymbolicCase c;
+  c.id = "expr";
+  c.expr = args.expr;
+  for (const auto &spec : args.vars)
+    c.vars.push_back(parse_var(spec));
+  c.constraints = args.constraints;
+  const CaseGraph g = build_case(c);
+  rewrite::RewriteTrace trace;
+  UOp result;
+  {
+    std::optional<rewrite::TraceSession> session;
+    if (!args.trace.empty())
+      session.emplace(trace);
+    rewrite::TraceGroup group("simplify " + args.expr);
+    result = simplify(g.expr, layer_named(args.layer));
+  }
+  if (!args.trace.empty())
+    trace.write_json(args.trace);
+  const std::string text = render_expression(result);
+  std::optional<EquivalenceResult> check;
+  if (args.verify)
+    check = check_equivalence(g, result);
+  if (context.json) {
+    nlohmann::ordered_json j;
+    j["expr"] = args.expr;
+    j["simplified"] = text;
+    j["min"] = bound_json(result, result.vmin());
+    j["max"] = bound_json(result, result.vmax());
+    j["ops"] = count_operations(result);
+    j["input_ops"] = count_operations(g.expr);
+    if (check)
+      j["equivalent"] = check->equivalent;
+    print_ordered_json_line(j);
+  } else {
+    std::cout << text << '\n';
+    std::cout << "range: " << range_text(result) << '\n';
+    std::cout << fmt::format("ops: {} (input {})\n", count_operations(result),
+                             count_operations(g.expr));
+    if (check)
+      std::cout << (check->equivalent
+                        ? fmt::format("verified: equivalent at {} points{}\n", check->points,
+                                      check->exhaustive ? " (every point of the domain)"
+                                                        : " (sampled)")
+                        : "NOT EQUIVALENT: " + check->reason + "\n");
+  }
+  if (!args.trace.empty() && !context.quiet)
+    std::cerr << fmt::format("wrote rewrite trace {}\n", args.trace);
+  if (check && !check->equivalent)
+    throw Error(ErrorKind::Mismatch,
+                "the simplified expression differs from the input: " + check->reason);
+}
+
+void run_cases(const SimplifyArgs &args, const CliContext &context) {
+  if (!args.expr.empty())
+    throw Error(ErrorKind::Usage, "give either EXPR or --cases FILE, not both");
+  if (!args.vars.empty() || !args.constraints.empty())
+    throw Error(ErrorKind::Usage,
+                "--var and --constraint apply to EXPR; case files declare their own");
+  const auto cases = load_cases(args.cases);
+  rewrite::RewriteTrace trace;
+  std::optional<rewrite::TraceSession> session;
+  if (!args.trace.empty())
+    session.emplace(trace);
+  ProgressPrinter progress(!context.quiet);
+  auto sink = progress.sink();
+  std::size_t failed = 0, equivalent = 0, not_larger = 0, with_reference = 0, ranges = 0,
+              range_match = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const SymbolicCase &c = cases[i];
+    sink({"simplify", i, cases.size(), "cases"});
+    std::string text = c.expr;
+    nlohmann::json lo = nullptr, hi = nullptr;
+    try {
+      const CaseGraph g = build_case(c);
+      rewrite::TraceGroup group(c.id);
+      const UOp result = simplify(g.expr, layer_named(args.layer));
+      text = render_expression(result);
+      lo = bound_json(result, result.vmin());
+      hi = bound_json(result, result.vmax());
+      if (args.verify) {
+        const auto check = check_equivalence(g, result);
+        if (check.equivalent)
+          ++equivalent;
+        else
+          std::cerr << fmt::format("case {}: NOT EQUIVALENT: {}\n", c.id, check.reason);
+        if (c.tinygrad_ops) {
+          ++with_reference;
+          if (check.equivalent && count_operations(result) <= *c.tinygrad_ops)
+            ++not_larger;
+        }
+        if (c.expected_min && !lo.is_null()) {
+          ++ranges;
+          if (lo == static_cast<std::int64_t>(*c.expected_min) &&
+              hi == static_cast<std::int64_t>(*c.expected_max))
+            ++range_match;
+        }
+      }
+    } catch (const Error &e) {
+      ++failed;
+      std::cerr << fmt::format("case {}: {}\n", c.id, e.what());
+    }
+    if (context.json) {
+      nlohmann::ordered_json j;
+      j["id"] = c.id;
+      j["simplified"] = text;
+      j["min"] = lo;
+      j["max"] = hi;
+      print_ordered_json_line(j);
+    } else {
+      std::cout << fmt::format("{}  {}  {}\n", c.id, text,
+                               lo.is_null() ? std::string("[?]")
+                                            : fmt::format("[{}, {}]", lo.dump(), hi.dump()));
+    }
+  }
+  sink({"simplify", cases.size(), cases.size(), "cases"});
+  progress.finish();
+  session.reset();
+  if (!args.trace.empty())
+    trace.write_json(args.trace);
+  if (args.verify)
+    std::cerr << fmt::format(
+        "{} cases: {} equivalent, {}/{} with no more ops than tinygrad, ranges {}/{} as "
+        "expected, {} failed\n",
+        cases.size(), equivalent, not_larger, with_reference, range_match, ranges, failed);
+  if (failed)
+    throw Error(ErrorKind::BadInput,
+                fmt::format("{} of {} cases could not be simplified", failed, cases.size()));
+  if (args.verify && equivalent + failed < cases.size())
+    throw Error(ErrorKind::Mismatch,
+                fmt::format("{} cases simplified to a non-equivalent expression",
+                            cases.size() - equivalent - failed));
+}
+
+void list_rules(const std::string &layer, const CliContext &context) {
+  const PatternMatcher &rules = layer_named(layer);
+  if (context.json) {
+    for (const auto &r : rules.rules()) {
+      nlohmann::ordered_json j;
+      j["family"] = r->family();
+      j["rule"] = r->name();
+      j["loc"] = r->location_text();
+      print_ordered_json_line(j);
+    }
+    return;
+  }
+  Table table({"family", "rule", "location"});
+  for (const auto &r : rules.rules())
+    table.add_row({r->family(), r->name(), r->location_text()});
+  std::cout << table.render()
+            << fmt::format("{} rules in layer '{}'\n", rules.size(),
+                           layer == "simple" ? "symbolic_simple" : layer);
+}
+
+} // namespace
+
+void register_simplify_command(CLI::App &app, CliContext &context) {
+  auto args = std::make_shared<SimplifyArgs>();
+  auto *cmd = app.add_subcommand("simplify",
+                                 "Simplify integer index expressions (the symbolic simplifier)");
+  cmd->footer(
+      "Expression syntax: + - * // % (floor division and modulo), < <= > >= == != & | ^ << >>, "
+      "!, ~, where(c, t, f), max, min, cdiv, cmod, casts int32(x), index(x), bool(x); true, false, "
+      "invalid.\nExamples:\n  wavectl simplify '(5+7*a)%8' --var a=0:3\n"
+      "  wavectl simplify 'r0//(a+1)' --var a=1:10 --var r0=0:10 --constraint 'r0<a+1'\n"
+      "  wavectl simplify --cases dev.jsonl --json");
+  cmd->add_option("EXPR", args->expr, "The expression to simplify");
+  cmd->add_option("--var", args->vars,
+                  "A variable: NAME=MIN:MAX or NAME=MIN:MAX:DTYPE (inclusive range)");
+  cmd->add_option(
+      "--constraint", args->constraints,
+      "A constraint 'v<e' makes v a loop index with extent e (0 <= v < e); other constraints "
+      "only restrict the domain --verify checks");
+  cmd->add_option("--cases", args->cases, "A corpus .jsonl file: simplify every case")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--trace", args->trace,
+                  "Write the rewrite trace (every rule applied) as JSON here");
+  cmd->add_option("--rules", args->layer, "Rule layer: simple, symbolic or sym (default)")
+      ->check(CLI::IsMember({"simple", "symbolic", "sym"}));
+  cmd->add_flag("--verify", args->verify,
+                "Check the result against the input over the whole domain (sampled when large)");
+  add_json_flag(*cmd, context);
+  cmd->add_flag(
+      "--list-rules", args->list_rules,
+      "List the rule families of the chosen layer: every rule's name and source location");
+  cmd->callback([args, &context] {
+    if (args->list_rules)
+      return list_rules(args->layer, context);
+    if (args->cases.empty() && args->expr.empty())
+      throw Error(ErrorKind::Usage, "give an EXPR to simplify or --cases FILE (see --help)");
+    if (!args->cases.empty())
+      run_cases(*args, context);
+    else
+      run_one(*args, context);
+  });
+}
+
+} // namespace wavectl

@@ -1,0 +1,517 @@
+#include "wavescope/compiler/symbolic/expression.hpp"
+
+#include <cctype>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "wavescope/base/error.hpp"
+#include "wavescope/compiler/ir/builders.hpp"
+#include "wavescope/compiler/ir/graph.hpp"
+
+namespace wavescope::compiler::symbolic {
+
+void Scope::declare(const std::string &name, Int min, Int max, DType dtype) {
+  names_[name] = variable(name, min, max, dtype);
+}
+
+void Scope::bind(const std::string &name, UOp node) {
+  names_[name] = std::move(node);
+}
+
+UOp Scope::lookup(std::string_view name) const {
+  auto it = names_.find(name);
+  return it == names_.end() ? UOp{} : it->second;
+}
+
+namespace {
+
+enum class TokenKind { Int, Name, Operator, End };
+
+struct Token {
+  TokenKind kind = TokenKind::End;
+  std::string text;
+  Int value = 0;
+  std::size_t column = 0; // 1-based
+};
+
+constexpr std::string_view kOperators[] = {
+    "//", "<<", ">>", "<=", ">=", "==", "!=", "+", "-", "*", "%",
+    "<",  ">",  "&",  "|",  "^",  "!",  "~",  "(", ")", ","};
+
+std::optional<DType> cast_function(std::string_view name) {
+  if (name == "index")
+    return dtypes::index;
+  if (name == "bool")
+    return dtypes::bool_;
+  for (DType t : {dtypes::int8, dtypes::int16, dtypes::int32, dtypes::int64, dtypes::uint8,
+                  dtypes::uint16, dtypes::uint32, dtypes::uint64})
+    if (scalar_name(t.scalar) == name)
+      return t;
+  return std::nullopt;
+}
+
+int function_arity(std::string_view name) {
+  if (name == "where")
+    return 3;
+  if (name == "max" || name == "min" || name == "cdiv" || name == "cmod")
+    return 2;
+  if (name == "trunc" || cast_function(name))
+    return 1;
+  return 0;
+}
+
+bool is_keyword(std::string_view name) {
+  return name == "true" || name == "false" || name == "invalid" || function_arity(name) > 0;
+}
+
+// The level of a binary operator token (1 = lowest), 0 if it is not one.
+int binary_level(std::string_view op) {
+  if (op == "|")
+    return 1;
+  if (op == "^")
+    return 2;
+  if (op == "&")
+    return 3;
+  if (op == "==" || op == "!=")
+    return 4;
+  if (op == "<" || op == "<=" || op == ">" || op == ">=")
+    return 5;
+  if (op == "<<" || op == ">>")
+    return 6;
+  if (op == "+" || op == "-")
+    return 7;
+  if (op == "*" || op == "//" || op == "%")
+    return 8;
+  return 0;
+}
+
+} // namespace
+
+class ExpressionParser {
+public:
+  ExpressionParser(std::string_view text, Scope *mutable_scope, const Scope &scope)
+      : text_(text), mutable_scope_(mutable_scope), scope_(scope) {
+    tokenize();
+  }
+
+  UOp parse() {
+    UOp result = binary(1);
+    if (peek().kind != TokenKind::End)
+      fail(peek(), "unexpected '" + peek().text + "'");
+    return result;
+  }
+
+private:
+  [[noreturn]] void fail(const Token &at, const std::string &what) const {
+    throw Error(ErrorKind::BadInput,
+                fmt::format("expression '{}': column {}: {}", text_, at.column, what));
+  }
+
+  void tokenize() {
+    std::size_t i = 0;
+    while (i < text_.size()) {
+      const char c = text_[i];
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        ++i;
+        continue;
+      }
+      Token t;
+      t.column = i + 1;
+      if (std::isdigit(static_cast<unsigned char>(c))) {
+        std::size_t j = i;
+        while (j < text_.size() && std::isdigit(static_cast<unsigned char>(text_[j])))
+          ++j;
+        t.kind = TokenKind::Int;
+        t.text = std::string(text_.substr(i, j - i));
+        auto v = parse_int(t.text);
+        if (!v)
+          fail(t, "integer literal " + t.text + " is too large");
+        t.value = *v;
+        i = j;
+      } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+        std::size_t j = i;
+        while (j < text_.size() &&
+               (std::isalnum(static_cast<unsigned char>(text_[j])) || text_[j] == '_'))
+          ++j;
+        t.kind = TokenKind::Name;
+        t.text = std::string(text_.substr(i, j - i));
+        i = j;
+      } else {
+        for (std::string_view op : kOperators) {
+          if (text_.substr(i, op.size()) == op) {
+            t.kind = TokenKind::Operator;
+            t.text = std::string(op);
+            break;
+          }
+        }
+        if (t.kind != TokenKind::Operator)
+          fail(t, fmt::format("unexpected character '{}'", c));
+        i += t.text.size();
+      }
+      tokens_.push_back(std::move(t));
+    }
+    Token end;
+    end.column = text_.size() + 1;
+    end.text = "end of input";
+    tokens_.push_back(end);
+  }
+
+  const Token &peek() const { return tokens_[pos_]; }
+  const Token &take() { return tokens_[pos_++]; }
+  bool at_operator(std::string_view op) const {
+    return peek().kind == TokenKind::Operator && peek().text == op;
+  }
+  void expect(std::string_view op) {
+    if (!at_operator(op))
+      fail(peek(), fmt::format("expected '{}', found '{}'", op, peek().text));
+    ++pos_;
+  }
+
+  static bool is_int_literal(const UOp &u) {
+    return u.op() == Op::CONST && std::holds_alternative<Int>(u.arg()) &&
+           u.dtype() == dtypes::index;
+  }
+
+  // An index literal beside a sized-int operand takes that dtype when its value fits (the
+  // literal adapts, spec §9.3); otherwise it stays a mathematical integer.
+  static void adapt_literals(UOp &a, UOp &b) {
+    auto adapt = [](UOp &lit, const UOp &other) {
+      if (!is_int_literal(lit) || !is_sized_int(other.dtype()))
+        return;
+      const Int v = std::get<Int>(lit.arg());
+      if (v >= dtype_min(other.dtype()) && v <= dtype_max(other.dtype()))
+        lit = const_int(v, other.dtype());
+    };
+    adapt(a, b);
+    adapt(b, a);
+  }
+
+  static UOp negate(const UOp &x) {
+    if (is_int_literal(x))
+      return const_int(-std::get<Int>(x.arg()));
+    return x * const_int(-1);
+  }
+
+  static UOp logical_not_of(const UOp &x) {
+    if (is_bool(x.dtype()))
+      return ne(x, const_bool(true));
+    return ne(ne(x, literal_for(x, 0)), const_bool(true));
+  }
+
+  static UOp as_condition(const UOp &x) {
+    if (is_bool(x.dtype()) || x.is_invalid())
+      return x;
+    return ne(x, literal_for(x, 0));
+  }
+
+  UOp apply_binary(const Token &op_token, UOp a, UOp b) {
+    const std::string &op = op_token.text;
+    adapt_literals(a, b);
+    if (op == "|")
+      return bit_or(a, b);
+    if (op == "^")
+      return bit_xor(a, b);
+    if (op == "&")
+      return bit_and(a, b);
+    if (op == "!=")
+      return ne(a, b);
+    if (op == "==")
+      return ne(ne(a, b), const_bool(true));
+    if (op == "<")
+      return lt(a, b);
+    if (op == ">")
+      return lt(b, a);
+    if (op == ">=")
+      return ne(lt(a, b), const_bool(true));
+    if (op == "<=")
+      return ne(lt(b, a), const_bool(true));
+    if (op == "<<")
+      return shl(a, b);
+    if (op == ">>")
+      return shr(a, b);
+    if (op == "+")
+      return a + b;
+    if (op == "-") {
+      UOp nb = negate(b);
+      adapt_literals(a, nb);
+      return a + nb;
+    }
+    if (op == "*")
+      return a * b;
+    if (op == "//")
+      return floordiv(a, b);
+    if (op == "%")
+      return floormod(a, b);
+    fail(op_token, "unknown operator '" + op + "'");
+  }
+
+  UOp binary(int level) {
+    if (level > 8)
+      return unary();
+    UOp lhs = binary(level + 1);
+    while (peek().kind == TokenKind::Operator && binary_level(peek().text) == level) {
+      const Token op = take();
+      UOp rhs = binary(level + 1);
+      lhs = apply_binary(op, lhs, rhs);
+    }
+    return lhs;
+  }
+
+  UOp unary() {
+    // Each nesting level (parentheses, calls, unary operators) passes here once: bound the
+    // recursion so a hostile input is an error, not a stack overflow.
+    struct DepthGuard {
+      std::size_t &depth;
+      ~DepthGuard() { --depth; }
+    } guard{++depth_};
+    if (depth_ > kMaxNesting)
+      fail(peek(), fmt::format("expression nested deeper than {} levels", kMaxNesting));
+    if (peek().kind == TokenKind::Operator &&
+        (peek().text == "-" || peek().text == "!" || peek().text == "~")) {
+      const Token op = take();
+      UOp x = unary();
+      if (op.text == "-")
+        return negate(x);
+      if (op.text == "!")
+        return logical_not_of(x);
+      if (is_bool(x.dtype()))
+        return ne(x, const_bool(true));
+      if (is_unsigned(x.dtype()))
+        return bit_xor(x, const_int(dtype_max(x.dtype()), x.dtype()));
+      return bit_xor(x, literal_for(x, -1));
+    }
+    return atom();
+  }
+
+  UOp call(const Token &name, std::vector<UOp> args) {
+    const std::string &f = name.text;
+    if (f == "where") {
+      UOp t = args[1], e = args[2];
+      return where(as_condition(args[0]), t, e);
+    }
+    if (f == "max") {
+      adapt_literals(args[0], args[1]);
+      return maximum(args[0], args[1]);
+    }
+    if (f == "min") {
+      adapt_literals(args[0], args[1]);
+      return negate(maximum(negate(args[0]), negate(args[1])));
+    }
+    if (f == "cdiv" || f == "cmod") {
+      adapt_literals(args[0], args[1]);
+      return f == "cdiv" ? cdiv(args[0], args[1]) : cmod(args[0], args[1]);
+    }
+    if (f == "trunc")
+      return alu(Op::TRUNC, {args[0]});
+    if (auto t = cast_function(f))
+      return UOp::make(Op::CAST, *t, {args[0]}, *t);
+    fail(name, "unknown function '" + f + "'");
+  }
+
+  UOp atom() {
+    const Token t = take();
+    if (t.kind == TokenKind::Int)
+      return const_int(t.value);
+    if (t.kind == TokenKind::Name) {
+      if (t.text == "true")
+        return const_bool(true);
+      if (t.text == "false")
+        return const_bool(false);
+      if (t.text == "invalid")
+        return invalid();
+      if (at_operator("(")) {
+        const int arity = function_arity(t.text);
+        if (arity == 0)
+          fail(t, "unknown function '" + t.text + "'");
+        ++pos_;
+        std::vector<UOp> args{binary(1)};
+        while (at_operator(",")) {
+          ++pos_;
+          args.push_back(binary(1));
+        }
+        expect(")");
+        if (static_cast<int>(args.size()) != arity)
+          fail(t, fmt::format("{} takes {} argument{}, got {}", t.text, arity,
+                              arity == 1 ? "" : "s", args.size()));
+        return call(t, std::move(args));
+      }
+      if (is_keyword(t.text))
+        fail(t, "'" + t.text + "' is a function; call it with (...)");
+      if (UOp u = scope_.lookup(t.text))
+        return u;
+      if (mutable_scope_ && mutable_scope_->declare_unknown) {
+        mutable_scope_->declare(t.text, -kIntInfinity, kIntInfinity);
+        return mutable_scope_->lookup(t.text);
+      }
+      fail(t, "unknown variable '" + t.text + "' (declare it, e.g. --var " + t.text + "=0:7)");
+    }
+    if (t.kind == TokenKind::Operator && t.text == "(") {
+      UOp x = binary(1);
+      expect(")");
+      return x;
+    }
+    fail(t, "expected a value, found '" + t.text + "'");
+  }
+
+  std::string_view text_;
+  Scope *mutable_scope_;
+  const Scope &scope_;
+  std::vector<Token> tokens_;
+  std::size_t pos_ = 0;
+  std::size_t depth_ = 0;
+  static constexpr std::size_t kMaxNesting = 256;
+};
+
+UOp parse_expression(std::string_view text, Scope &scope) {
+  return ExpressionParser(text, &scope, scope).parse();
+}
+
+UOp parse_expression(std::string_view text, const Scope &scope) {
+  return ExpressionParser(text, nullptr, scope).parse();
+}
+
+// --- printing --------------------------------------------------------------------------------
+
+namespace {
+
+struct Rendered {
+  std::string text;
+  int level = 10; // 1..8 binary levels, 9 unary, 10 atoms
+  Op op = Op::NOOP;
+};
+
+std::optional<std::pair<std::string_view, int>> binary_syntax(Op op) {
+  switch (op) {
+  case Op::OR: return std::pair{std::string_view("|"), 1};
+  case Op::XOR: return std::pair{std::string_view("^"), 2};
+  case Op::AND: return std::pair{std::string_view("&"), 3};
+  case Op::CMPNE: return std::pair{std::string_view("!="), 4};
+  case Op::CMPEQ: return std::pair{std::string_view("=="), 4};
+  case Op::CMPLT: return std::pair{std::string_view("<"), 5};
+  case Op::SHL: return std::pair{std::string_view("<<"), 6};
+  case Op::SHR: return std::pair{std::string_view(">>"), 6};
+  case Op::ADD: return std::pair{std::string_view("+"), 7};
+  case Op::SUB: return std::pair{std::string_view("-"), 7};
+  case Op::MUL: return std::pair{std::string_view("*"), 8};
+  case Op::FLOORDIV: return std::pair{std::string_view("//"), 8};
+  case Op::FLOORMOD: return std::pair{std::string_view("%"), 8};
+  default: return std::nullopt;
+  }
+}
+
+std::string constant_text(const UOp &u) {
+  if (u.is_invalid())
+    return "invalid";
+  if (auto b = std::get_if<bool>(&u.arg()))
+    return *b ? "true" : "false";
+  if (auto i = std::get_if<Int>(&u.arg()))
+    return to_string(*i);
+  return to_string(u.arg());
+}
+
+std::string call_name(const UOp &u) {
+  switch (u.op()) {
+  case Op::MAX: return "max";
+  case Op::WHERE: return "where";
+  case Op::CDIV: return "cdiv";
+  case Op::CMOD: return "cmod";
+  case Op::TRUNC: return "trunc";
+  case Op::CAST: return std::string(scalar_name(u.dtype().scalar));
+  default: return std::string(to_string(u.op()));
+  }
+}
+
+class Printer {
+public:
+  std::string print(const UOp &root) { return render(root).text; }
+
+private:
+  const Rendered &render(const UOp &u) {
+    if (auto it = memo_.find(u.get()); it != memo_.end())
+      return it->second;
+    Rendered r = build(u);
+    return memo_.emplace(u.get(), std::move(r)).first->second;
+  }
+
+  Rendered build(const UOp &u) {
+    Rendered r;
+    r.op = u.op();
+    switch (u.op()) {
+    case Op::CONST: r.text = constant_text(u); return r;
+    case Op::PARAM:
+    case Op::BUFFER:
+    case Op::RANGE:
+    case Op::SPECIAL: r.text = node_name(u); return r;
+    default: break;
+    }
+    if (auto syntax = binary_syntax(u.op()); syntax && u.size() == 2) {
+      const auto [symbol, level] = *syntax;
+      const Rendered &a = render(u.src(0));
+      const Rendered &b = render(u.src(1));
+      const bool logical_parent = level <= 5;
+      const bool chain = u.op() == Op::AND || u.op() == Op::OR || u.op() == Op::XOR;
+      bool paren_a =
+          a.level < level || (logical_parent && a.level <= 5 && !(chain && a.op == u.op()));
+      bool paren_b = b.level <= level || (logical_parent && b.level <= 5);
+      if (u.op() == Op::SUB && u.src(1).is_const() && b.text.starts_with("-"))
+        paren_b = true;
+      r.text = (paren_a ? "(" + a.text + ")" : a.text) + std::string(symbol) +
+               (paren_b ? "(" + b.text + ")" : b.text);
+      r.level = level;
+      return r;
+    }
+    if (u.op() == Op::NEG && u.size() == 1) {
+      const Rendered &a = render(u.src(0));
+      r.text = "-" + (a.level < 10 || a.text.starts_with("-") ? "(" + a.text + ")" : a.text);
+      r.level = 9;
+      return r;
+    }
+    std::string text = call_name(u) + "(";
+    for (std::size_t i = 0; i < u.size(); ++i)
+      text += (i ? ", " : "") + render(u.src(i)).text;
+    r.text = text + ")";
+    return r;
+  }
+
+  std::unordered_map<const UOpNode *, Rendered> memo_;
+};
+
+} // namespace
+
+std::string render_expression(const UOp &root) {
+  return Printer().print(root);
+}
+
+std::size_t count_operations(std::string_view text) {
+  Scope scope;
+  scope.declare_unknown = true;
+  const UOp root = parse_expression(text, scope);
+  // Leaves (constants, variables) count 0; ranges print as names, so their extents are not part
+  // of the expression.
+  std::size_t count = 0;
+  std::vector<UOp> stack{root};
+  std::unordered_map<const UOpNode *, bool> seen;
+  while (!stack.empty()) {
+    UOp u = stack.back();
+    stack.pop_back();
+    if (seen[u.get()])
+      continue;
+    seen[u.get()] = true;
+    if (u.op() == Op::CONST || u.op() == Op::PARAM || u.op() == Op::BUFFER || u.op() == Op::RANGE ||
+        u.op() == Op::SPECIAL)
+      continue;
+    ++count;
+    for (const auto &s : u.src())
+      stack.push_back(s);
+  }
+  return count;
+}
+
+std::size_t count_operations(const UOp &root) {
+  return count_operations(render_expression(root));
+}
+
+} // namespace wavescope::compiler::symbolic

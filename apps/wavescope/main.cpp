@@ -63,8 +63,8 @@ int main(int argc, char **argv) {
   for (const QString &path : paths) window.open_path(path);
 
   if (parser.isSet(view) && !window.show_view(parser.value(view))) {
-    std::fprintf(stderr, "error: no view named '%s' (views: %s)\n",
-                 qPrintable(parser.value(view)), qPrintable(window.view_names().join(", ")));
+    std::fprintf(stderr, "error: no view named '%s' (views: %s)\n", qPrintable(parser.value(view)),
+                 qPrintable(window.view_names().join(", ")));
     return 2;
   }
   window.show();

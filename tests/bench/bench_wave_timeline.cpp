@@ -32,8 +32,7 @@ const QSize kFrame(1600, 1000);
 
 std::size_t bars_of(const SeTimeline &tl) {
   std::size_t n = tl.waves.size();
-  for (const auto &row : tl.rows)
-    n += row.events.size();
+  for (const auto &row : tl.rows) n += row.events.size();
   return n;
 }
 
@@ -192,14 +191,13 @@ void BM_TimelineZoomed(benchmark::State &state) {
 }
 BENCHMARK(BM_TimelineZoomed)->Unit(benchmark::kMillisecond);
 
-} // namespace
+}  // namespace
 
 int main(int argc, char **argv) {
   setenv("QT_QPA_PLATFORM", "offscreen", 0);
   QGuiApplication app(argc, argv);
   benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv))
-    return 1;
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   scene();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

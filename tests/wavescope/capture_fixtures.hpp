@@ -20,4 +20,4 @@ const gui::ShaderEngineTrace *engine_of_blob(const gui::CaptureDocument &documen
                                              const std::string &file, int *kernel = nullptr,
                                              int *engine = nullptr);
 
-} // namespace wavescope::testing
+}  // namespace wavescope::testing

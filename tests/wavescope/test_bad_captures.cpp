@@ -8,15 +8,13 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "app/capture_document.hpp"
 #include "gui_test_app.hpp"
 #include "process.hpp"
+#include "temp_dir.hpp"
 #include "testdata.hpp"
 #include "wavescope/base/error.hpp"
 
@@ -25,26 +23,9 @@ using wavescope::testing::run_process;
 
 namespace {
 
-// A folder of this process in the temporary directory (tests of several checkouts may run at once
-// on one machine), removed at exit.
-fs::path scratch(const std::string &name) {
-  static const fs::path root = [] {
-    const fs::path dir =
-        fs::temp_directory_path() / ("wavescope-bad-captures-" + std::to_string(::getpid()));
-    std::atexit([] {
-      std::error_code ec;
-      fs::remove_all(
-          fs::temp_directory_path() / ("wavescope-bad-captures-" + std::to_string(::getpid())), ec);
-    });
-    return dir;
-  }();
-  return root / name;
-}
-
-// A writable copy of a corpus capture (binary files and meta.json only).
-fs::path copy_capture(const fs::path &from, const std::string &name) {
-  const fs::path to = scratch(name);
-  fs::remove_all(to);
+// A writable copy of a corpus capture (binary files and meta.json only) in `temp`.
+fs::path copy_capture(const fs::path &from, const wavescope::testing::TempDir &temp) {
+  const fs::path to = temp.path / "capture";
   fs::create_directories(to);
   for (const auto &entry : fs::directory_iterator(from))
     if (entry.path().extension() != ".gz") {
@@ -68,8 +49,7 @@ void record_size(const fs::path &dir, const std::string &file, std::uintmax_t si
     QJsonArray entries = root[list].toArray();
     for (int i = 0; i < entries.size(); ++i) {
       QJsonObject e = entries[i].toObject();
-      if (e["file"].toString().toStdString() == file)
-        e["size"] = static_cast<qint64>(size);
+      if (e["file"].toString().toStdString() == file) e["size"] = static_cast<qint64>(size);
       entries[i] = e;
     }
     root[list] = entries;
@@ -90,14 +70,15 @@ std::string load_error(const fs::path &dir) {
 
 wavescope::testing::ProcessResult screenshot_of(const fs::path &dir) {
   return run_process({WAVESCOPE_APP_BINARY, dir.string(), "--screenshot",
-                      scratch("screenshot.png").string(), "--view", "waves"},
+                      (dir.parent_path() / "screenshot.png").string(), "--view", "waves"},
                      {"QT_QPA_PLATFORM=offscreen"});
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("a folder without meta.json is not a capture") {
-  const fs::path dir = scratch("empty");
+  const wavescope::testing::TempDir temp;
+  const fs::path dir = temp.path / "empty";
   fs::create_directories(dir);
   const auto r = screenshot_of(dir);
   CHECK(r.exit_code == 3);
@@ -107,7 +88,8 @@ TEST_CASE("a folder without meta.json is not a capture") {
 TEST_CASE("a malformed meta.json is named with what is wrong") {
   wavescope::testing::gui_app();
   WAVESCOPE_REQUIRE_TESTDATA(sync, "sqtt/gfx1100/sync");
-  const fs::path dir = copy_capture(sync, "meta");
+  const wavescope::testing::TempDir temp;
+  const fs::path dir = copy_capture(sync, temp);
   std::ofstream(dir / "meta.json") << "{\"format\": \"sqtt-corpus/1\", \"device\": [";
   CHECK_THAT(load_error(dir), Catch::Contains("meta.json") && Catch::Contains("not valid JSON"));
   std::ofstream(dir / "meta.json") << "{\"format\": \"sqtt-corpus/1\", \"device\": {}}";
@@ -120,7 +102,8 @@ TEST_CASE("a malformed meta.json is named with what is wrong") {
 TEST_CASE("a truncated program ELF in a capture is reported, not decoded") {
   wavescope::testing::gui_app();
   WAVESCOPE_REQUIRE_TESTDATA(sync, "sqtt/gfx1100/sync");
-  const fs::path dir = copy_capture(sync, "elf");
+  const wavescope::testing::TempDir temp;
+  const fs::path dir = copy_capture(sync, temp);
   truncate_file(dir / "program_k1.elf", 300);
   // As meta.json still records the full size, the reader refuses the file outright.
   CHECK_THAT(load_error(dir), Catch::Contains("program_k1.elf") && Catch::Contains("300 bytes"));
@@ -136,7 +119,8 @@ TEST_CASE("a truncated program ELF in a capture is reported, not decoded") {
 TEST_CASE("a truncated SQTT blob is refused by size, or decoded as far as it goes") {
   wavescope::testing::gui_app();
   WAVESCOPE_REQUIRE_TESTDATA(sync, "sqtt/gfx1100/sync");
-  const fs::path dir = copy_capture(sync, "blob");
+  const wavescope::testing::TempDir temp;
+  const fs::path dir = copy_capture(sync, temp);
   truncate_file(dir / "k0_se1.bin", 1001);
   CHECK_THAT(load_error(dir), Catch::Contains("k0_se1.bin") && Catch::Contains("1001 bytes"));
   CHECK(screenshot_of(dir).exit_code == 3);

@@ -27,21 +27,18 @@ namespace {
 
 std::vector<std::filesystem::path> corpus_or_skip() {
   auto dirs = sqtt_capture_dirs();
-  if (dirs.empty() && wavescope::testing::running_in_ci())
-    FAIL("SQTT corpus missing under CI");
-  if (dirs.empty())
-    WARN("skipped: SQTT corpus not found (set WAVESCOPE_TESTDATA)");
+  if (dirs.empty() && wavescope::testing::running_in_ci()) FAIL("SQTT corpus missing under CI");
+  if (dirs.empty()) WARN("skipped: SQTT corpus not found (set WAVESCOPE_TESTDATA)");
   return dirs;
 }
 
 std::size_t timeline_events(const wavescope::trace::timeline::SeTimeline &tl) {
   std::size_t n = tl.clock.size();
-  for (const auto &row : tl.rows)
-    n += row.events.size();
+  for (const auto &row : tl.rows) n += row.events.size();
   return n;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("every corpus capture opens with the programs, blobs and PMC events of its meta.json") {
   wavescope::testing::gui_app();
@@ -102,8 +99,7 @@ TEST_CASE("the timing table's totals equal libtrace's per-PC statistics for ever
       const auto &dispatch = *doc->dispatch(k);
       timeline::PcStatsAccumulator expected(analyzer.program(dispatch.program->tag));
       for (const auto &blob : capture.blobs)
-        if (blob.kernel_tag == dispatch.program->tag)
-          analyzer.analyze(blob, expected);
+        if (blob.kernel_tag == dispatch.program->tag) analyzer.analyze(blob, expected);
 
       Focus focus;
       focus.document = 0;
@@ -130,8 +126,7 @@ TEST_CASE("the timing table's totals equal libtrace's per-PC statistics for ever
       }
       CHECK(hits == Approx(static_cast<double>(expected.total_hits())));
       CHECK(table.total_exec == exec);
-      if (expected.total_gap())
-        CHECK(cost == Approx(1.0));
+      if (expected.total_gap()) CHECK(cost == Approx(1.0));
 
       // Per SE, and per wave: the waves of an SE add up to its table.
       std::uint64_t se_hits = 0;
@@ -164,8 +159,7 @@ TEST_CASE("the ISA and CFG heat is each PC's share of the kernel's issue-gap cyc
     const auto doc = open_corpus_capture(dir);
     for (int k = 0; k < doc->kernel_count(); ++k) {
       const auto *heat = doc->pc_heat(k);
-      if (!heat)
-        continue;
+      if (!heat) continue;
       ++kernels_with_heat;
       double total = 0;
       for (const auto &[pc, share] : *heat) {
@@ -178,8 +172,7 @@ TEST_CASE("the ISA and CFG heat is each PC's share of the kernel's issue-gap cyc
     }
   }
   // Every RDNA kernel whose traced waves issued instructions (CDNA traces map no PCs).
-  if (!sqtt_capture_dirs().empty())
-    CHECK(kernels_with_heat >= 8);
+  if (!sqtt_capture_dirs().empty()) CHECK(kernels_with_heat >= 8);
 }
 
 TEST_CASE("the wave timeline model has a track per row, one per CU/SIMD and a bar per event") {
@@ -208,8 +201,7 @@ TEST_CASE("the wave timeline model has a track per row, one per CU/SIMD and a ba
         CHECK(clocks == 1);
         CHECK(rows == tl.rows.size());
         std::set<std::pair<unsigned, unsigned>> simds;
-        for (const auto &w : tl.waves)
-          simds.insert({w.cu, w.simd});
+        for (const auto &w : tl.waves) simds.insert({w.cu, w.simd});
         CHECK(groups == simds.size());
         CHECK(model.bar_count() == events + tl.waves.size());
         CHECK(model.total_height() ==
@@ -231,7 +223,7 @@ TEST_CASE("the navigator lists capture -> kernel -> SE -> wave with the matching
   NavigatorModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   const QModelIndex root = model.add_document(*doc, 2);
-  REQUIRE(model.rowCount(root) == 2); // custom_lds_sync, E_32_4
+  REQUIRE(model.rowCount(root) == 2);  // custom_lds_sync, E_32_4
   const QModelIndex kernel = model.index(0, 0, root);
   CHECK(kernel.data().toString().startsWith("custom_lds_sync"));
   REQUIRE(model.rowCount(kernel) == 6);

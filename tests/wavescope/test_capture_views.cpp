@@ -58,7 +58,7 @@ struct Views {
   }
 };
 
-} // namespace
+}  // namespace
 
 TEST_CASE("focusing a kernel shows its busiest SE, its timing, ISA heat, CFG and counters") {
   wavescope::testing::gui_app();
@@ -79,7 +79,7 @@ TEST_CASE("focusing a kernel shows its busiest SE, its timing, ISA heat, CFG and
     heated += v.isa.model().index(r, 0).data(DisassemblyModel::HeatRole).isValid();
   CHECK(heated == v.timing.model().rowCount());
   CHECK(v.cfg.block_count() == dispatch.code.cfg.blocks.size());
-  CHECK(v.counters.model().rowCount() == 1 + 8); // metrics, then 8 counters
+  CHECK(v.counters.model().rowCount() == 1 + 8);  // metrics, then 8 counters
   CHECK(v.counters.chart().plotted_engines() == 6);
   CHECK(v.waves.inspector_text().contains("170 on the SE"));
 }
@@ -88,7 +88,7 @@ TEST_CASE("a timing row, a timeline bar and an ISA line select the same PC every
   wavescope::testing::gui_app();
   WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx1100/sync");
   Views v(dir);
-  v.focus(0, 1); // custom_lds_sync on SE 1, where its waves were traced
+  v.focus(0, 1);  // custom_lds_sync on SE 1, where its waves were traced
 
   // Timing row -> everything.
   auto &table = v.timing.table();
@@ -156,7 +156,7 @@ TEST_CASE("focusing a wave zooms to its lifetime and scopes the timing table to 
   const auto *isa_table = v.isa.findChild<QTableView *>();
   REQUIRE(isa_table);
   CHECK(isa_table->currentIndex().data(DisassemblyModel::AddressRole).toULongLong() == *pc);
-  v.selection.back(); // history: back to nothing focused
+  v.selection.back();  // history: back to nothing focused
   CHECK(v.waves.model().timeline() == nullptr);
 }
 
@@ -190,14 +190,12 @@ TEST_CASE("the counters model is a valid tree for every PMC sample of the corpus
             sum += model.index(r, CountersModel::SumColumn, top)
                        .data(CountersModel::SortRole)
                        .toULongLong();
-          if (!sample.sum_saturated)
-            CHECK(sum == sample.sum);
+          if (!sample.sum_saturated) CHECK(sum == sample.sum);
         }
         ++samples;
       }
   }
-  if (!wavescope::testing::sqtt_capture_dirs().empty())
-    CHECK(samples == 14);
+  if (!wavescope::testing::sqtt_capture_dirs().empty()) CHECK(samples == 14);
 }
 
 TEST_CASE("the demo opens both embedded captures, the gemm capture focused on its waves") {
@@ -236,7 +234,7 @@ TEST_CASE("the navigator moves the focus to a capture's SE and back, and filters
   se.shader_engine = 1;
   const QModelIndex item = proxy->mapFromSource(window.navigator().index_of(se));
   REQUIRE(item.isValid());
-  tree->setCurrentIndex(item); // as a click or the arrow keys would
+  tree->setCurrentIndex(item);  // as a click or the arrow keys would
   CHECK(window.selection().focus() == se);
   window.selection().back();
   CHECK(window.selection().focus() == kernel);
@@ -245,7 +243,7 @@ TEST_CASE("the navigator moves the focus to a capture's SE and back, and filters
   CHECK(tree->currentIndex() == item);
 
   const int all = proxy->rowCount();
-  proxy->setFilterFixedString("E_32_4"); // the sync capture's second kernel only
+  proxy->setFilterFixedString("E_32_4");  // the sync capture's second kernel only
   CHECK(proxy->rowCount() == 1);
   CHECK(proxy->rowCount(proxy->index(0, 0)) == 1);
   proxy->setFilterFixedString({});

@@ -7,11 +7,11 @@
 
 #include "app/code_object_document.hpp"
 #include "app/selection.hpp"
-#include "wavescope/compiler/isa/disassembler.hpp"
 #include "gui_test_app.hpp"
 #include "models/disassembly_model.hpp"
 #include "models/navigator_model.hpp"
 #include "testdata.hpp"
+#include "wavescope/compiler/isa/disassembler.hpp"
 
 using namespace wavescope::gui;
 
@@ -25,12 +25,13 @@ TEST_CASE("DisassemblyModel rows match the listing, padding collapsed") {
   model.set_instructions(insts);
   REQUIRE(insts.size() == 173);
   // The kernel's instructions, of which the trailing s_code_end run collapses into one row.
-  const int padding = model.data(model.index(model.rowCount() - 1, 0),
-                                 DisassemblyModel::PaddingCountRole).toInt();
+  const int padding =
+      model.data(model.index(model.rowCount() - 1, 0), DisassemblyModel::PaddingCountRole).toInt();
   CHECK(padding > 1);
   CHECK(model.rowCount() == static_cast<int>(insts.size()) - padding + 1);
-  CHECK(model.data(model.index(0, DisassemblyModel::InstructionColumn), Qt::DisplayRole).toString() ==
-        "s_load_b128 s[4:7], s[0:1], null");
+  CHECK(
+      model.data(model.index(0, DisassemblyModel::InstructionColumn), Qt::DisplayRole).toString() ==
+      "s_load_b128 s[4:7], s[0:1], null");
   CHECK(model.row_of_address(0x1700) == 0);
   CHECK(model.row_of_address(0x1704) == 0);  // inside the 8-byte instruction
   CHECK(model.row_of_address(0x1708) == 1);

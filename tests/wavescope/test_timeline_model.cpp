@@ -28,14 +28,14 @@ TEST_CASE("a constant 2 GHz clock puts 2 µs at 4000 cycles after the first inst
     return t.label == QStringLiteral("2 µs");
   });
   REQUIRE(two != ticks.end());
-  CHECK(two->x == Approx(400.0)); // 4000 of 10000 cycles over 1000 px
+  CHECK(two->x == Approx(400.0));  // 4000 of 10000 cycles over 1000 px
   CHECK(ticks.front().label == QStringLiteral("0"));
 }
 
 TEST_CASE("the clock estimate integrates piecewise and inverts") {
   // 1 GHz up to cycle 1000 (and before it), then 2 GHz up to 3000, then 2 GHz assumed after.
   const ClockEstimate clock({{1000, 1'000'000'000}, {3000, 2'000'000'000}, {2500, 0}});
-  REQUIRE(clock.size() == 2); // out-of-order and zero-frequency points are dropped
+  REQUIRE(clock.size() == 2);  // out-of-order and zero-frequency points are dropped
   CHECK(clock.ns_at(0) == Approx(0));
   CHECK(clock.ns_at(1000) == Approx(1000));
   CHECK(clock.ns_at(2000) == Approx(1500));
@@ -92,8 +92,7 @@ TEST_CASE("the skip index finds the first event ending after a time, as a scan w
     const std::size_t to = from + random() % (events.size() - from + 1);
     const std::int64_t after = static_cast<std::int64_t>(random() % static_cast<unsigned>(t + 10));
     std::size_t expected = from;
-    while (expected < to && events[expected].end <= after)
-      ++expected;
+    while (expected < to && events[expected].end <= after) ++expected;
     CHECK(index.first_ending_after(events, from, to, after) == expected);
   }
 }
@@ -109,8 +108,7 @@ TEST_CASE("dispatch and exec events link both ways, and barriers span the real w
   std::size_t linked = 0, barriers = 0;
   for (int t = 0; t < model.rowCount(); ++t) {
     const auto &track = model.track(t);
-    if (track.row < 0)
-      continue;
+    if (track.row < 0) continue;
     const auto &events = se->timeline.rows[static_cast<std::size_t>(track.row)].events;
     for (std::size_t i = 0; i < events.size(); ++i) {
       const TimelineEventRef ref{t, 0, i};
@@ -127,7 +125,7 @@ TEST_CASE("dispatch and exec events link both ways, and barriers span the real w
       }
     }
   }
-  CHECK(linked == 2 * 26); // each of the 26 exec events with its dispatch
+  CHECK(linked == 2 * 26);  // each of the 26 exec events with its dispatch
   CHECK(barriers == 2);
 }
 
@@ -153,9 +151,8 @@ TEST_CASE("the model walks a row, finds a PC's events and maps events to their w
   REQUIRE(e->has_pc);
   CHECK(!model.instruction_text(e->pc).isEmpty());
   const auto refs = model.events_with_pc(e->pc);
-  CHECK(refs.size() >= 2); // both waves ran it
-  for (const auto &r : refs)
-    CHECK(model.event(r)->pc == e->pc);
+  CHECK(refs.size() >= 2);  // both waves ran it
+  for (const auto &r : refs) CHECK(model.event(r)->pc == e->pc);
   CHECK(model.first_with_pc(e->pc, 0) == refs.front());
   const int wave = model.wave_of_event(first);
   REQUIRE(wave >= 0);

@@ -45,13 +45,12 @@ struct TimelineFixture {
   // A track of a given kind, and a point inside the plot on it.
   int first_track(TrackKind kind) const {
     for (int t = 0; t < model.rowCount(); ++t)
-      if (model.track(t).kind == kind)
-        return t;
+      if (model.track(t).kind == kind) return t;
     return -1;
   }
 };
 
-} // namespace
+}  // namespace
 
 TEST_CASE("fit shows the kernel's instruction range, and zoom keeps the anchored cycle") {
   wavescope::testing::gui_app();
@@ -116,7 +115,7 @@ TEST_CASE("dragging pans by the dragged cycles and Shift+drag measures a range")
   QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, QPoint(700, 400));
   CHECK(f.widget.visible_range().first == Approx(t0 + 200 * cycles_per_px));
   CHECK(span(f.widget) == Approx(t1 - t0));
-  CHECK_FALSE(f.widget.selected().valid()); // a drag is not a click
+  CHECK_FALSE(f.widget.selected().valid());  // a drag is not a click
 
   const double a = WaveTimelinePainter::cycle_at(f.widget.frame(), 500);
   const double b = WaveTimelinePainter::cycle_at(f.widget.frame(), 900);
@@ -127,7 +126,7 @@ TEST_CASE("dragging pans by the dragged cycles and Shift+drag measures a range")
   REQUIRE(f.widget.measured());
   CHECK(f.widget.measured()->first == Approx(a));
   CHECK(f.widget.measured()->second == Approx(b));
-  CHECK(f.widget.visible_range().first == Approx(t0 + 200 * cycles_per_px)); // no pan
+  CHECK(f.widget.visible_range().first == Approx(t0 + 200 * cycles_per_px));  // no pan
   QTest::keyClick(&f.widget, Qt::Key_Escape);
   CHECK_FALSE(f.widget.measured());
 }
@@ -143,8 +142,7 @@ TEST_CASE("clicking a dispatch selects it and links its exec event, ←/→ walk
       f.se->timeline.rows[static_cast<std::size_t>(f.model.track(wave_track).row)].events;
   TimelineEventRef dispatch;
   for (std::size_t i = 0; i < events.size() && !dispatch.valid(); ++i)
-    if (f.model.partner({wave_track, 0, i}).valid())
-      dispatch = {wave_track, 0, i};
+    if (f.model.partner({wave_track, 0, i}).valid()) dispatch = {wave_track, 0, i};
   REQUIRE(dispatch.valid());
   const double start = static_cast<double>(f.model.start_of(dispatch));
   f.widget.set_visible_range(start - 40, start + 60);
@@ -172,7 +170,7 @@ TEST_CASE("clicking a dispatch selects it and links its exec event, ←/→ walk
   const auto [t0, t1] = f.widget.visible_range();
   CHECK(f.model.end_of(last) >= t0);
   CHECK(f.model.start_of(last) <= t1);
-  CHECK(t1 - t0 == Approx(100)); // the zoom is kept
+  CHECK(t1 - t0 == Approx(100));  // the zoom is kept
 }
 
 TEST_CASE("a selected dispatch and its exec partner are outlined and joined on screen") {
@@ -183,10 +181,9 @@ TEST_CASE("a selected dispatch and its exec partner are outlined and joined on s
   REQUIRE(wave_track >= 0);
   TimelineEventRef dispatch;
   for (std::size_t i = 40; !dispatch.valid(); ++i)
-    if (f.model.partner({wave_track, 0, i}).valid())
-      dispatch = {wave_track, 0, i};
+    if (f.model.partner({wave_track, 0, i}).valid()) dispatch = {wave_track, 0, i};
   const double start = static_cast<double>(f.model.start_of(dispatch));
-  f.widget.set_visible_range(start - 6, start + 14); // ~60 px per cycle
+  f.widget.set_visible_range(start - 6, start + 14);  // ~60 px per cycle
   f.widget.select(dispatch);
   f.widget.set_pc(f.model.event(dispatch)->pc);
   const QImage shot = f.widget.viewport()->grab().toImage();
@@ -205,7 +202,7 @@ TEST_CASE("a selected dispatch and its exec partner are outlined and joined on s
   };
   CHECK(has_outline(a));
   CHECK(has_outline(b));
-  CHECK(f.widget.last_paint().texts > 0); // zoomed in, bars carry their mnemonic
+  CHECK(f.widget.last_paint().texts > 0);  // zoomed in, bars carry their mnemonic
 }
 
 TEST_CASE("sub-pixel bars merge into pixel columns, so a frame's items stay bounded") {
@@ -228,13 +225,11 @@ TEST_CASE("sub-pixel bars merge into pixel columns, so a frame's items stay boun
     tl.rows[0].events.push_back(e);
     e.name = i == kEvents / 2 ? "BARRIER" : "SALU";
     e.category = i == kEvents / 2 ? EventCategory::Barrier : EventCategory::Salu;
-    if (i == kEvents / 2)
-      e.end = e.start + 200'000; // a long wait inside a dense stretch
+    if (i == kEvents / 2) e.end = e.start + 200'000;  // a long wait inside a dense stretch
     tl.rows[1].events.push_back(e);
   }
   for (auto &row : tl.rows)
-    for (const auto &e : row.events)
-      row.max_duration = std::max(row.max_duration, e.end - e.start);
+    for (const auto &e : row.events) row.max_duration = std::max(row.max_duration, e.end - e.start);
   tl.begin = 0;
   tl.end = 3 * kEvents;
   WaveTimelineModel model;
@@ -250,9 +245,9 @@ TEST_CASE("sub-pixel bars merge into pixel columns, so a frame's items stay boun
   const double width = WaveTimelinePainter::plot_rect(frame.size).width();
   CHECK(all.items() <= static_cast<std::size_t>(2 * 2 * width));
   CHECK(all.columns > 0);
-  CHECK(all.bars >= 1); // the barrier is wide enough to be drawn on its own
+  CHECK(all.bars >= 1);  // the barrier is wide enough to be drawn on its own
 
-  frame.t0 = 1'500'000; // a window of about 400 events per row
+  frame.t0 = 1'500'000;  // a window of about 400 events per row
   frame.t1 = 1'501'200;
   const auto zoomed = painter.paint(p, frame);
   CHECK(zoomed.bars >= 2 * 390);

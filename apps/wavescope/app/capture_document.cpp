@@ -17,8 +17,7 @@ using namespace trace;
 using namespace trace::timeline;
 
 const WaveTrace *ShaderEngineTrace::mapped_trace(int wave) const {
-  if (wave < 0 || static_cast<std::size_t>(wave) >= timeline.waves.size())
-    return nullptr;
+  if (wave < 0 || static_cast<std::size_t>(wave) >= timeline.waves.size()) return nullptr;
   const auto it = mapped_by_start.find(timeline.waves[static_cast<std::size_t>(wave)].start_index);
   return it == mapped_by_start.end() ? nullptr : &mapped_waves[it->second];
 }
@@ -28,8 +27,7 @@ int CaptureDispatch::default_engine() const {
   std::uint64_t best_mapped = 0, best_events = 0;
   for (std::size_t i = 0; i < engines.size(); ++i) {
     std::uint64_t events = 0;
-    for (const auto &row : engines[i].timeline.rows)
-      events += row.events.size();
+    for (const auto &row : engines[i].timeline.rows) events += row.events.size();
     const auto mapped = engines[i].mapped_instructions;
     if (mapped > best_mapped || (mapped == best_mapped && events > best_events)) {
       best = static_cast<int>(i);
@@ -42,8 +40,7 @@ int CaptureDispatch::default_engine() const {
 
 const ShaderEngineTrace *CaptureDocument::engine(int kernel, int se) const {
   const CaptureDispatch *d = dispatch(kernel);
-  if (!d || se < 0 || static_cast<std::size_t>(se) >= d->engines.size())
-    return nullptr;
+  if (!d || se < 0 || static_cast<std::size_t>(se) >= d->engines.size()) return nullptr;
   return &d->engines[static_cast<std::size_t>(se)];
 }
 
@@ -53,8 +50,7 @@ namespace {
 // kernel; the device and meta.json do).
 KernelCode program_code(const CaptureProgram &program, const std::string &processor) {
   compiler::isa::CodeObjectOptions options;
-  if (!processor.empty())
-    options.target = processor;
+  if (!processor.empty()) options.target = processor;
   options.kernel_name = program.name;
   const auto code = compiler::isa::CodeObject::load(program.file, options);
   auto kernels = kernel_code_of(code);
@@ -86,7 +82,7 @@ void note_blob_problems(const ShaderEngineTrace &se, std::vector<std::string> &n
                                 a.branch_without_jump + a.pc_outside_text));
 }
 
-} // namespace
+}  // namespace
 
 std::shared_ptr<CaptureDocument> load_capture(const QString &path, const OpenOptions &options,
                                               const ProgressSink &progress) {
@@ -96,8 +92,7 @@ std::shared_ptr<CaptureDocument> load_capture(const QString &path, const OpenOpt
   const Capture &capture = doc->capture;
   doc->analyzer = std::make_unique<CaptureAnalyzer>(capture);
   std::string processor = capture.device.processor;
-  if (processor.empty())
-    processor = options.target.toStdString();
+  if (processor.empty()) processor = options.target.toStdString();
   doc->title =
       QStringLiteral("%1  (%2)")
           .arg(QString::fromStdString(capture.example.empty() ? capture.dir.filename().string()
@@ -107,8 +102,7 @@ std::shared_ptr<CaptureDocument> load_capture(const QString &path, const OpenOpt
   // Programs: disassembly for the views, the PC map for the trace.
   const auto report = [&](std::string_view stage, std::uint64_t done, std::uint64_t total,
                           std::string_view unit) {
-    if (progress)
-      progress({stage, done, total, unit});
+    if (progress) progress({stage, done, total, unit});
   };
   for (std::size_t i = 0; i < capture.programs.size(); ++i) {
     report("programs", i, capture.programs.size(), "programs");
@@ -121,15 +115,13 @@ std::shared_ptr<CaptureDocument> load_capture(const QString &path, const OpenOpt
   }
   auto dispatch_of = [&](std::uint32_t tag) -> CaptureDispatch * {
     for (auto &d : doc->dispatches)
-      if (d.program->tag == tag)
-        return &d;
+      if (d.program->tag == tag) return &d;
     return nullptr;
   };
 
   // SQTT: every blob decoded once, fanned out to the timeline, waves, statistics and clock.
   std::uint64_t total_bytes = 0, done_bytes = 0;
-  for (const auto &blob : capture.blobs)
-    total_bytes += blob.size;
+  for (const auto &blob : capture.blobs) total_bytes += blob.size;
   for (const auto &blob : capture.blobs) {
     CaptureDispatch *dispatch = dispatch_of(blob.kernel_tag);
     if (!dispatch) {
@@ -176,10 +168,9 @@ std::shared_ptr<CaptureDocument> load_capture(const QString &path, const OpenOpt
   // PMC: one table per dispatch.
   for (auto &counters : pmc::decode_capture(capture, progress)) {
     CaptureDispatch *dispatch = dispatch_of(counters.kernel_tag);
-    if (dispatch)
-      dispatch->counters.push_back(std::move(counters));
+    if (dispatch) dispatch->counters.push_back(std::move(counters));
   }
   return doc;
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -27,30 +27,30 @@ namespace wavescope::gui {
 
 // One shader engine's blob of one dispatch, analysed.
 struct ShaderEngineTrace {
-  const trace::CaptureBlob *blob = nullptr; // into CaptureDocument::capture
-  trace::timeline::SeTimeline timeline;     // rows, clock points, every wave of the SE
-  trace::timeline::BlobReport report;       // decode summary and anomalies
+  const trace::CaptureBlob *blob = nullptr;  // into CaptureDocument::capture
+  trace::timeline::SeTimeline timeline;      // rows, clock points, every wave of the SE
+  trace::timeline::BlobReport report;        // decode summary and anomalies
   // The waves whose instructions were followed (traced unit), with their instruction streams.
   std::vector<trace::timeline::WaveTrace> mapped_waves;
   // Per-PC timing over this SE's mapped waves.
   std::unique_ptr<trace::timeline::PcStatsAccumulator> stats;
-  std::uint64_t mapped_instructions = 0; // dispatches mapped to a PC
+  std::uint64_t mapped_instructions = 0;  // dispatches mapped to a PC
   std::uint64_t clock_median_hz = 0;
 
   // The mapped trace of timeline.waves[wave], or nullptr when that wave was not followed.
   const trace::timeline::WaveTrace *mapped_trace(int wave) const;
-  std::unordered_map<std::uint64_t, std::size_t> mapped_by_start; // Wave::start_index -> trace
+  std::unordered_map<std::uint64_t, std::size_t> mapped_by_start;  // Wave::start_index -> trace
 };
 
 // One program of the capture and everything traced while it ran.
 struct CaptureDispatch {
-  const trace::CaptureProgram *program = nullptr; // into CaptureDocument::capture
+  const trace::CaptureProgram *program = nullptr;  // into CaptureDocument::capture
   KernelCode code;
-  std::vector<ShaderEngineTrace> engines; // in capture order of the blobs
+  std::vector<ShaderEngineTrace> engines;  // in capture order of the blobs
   // Per-PC timing over every SE (merged), and its cost shares for the ISA/CFG heat.
   std::unique_ptr<trace::timeline::PcStatsAccumulator> stats;
   std::map<std::uint64_t, double> heat;
-  std::vector<trace::pmc::DispatchCounters> counters; // PMC events of this program
+  std::vector<trace::pmc::DispatchCounters> counters;  // PMC events of this program
   std::uint64_t waves = 0;
 
   // The engine worth showing first: the one with the most mapped instructions, else the most
@@ -67,8 +67,7 @@ public:
                                                 : nullptr;
   }
   const std::map<std::uint64_t, double> *pc_heat(int index) const override {
-    if (index < 0 || index >= kernel_count())
-      return nullptr;
+    if (index < 0 || index >= kernel_count()) return nullptr;
     const auto &heat = dispatches[static_cast<std::size_t>(index)].heat;
     return heat.empty() ? nullptr : &heat;
   }
@@ -82,8 +81,8 @@ public:
   trace::Capture capture;
   // Owns the PC maps the statistics point into; kept for the document's lifetime.
   std::unique_ptr<trace::timeline::CaptureAnalyzer> analyzer;
-  std::vector<CaptureDispatch> dispatches; // one per program, in meta.json order
-  std::vector<std::string> notes;          // decode oddities worth telling the user
+  std::vector<CaptureDispatch> dispatches;  // one per program, in meta.json order
+  std::vector<std::string> notes;           // decode oddities worth telling the user
 };
 
 // Opens and analyses a capture folder (or its meta.json). Reports progress per stage
@@ -92,4 +91,4 @@ public:
 std::shared_ptr<CaptureDocument> load_capture(const QString &path, const OpenOptions &options = {},
                                               const ProgressSink &progress = {});
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

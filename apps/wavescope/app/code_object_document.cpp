@@ -31,8 +31,9 @@ std::shared_ptr<CodeObjectDocument> load_code_object(const QString &path,
   doc->path = path;
   auto code = std::make_shared<compiler::isa::CodeObject>(
       compiler::isa::CodeObject::load(path.toStdString(), options));
-  doc->title = QStringLiteral("%1  (%2)").arg(QFileInfo(path).fileName(),
-                                              QString::fromStdString(code->target().processor));
+  doc->title =
+      QStringLiteral("%1  (%2)")
+          .arg(QFileInfo(path).fileName(), QString::fromStdString(code->target().processor));
   doc->kernels = kernel_code_of(*code);
   doc->code = std::move(code);
   return doc;

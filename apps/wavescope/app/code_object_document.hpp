@@ -14,7 +14,8 @@ public:
   DocumentKind kind() const override { return DocumentKind::CodeObject; }
   int kernel_count() const override { return static_cast<int>(kernels.size()); }
   const KernelCode *kernel(int index) const override {
-    return index >= 0 && index < kernel_count() ? &kernels[static_cast<std::size_t>(index)] : nullptr;
+    return index >= 0 && index < kernel_count() ? &kernels[static_cast<std::size_t>(index)]
+                                                : nullptr;
   }
 
   std::shared_ptr<const compiler::isa::CodeObject> code;

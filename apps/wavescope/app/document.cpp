@@ -12,7 +12,10 @@ DocumentKind detect_document_kind(const QString &path) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) return DocumentKind::Unknown;
   const QByteArray head = file.read(4);
-  if (head == QByteArray("\x7f" "ELF", 4)) return DocumentKind::CodeObject;
+  if (head == QByteArray("\x7f"
+                         "ELF",
+                         4))
+    return DocumentKind::CodeObject;
   if (info.fileName() == "meta.json") return DocumentKind::Capture;
   if (info.suffix().compare("json", Qt::CaseInsensitive) == 0) return DocumentKind::RewriteTrace;
   return DocumentKind::Unknown;

@@ -28,4 +28,4 @@ std::shared_ptr<Document> load_document(const QString &path, const OpenOptions &
               path.toStdString() + ": not a code object, capture folder or rewrite trace");
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

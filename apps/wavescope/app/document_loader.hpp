@@ -21,4 +21,4 @@ struct OpenOptions {
 std::shared_ptr<Document> load_document(const QString &path, const OpenOptions &options = {},
                                         const ProgressSink &progress = {});
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

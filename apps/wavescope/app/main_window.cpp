@@ -119,13 +119,11 @@ void MainWindow::build_menus() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open"), {},
         tr("Code objects and traces (*.elf *.hsaco *.co *.json);;All files (*)"));
-    if (!path.isEmpty())
-      open_path(path);
+    if (!path.isEmpty()) open_path(path);
   });
   file->addAction(tr("Open &Folder…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
     const QString path = QFileDialog::getExistingDirectory(this, tr("Open capture folder"));
-    if (!path.isEmpty())
-      open_path(path);
+    if (!path.isEmpty()) open_path(path);
   });
   file->addAction(tr("Open &Demo"), this, [this] { open_demo(); });
   recent_menu_ = file->addMenu(tr("Open &Recent"));
@@ -162,11 +160,9 @@ void MainWindow::build_menus() {
 
 void MainWindow::open_path(const QString &path) {
   // The first document of a batch of opens takes the focus; the rest are listed after it.
-  if (!workspace_->busy())
-    focus_next_document_ = true;
+  if (!workspace_->busy()) focus_next_document_ = true;
   statusBar()->showMessage(tr("Opening %1…").arg(path));
-  if (!path.startsWith(QDir::tempPath()))
-    remember_recent(path);
+  if (!path.startsWith(QDir::tempPath())) remember_recent(path);
   workspace_->open(path, open_options_);
 }
 
@@ -181,8 +177,7 @@ void MainWindow::open_demo() {
     bool ok = !files.isEmpty() && QDir().mkpath(target);
     for (const QString &file : files) {
       const QString to = target + QStringLiteral("/") + file;
-      if (!QFileInfo::exists(to))
-        ok = ok && QFile::copy(source + QStringLiteral("/") + file, to);
+      if (!QFileInfo::exists(to)) ok = ok && QFile::copy(source + QStringLiteral("/") + file, to);
     }
     if (!ok) {
       report_error(QStringLiteral("demo"), tr("the embedded demo data is missing from this build"));
@@ -198,15 +193,13 @@ void MainWindow::wait_until_idle() {
 
 QStringList MainWindow::view_names() const {
   QStringList names;
-  for (const auto &[name, widget] : views_)
-    names << name;
+  for (const auto &[name, widget] : views_) names << name;
   return names;
 }
 
 bool MainWindow::show_view(const QString &name) {
   for (const auto &[view_name, widget] : views_) {
-    if (view_name != name)
-      continue;
+    if (view_name != name) continue;
     tabs_->setCurrentWidget(widget);
     return true;
   }
@@ -217,10 +210,8 @@ void MainWindow::on_document_added(int index) {
   const Document *document = workspace_->document(index);
   const QModelIndex root = navigator_model_->add_document(*document, index);
   statusBar()->showMessage(tr("Opened %1").arg(document->path), 5000);
-  if (!workspace_->busy())
-    progress_->hide();
-  if (!focus_next_document_)
-    return;
+  if (!workspace_->busy()) progress_->hide();
+  if (!focus_next_document_) return;
   focus_next_document_ = false;
   // Focus the document's first child (its first kernel), else the document itself; a capture
   // opens on its waves, a code object on its disassembly.
@@ -256,12 +247,10 @@ void MainWindow::on_progress(const QString &path, const QString &stage, quint64 
 }
 
 void MainWindow::report_error(const QString &path, const QString &message) {
-  if (!workspace_->busy())
-    progress_->hide();
+  if (!workspace_->busy()) progress_->hide();
   errors_ << message;
   statusBar()->showMessage(message);
-  if (interactive_)
-    QMessageBox::warning(this, tr("Cannot open %1").arg(path), message);
+  if (interactive_) QMessageBox::warning(this, tr("Cannot open %1").arg(path), message);
 }
 
 void MainWindow::remember_recent(const QString &path) {
@@ -269,8 +258,7 @@ void MainWindow::remember_recent(const QString &path) {
   QStringList recent = settings.value(QStringLiteral("recent")).toStringList();
   recent.removeAll(path);
   recent.prepend(path);
-  while (recent.size() > kMaxRecent)
-    recent.removeLast();
+  while (recent.size() > kMaxRecent) recent.removeLast();
   settings.setValue(QStringLiteral("recent"), recent);
   rebuild_recent_menu();
 }
@@ -284,14 +272,12 @@ void MainWindow::rebuild_recent_menu() {
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event) {
-  if (event->mimeData()->hasUrls())
-    event->acceptProposedAction();
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent *event) {
   for (const QUrl &url : event->mimeData()->urls())
-    if (url.isLocalFile())
-      open_path(url.toLocalFile());
+    if (url.isLocalFile()) open_path(url.toLocalFile());
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

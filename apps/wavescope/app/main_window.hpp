@@ -82,4 +82,4 @@ private:
   OpenOptions open_options_;
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

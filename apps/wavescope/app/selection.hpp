@@ -15,16 +15,16 @@ namespace wavescope::gui {
 
 struct Focus {
   int document = -1;
-  int kernel = -1; // kernel/program index within the document
+  int kernel = -1;  // kernel/program index within the document
   int shader_engine = -1;
   int wave = -1;
-  int group = -1; // rewrite trace: group (kernel/context), pass, step
+  int group = -1;  // rewrite trace: group (kernel/context), pass, step
   int pass = -1;
   int step = -1;
   bool operator==(const Focus &) const = default;
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui
 
 Q_DECLARE_METATYPE(wavescope::gui::Focus)
 
@@ -45,23 +45,20 @@ public:
 public Q_SLOTS:
   // Moves the focus (remembering the previous one for back()).
   void set_focus(const wavescope::gui::Focus &focus) {
-    if (focus == focus_)
-      return;
+    if (focus == focus_) return;
     back_.push_back(focus_);
     forward_.clear();
     apply(focus);
   }
   void back() {
-    if (back_.empty())
-      return;
+    if (back_.empty()) return;
     forward_.push_back(focus_);
     const Focus previous = back_.back();
     back_.pop_back();
     apply(previous);
   }
   void forward() {
-    if (forward_.empty())
-      return;
+    if (forward_.empty()) return;
     back_.push_back(focus_);
     const Focus next = forward_.back();
     forward_.pop_back();
@@ -69,8 +66,7 @@ public Q_SLOTS:
   }
   // Selects an instruction address (once per change).
   void select_pc(quint64 pc) {
-    if (pc_ == pc)
-      return;
+    if (pc_ == pc) return;
     pc_ = pc;
     Q_EMIT pc_selected(pc);
   }
@@ -98,4 +94,4 @@ private:
   std::vector<Focus> back_, forward_;
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -159,4 +159,4 @@ QFont monospace_font(int point_size) {
   return font;
 }
 
-} // namespace wavescope::gui::theme
+}  // namespace wavescope::gui::theme

@@ -46,4 +46,4 @@ QColor heat_color(double share);
 
 QFont monospace_font(int point_size = 10);
 
-} // namespace wavescope::gui::theme
+}  // namespace wavescope::gui::theme

@@ -16,7 +16,7 @@ struct Loaded {
   QString error;
 };
 
-} // namespace
+}  // namespace
 
 Workspace::~Workspace() {
   // Loads still running report to this object: stop them at their next progress report, tell no
@@ -24,8 +24,7 @@ Workspace::~Workspace() {
   // let them finish before this object goes away.
   *closing_ = true;
   disconnect(this, nullptr, nullptr, nullptr);
-  for (auto *watcher : findChildren<QFutureWatcher<Loaded> *>())
-    watcher->waitForFinished();
+  for (auto *watcher : findChildren<QFutureWatcher<Loaded> *>()) watcher->waitForFinished();
 }
 
 void Workspace::open(const QString &path, const OpenOptions &options) {
@@ -45,17 +44,14 @@ void Workspace::open(const QString &path, const OpenOptions &options) {
   });
   // Progress leaves the worker at most every 50 ms per stage (the signal is queued to the GUI).
   auto load = [this, path, options, closing = closing_]() -> Loaded {
-    if (*closing)
-      return {nullptr, tr("cancelled")};
+    if (*closing) return {nullptr, tr("cancelled")};
     QElapsedTimer since_last;
     since_last.start();
     std::string last_stage;
     const ProgressSink sink = [&](const ProgressUpdate &u) {
-      if (*closing)
-        throw Error(ErrorKind::Internal, "cancelled: the app is closing");
+      if (*closing) throw Error(ErrorKind::Internal, "cancelled: the app is closing");
       const bool new_stage = u.stage != last_stage;
-      if (!new_stage && u.done < u.total && since_last.elapsed() < 50)
-        return;
+      if (!new_stage && u.done < u.total && since_last.elapsed() < 50) return;
       last_stage = std::string(u.stage);
       since_last.restart();
       Q_EMIT progress(path, QString::fromUtf8(u.stage.data(), static_cast<int>(u.stage.size())),
@@ -90,8 +86,7 @@ int Workspace::add(std::shared_ptr<Document> document) {
 }
 
 void Workspace::wait_until_idle() {
-  while (busy())
-    QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+  while (busy()) QApplication::processEvents(QEventLoop::WaitForMoreEvents);
   QApplication::processEvents();
 }
 
@@ -99,4 +94,4 @@ const Document *Workspace::document(int index) const {
   return index >= 0 && index < size() ? documents_[static_cast<std::size_t>(index)].get() : nullptr;
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -55,4 +55,4 @@ private:
   std::shared_ptr<std::atomic<bool>> closing_ = std::make_shared<std::atomic<bool>>(false);
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -16,7 +16,9 @@ std::mutex &graphviz_mutex() {
   return mutex;
 }
 
-char *cstr(const std::string &s) { return const_cast<char *>(s.c_str()); }
+char *cstr(const std::string &s) {
+  return const_cast<char *>(s.c_str());
+}
 
 }  // namespace
 
@@ -30,7 +32,7 @@ GraphLayout layout_graph(const std::vector<QSizeF> &node_sizes,
   std::unique_ptr<GVC_t, int (*)(GVC_t *)> gvc(gvContext(), gvFreeContext);
   if (!gvc) throw std::runtime_error("graphviz: cannot create a context");
   std::unique_ptr<Agraph_t, int (*)(Agraph_t *)> graph(agopen(cstr("g"), Agdirected, nullptr),
-                                                        agclose);
+                                                       agclose);
   Agraph_t *g = graph.get();
   agattr(g, AGRAPH, cstr("rankdir"), cstr("TB"));
   agattr(g, AGRAPH, cstr("nodesep"), cstr(std::to_string(node_separation / 72.0)));

@@ -19,9 +19,9 @@ struct LayoutEdgeRequest {
 };
 
 struct GraphLayout {
-  std::vector<QRectF> nodes;               // one rectangle per requested node
-  std::vector<std::vector<QPointF>> edges; // cubic B-spline control points per edge
-  std::vector<QPointF> arrow_tips;         // where each edge's arrow head points
+  std::vector<QRectF> nodes;                // one rectangle per requested node
+  std::vector<std::vector<QPointF>> edges;  // cubic B-spline control points per edge
+  std::vector<QPointF> arrow_tips;          // where each edge's arrow head points
   QRectF bounds;
 };
 

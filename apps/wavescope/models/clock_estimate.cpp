@@ -6,8 +6,7 @@ namespace wavescope::gui {
 
 ClockEstimate::ClockEstimate(const std::vector<trace::timeline::ClockPoint> &points) {
   for (const auto &p : points) {
-    if (p.freq_hz <= 0 || (!times_.empty() && p.time <= times_.back()))
-      continue;
+    if (p.freq_hz <= 0 || (!times_.empty() && p.time <= times_.back())) continue;
     times_.push_back(p.time);
     hz_.push_back(static_cast<double>(p.freq_hz));
   }
@@ -21,8 +20,7 @@ ClockEstimate::ClockEstimate(const std::vector<trace::timeline::ClockPoint> &poi
 }
 
 double ClockEstimate::ns_at(double cycle) const {
-  if (times_.empty())
-    return 0;
+  if (times_.empty()) return 0;
   // The first point whose time is >= cycle covers it.
   const auto it =
       std::lower_bound(times_.begin(), times_.end(), cycle,
@@ -34,8 +32,7 @@ double ClockEstimate::ns_at(double cycle) const {
 }
 
 double ClockEstimate::cycle_at_ns(double ns) const {
-  if (times_.empty())
-    return 0;
+  if (times_.empty()) return 0;
   const auto it = std::lower_bound(ns_.begin(), ns_.end(), ns);
   if (it == ns_.end())
     return static_cast<double>(times_.back()) + (ns - ns_.back()) * hz_.back() / 1e9;
@@ -44,8 +41,7 @@ double ClockEstimate::cycle_at_ns(double ns) const {
 }
 
 double ClockEstimate::hz_at(double cycle) const {
-  if (times_.empty())
-    return 0;
+  if (times_.empty()) return 0;
   const auto it =
       std::lower_bound(times_.begin(), times_.end(), cycle,
                        [](std::int64_t t, double c) { return static_cast<double>(t) < c; });
@@ -53,8 +49,7 @@ double ClockEstimate::hz_at(double cycle) const {
 }
 
 double ClockEstimate::mean_hz() const {
-  if (times_.size() < 2)
-    return hz_.empty() ? 0 : hz_.front();
+  if (times_.size() < 2) return hz_.empty() ? 0 : hz_.front();
   const double cycles = static_cast<double>(times_.back() - times_.front());
   const double ns = ns_.back() - ns_.front();
   return ns > 0 ? cycles * 1e9 / ns : 0;
@@ -63,8 +58,7 @@ double ClockEstimate::mean_hz() const {
 std::vector<std::pair<std::int64_t, double>> ClockEstimate::smoothed(int window) const {
   std::vector<std::pair<std::int64_t, double>> out;
   if (times_.size() < 2) {
-    for (std::size_t i = 0; i < times_.size(); ++i)
-      out.emplace_back(times_[i], hz_[i]);
+    for (std::size_t i = 0; i < times_.size(); ++i) out.emplace_back(times_[i], hz_[i]);
     return out;
   }
   const auto w = static_cast<std::size_t>(std::max(1, window));
@@ -72,10 +66,9 @@ std::vector<std::pair<std::int64_t, double>> ClockEstimate::smoothed(int window)
     const std::size_t first = i >= w ? i - w : 0;
     const double cycles = static_cast<double>(times_[i] - times_[first]);
     const double ns = ns_[i] - ns_[first];
-    if (ns > 0)
-      out.emplace_back(times_[i], cycles * 1e9 / ns);
+    if (ns > 0) out.emplace_back(times_[i], cycles * 1e9 / ns);
   }
   return out;
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -40,7 +40,7 @@ public:
 private:
   std::vector<std::int64_t> times_;
   std::vector<double> hz_;
-  std::vector<double> ns_; // ns_at(times_[i])
+  std::vector<double> ns_;  // ns_at(times_[i])
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -17,8 +17,8 @@ class CountersModel : public QAbstractItemModel {
 public:
   enum Column { NameColumn, SumColumn, MaxColumn, ActiveColumn, FirstWgpColumn };
   enum Role {
-    SortRole = Qt::UserRole + 1, // numbers for numeric cells
-    KindRole,                    // int RowKind
+    SortRole = Qt::UserRole + 1,  // numbers for numeric cells
+    KindRole,                     // int RowKind
   };
   enum class RowKind { Counter, Instance, MetricGroup, Metric };
 
@@ -41,10 +41,10 @@ public:
 private:
   int counter_count() const;
   int metric_count() const;
-  int metric_rows() const; // 1 when there is a metrics group row (top row 0), else 0
+  int metric_rows() const;  // 1 when there is a metrics group row (top row 0), else 0
   const trace::pmc::CounterSample &counter_at(int top_row) const;
   std::optional<trace::pmc::DispatchCounters> counters_;
   int wgp_columns_ = 1;
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

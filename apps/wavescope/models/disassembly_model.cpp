@@ -43,7 +43,8 @@ QVariant DisassemblyModel::data(const QModelIndex &index, int role) const {
   case Qt::DisplayRole:
     switch (index.column()) {
     case AddressColumn: return QStringLiteral("%1").arg(inst.address, 0, 16);
-    case BytesColumn: return line.is_padding_run() ? QString() : QString::fromStdString(inst.hex_words());
+    case BytesColumn:
+      return line.is_padding_run() ? QString() : QString::fromStdString(inst.hex_words());
     case InstructionColumn:
       if (line.is_padding_run())
         return QStringLiteral("s_code_end × %1  (padding)").arg(line.count);
@@ -58,8 +59,9 @@ QVariant DisassemblyModel::data(const QModelIndex &index, int role) const {
   case Qt::ToolTipRole:
     if (index.column() == HeatColumn) {
       const QVariant share = data(index, CostShareRole);
-      return share.isValid() ? tr("%1% of the kernel's cycles").arg(share.toDouble() * 100, 0, 'f', 1)
-                             : QVariant();
+      return share.isValid()
+                 ? tr("%1% of the kernel's cycles").arg(share.toDouble() * 100, 0, 'f', 1)
+                 : QVariant();
     }
     return QStringLiteral("%1 — %2 bytes, %3")
         .arg(QString::fromStdString(inst.mnemonic))

@@ -16,7 +16,7 @@ namespace wavescope::gui {
 
 class EndSkipIndex {
 public:
-  static constexpr std::size_t kLevels = 5; // blocks of 8, 64, 512, 4096, 32768 events
+  static constexpr std::size_t kLevels = 5;  // blocks of 8, 64, 512, 4096, 32768 events
   static constexpr std::size_t kShift = 3;
 
   EndSkipIndex() = default;
@@ -27,7 +27,7 @@ public:
                                  std::size_t from, std::size_t to, std::int64_t t) const;
 
 private:
-  std::array<std::vector<std::int64_t>, kLevels> max_end_; // per level, per block
+  std::array<std::vector<std::int64_t>, kLevels> max_end_;  // per level, per block
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

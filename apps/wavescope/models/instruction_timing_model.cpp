@@ -27,8 +27,7 @@ void take_totals(TimingTable &table, const trace::timeline::PcStatsAccumulator &
 void fold_wave(TimingTable &table, const trace::timeline::WaveTrace &trace) {
   std::map<std::uint64_t, PcStat> by_pc;
   for (const auto &inst : trace.instructions) {
-    if (!inst.instruction)
-      continue;
+    if (!inst.instruction) continue;
     PcStat &s = by_pc[inst.pc];
     s.pc = inst.pc;
     s.instruction = inst.instruction;
@@ -42,18 +41,16 @@ void fold_wave(TimingTable &table, const trace::timeline::WaveTrace &trace) {
     table.total_gap += inst.issue_gap;
     ++table.total_hits;
   }
-  for (auto &[pc, s] : by_pc)
-    table.rows.push_back(s);
+  for (auto &[pc, s] : by_pc) table.rows.push_back(s);
 }
 
-} // namespace
+}  // namespace
 
 TimingTable timing_table_for(const CaptureDocument &document, const Focus &focus) {
   TimingTable table;
   const int kernel = std::max(0, focus.kernel);
   const CaptureDispatch *dispatch = document.dispatch(kernel);
-  if (!dispatch)
-    return table;
+  if (!dispatch) return table;
   const QString name = QString::fromStdString(dispatch->program->name);
   const ShaderEngineTrace *se = document.engine(kernel, focus.shader_engine);
   // Waves that issued at least one instruction mapped to a PC (non-itrace SEs only report the
@@ -67,8 +64,7 @@ TimingTable timing_table_for(const CaptureDocument &document, const Focus &focus
   };
   if (!se) {
     take_totals(table, *dispatch->stats);
-    for (const auto &e : dispatch->engines)
-      table.waves += issued(e);
+    for (const auto &e : dispatch->engines) table.waves += issued(e);
     table.scope = QObject::tr("%1 · all %2 SEs").arg(name).arg(dispatch->engines.size());
   } else if (focus.wave < 0) {
     take_totals(table, *se->stats);
@@ -123,13 +119,11 @@ int InstructionTimingModel::row_of_pc(quint64 pc) const {
 }
 
 QVariant InstructionTimingModel::data(const QModelIndex &index, int role) const {
-  if (!index.isValid() || index.row() >= rowCount())
-    return {};
+  if (!index.isValid() || index.row() >= rowCount()) return {};
   const PcStat &r = table_.rows[static_cast<std::size_t>(index.row())];
   const double cost = table_.total_gap ? double(r.gap_total) / double(table_.total_gap) : 0.0;
   const auto number = [&](double v) -> QVariant {
-    if (role == SortRole)
-      return v;
+    if (role == SortRole) return v;
     return QLocale().toString(v, 'f', 0);
   };
   switch (role) {
@@ -143,8 +137,7 @@ QVariant InstructionTimingModel::data(const QModelIndex &index, int role) const 
       return r.instruction ? QString::fromStdString(r.instruction->text) : QStringLiteral("?");
     case HitsColumn: return number(double(r.hits));
     case MeanGapColumn:
-      if (role == SortRole)
-        return r.gap_mean();
+      if (role == SortRole) return r.gap_mean();
       return r.hits ? QLocale().toString(r.gap_mean(), 'f', r.gap_mean() < 100 ? 1 : 0) : QString();
     case MinGapColumn: return r.hits ? number(double(r.gap_min)) : QVariant();
     case MaxGapColumn: return r.hits ? number(double(r.gap_max)) : QVariant();
@@ -152,8 +145,7 @@ QVariant InstructionTimingModel::data(const QModelIndex &index, int role) const 
     case ExecColumn: return r.exec_events ? number(double(r.exec_cycles)) : QVariant();
     case BarrierColumn: return r.barrier_wait ? number(double(r.barrier_wait)) : QVariant();
     case CostColumn:
-      if (role == SortRole)
-        return cost;
+      if (role == SortRole) return cost;
       return QStringLiteral("%1%").arg(cost * 100, 0, 'f', 1);
     }
     return {};
@@ -162,8 +154,7 @@ QVariant InstructionTimingModel::data(const QModelIndex &index, int role) const 
                                         : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
   case Qt::FontRole: return theme::monospace_font(9);
   case Qt::ForegroundRole:
-    if (index.column() == AddressColumn)
-      return theme::muted_text();
+    if (index.column() == AddressColumn) return theme::muted_text();
     if (index.column() == InstructionColumn)
       return theme::category_color(
           static_cast<compiler::isa::InstCategory>(data(index, CategoryRole).toInt()));
@@ -187,8 +178,7 @@ QVariant InstructionTimingModel::data(const QModelIndex &index, int role) const 
   case CostShareRole: return cost;
   case RelativeCostRole: return max_gap_total_ ? double(r.gap_total) / double(max_gap_total_) : 0.0;
   case LatencyRole: {
-    if (!r.hits || max_gap_ <= 0)
-      return {};
+    if (!r.hits || max_gap_ <= 0) return {};
     const double scale = std::log1p(double(max_gap_));
     return QVariantList{std::log1p(double(r.gap_min)) / scale, std::log1p(r.gap_mean()) / scale,
                         std::log1p(double(r.gap_max)) / scale};
@@ -199,8 +189,7 @@ QVariant InstructionTimingModel::data(const QModelIndex &index, int role) const 
 
 QVariant InstructionTimingModel::headerData(int section, Qt::Orientation orientation,
                                             int role) const {
-  if (orientation != Qt::Horizontal)
-    return {};
+  if (orientation != Qt::Horizontal) return {};
   if (role == Qt::ToolTipRole) {
     switch (section) {
     case HitsColumn: return tr("Times a traced wave issued the instruction");
@@ -216,8 +205,7 @@ QVariant InstructionTimingModel::headerData(int section, Qt::Orientation orienta
     }
     return {};
   }
-  if (role != Qt::DisplayRole)
-    return {};
+  if (role != Qt::DisplayRole) return {};
   switch (section) {
   case AddressColumn: return tr("Address");
   case InstructionColumn: return tr("Instruction");
@@ -233,4 +221,4 @@ QVariant InstructionTimingModel::headerData(int section, Qt::Orientation orienta
   return {};
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -22,13 +22,13 @@ struct KernelCode;
 
 // The statistics of one scope, as libtrace computes them.
 struct TimingTable {
-  QString scope; // e.g. "r_32_32_16_2 · all 6 SEs"
+  QString scope;  // e.g. "r_32_32_16_2 · all 6 SEs"
   std::vector<trace::timeline::PcStat> rows;
   std::int64_t total_gap = 0;
   std::uint64_t total_hits = 0;
   std::int64_t total_exec = 0;
   std::int64_t total_barrier = 0;
-  std::size_t waves = 0; // mapped waves the rows come from
+  std::size_t waves = 0;  // mapped waves the rows come from
 };
 
 // The table for a navigator focus: kernel -> all its SEs, SE -> that SE, wave -> that wave's
@@ -52,12 +52,12 @@ public:
     ColumnCount
   };
   enum Role {
-    SortRole = Qt::UserRole + 1, // a number for numeric columns
-    AddressRole,                 // quint64
-    CategoryRole,                // int compiler::isa::InstCategory (Other when unknown)
-    CostShareRole,               // double: share of the scope's issue-gap cycles, in [0, 1]
-    RelativeCostRole,            // double: cost relative to the costliest row, in [0, 1]
-    LatencyRole,                 // QVariantList {min, mean, max} scaled to [0, 1] (log)
+    SortRole = Qt::UserRole + 1,  // a number for numeric columns
+    AddressRole,                  // quint64
+    CategoryRole,                 // int compiler::isa::InstCategory (Other when unknown)
+    CostShareRole,                // double: share of the scope's issue-gap cycles, in [0, 1]
+    RelativeCostRole,             // double: cost relative to the costliest row, in [0, 1]
+    LatencyRole,                  // QVariantList {min, mean, max} scaled to [0, 1] (log)
   };
 
   explicit InstructionTimingModel(QObject *parent = nullptr);
@@ -82,4 +82,4 @@ private:
   std::int64_t max_gap_ = 0;
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -79,10 +79,8 @@ void NavigatorModel::add_capture_children(QStandardItem &root, const CaptureDocu
       focus.shader_engine = s;
       focus.wave = -1;
       QString text = tr("SE %1  · %2 waves").arg(se.blob->se).arg(se.timeline.waves.size());
-      if (se.mapped_instructions)
-        text += tr(", %1 insts").arg(se.mapped_instructions);
-      if (!se.blob->itrace)
-        text += tr("  (no itrace)");
+      if (se.mapped_instructions) text += tr(", %1 insts").arg(se.mapped_instructions);
+      if (!se.blob->itrace) text += tr("  (no itrace)");
       auto *engine = make_item(text, focus);
       engine->setToolTip(QString::fromStdString(se.blob->file.filename().string()));
       const auto &waves = se.timeline.waves;
@@ -111,4 +109,4 @@ QModelIndex NavigatorModel::index_of(const Focus &focus) const {
   return matches.isEmpty() ? QModelIndex() : matches.front();
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -15,7 +15,7 @@ class NavigatorModel : public QStandardItemModel {
   Q_OBJECT
 public:
   enum Role {
-    FocusRole = Qt::UserRole + 1, // wavescope::gui::Focus
+    FocusRole = Qt::UserRole + 1,  // wavescope::gui::Focus
   };
 
   explicit NavigatorModel(QObject *parent = nullptr);
@@ -34,4 +34,4 @@ private:
                             int document_index);
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

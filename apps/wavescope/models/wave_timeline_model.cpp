@@ -30,7 +30,7 @@ constexpr EventCategory kLegendOrder[] = {EventCategory::Salu,      EventCategor
                                           EventCategory::WaveEnd,   EventCategory::OtherSimd,
                                           EventCategory::Other};
 
-} // namespace
+}  // namespace
 
 WaveTimelineModel::WaveTimelineModel(QObject *parent) : QAbstractListModel(parent) {
   tops_.push_back(0);
@@ -54,13 +54,11 @@ void WaveTimelineModel::set_timeline(const trace::timeline::SeTimeline *timeline
 void WaveTimelineModel::build_occupancy() {
   groups_.clear();
   wave_bars_.clear();
-  if (!timeline_)
-    return;
+  if (!timeline_) return;
   std::map<std::pair<unsigned, unsigned>, std::size_t> group_of;
   for (const auto &w : timeline_->waves) {
     const auto key = std::make_pair(w.cu, w.simd);
-    if (!group_of.count(key))
-      group_of[key] = 0;
+    if (!group_of.count(key)) group_of[key] = 0;
   }
   for (auto &[key, index] : group_of) {
     index = groups_.size();
@@ -69,8 +67,7 @@ void WaveTimelineModel::build_occupancy() {
   for (std::size_t i = 0; i < timeline_->waves.size(); ++i) {
     const auto &w = timeline_->waves[i];
     auto &g = groups_[group_of[{w.cu, w.simd}]];
-    if (g.lanes.size() <= w.slot)
-      g.lanes.resize(w.slot + 1);
+    if (g.lanes.size() <= w.slot) g.lanes.resize(w.slot + 1);
     g.lanes[w.slot].push_back({w.start, w.end, static_cast<std::uint32_t>(i), w.mapped});
     ++g.waves;
   }
@@ -79,13 +76,11 @@ void WaveTimelineModel::build_occupancy() {
     for (auto &lane : g.lanes) {
       std::sort(lane.begin(), lane.end(),
                 [](const OccupancyBar &a, const OccupancyBar &b) { return a.start < b.start; });
-      for (const auto &bar : lane)
-        edges.push_back({bar.start, 1}), edges.push_back({bar.end, -1});
+      for (const auto &bar : lane) edges.push_back({bar.start, 1}), edges.push_back({bar.end, -1});
     }
     std::sort(edges.begin(), edges.end());
     int live = 0;
-    for (const auto &[t, d] : edges)
-      g.peak = std::max(g.peak, live += d);
+    for (const auto &[t, d] : edges) g.peak = std::max(g.peak, live += d);
   }
 }
 
@@ -103,8 +98,7 @@ void WaveTimelineModel::build_tracks() {
   categories_.clear();
   bar_count_ = 0;
   fit_ = full_ = {0, 1};
-  if (!timeline_)
-    return;
+  if (!timeline_) return;
   const auto &tl = *timeline_;
 
   TimelineTrack clock{TrackKind::Clock, tr("Shader clock"), {}, -1, -1, kClockHeight};
@@ -131,8 +125,7 @@ void WaveTimelineModel::build_tracks() {
   auto add_rows = [&](RowKind kind) {
     for (std::size_t r = 0; r < tl.rows.size(); ++r) {
       const auto &row = tl.rows[r];
-      if (row.kind != kind)
-        continue;
+      if (row.kind != kind) continue;
       TimelineTrack t;
       t.kind = kind == RowKind::ExecUnit ? TrackKind::ExecUnit : TrackKind::WaveSlot;
       t.row = static_cast<int>(r);
@@ -151,8 +144,7 @@ void WaveTimelineModel::build_tracks() {
                        .arg(row.events.size())
                        .arg(row.slot);
       }
-      for (const auto &e : row.events)
-        seen.insert(category_of(static_cast<int>(r), e));
+      for (const auto &e : row.events) seen.insert(category_of(static_cast<int>(r), e));
       bar_count_ += row.events.size();
       track_of_row_[r] = static_cast<int>(tracks_.size());
       add_track(std::move(t));
@@ -198,8 +190,7 @@ void WaveTimelineModel::build_tracks() {
   }
 
   for (const auto c : kLegendOrder)
-    if (seen.count(c))
-      categories_.push_back(c);
+    if (seen.count(c)) categories_.push_back(c);
 
   // Reverse links, ranges.
   std::int64_t lo = std::numeric_limits<std::int64_t>::max(),
@@ -215,10 +206,8 @@ void WaveTimelineModel::build_tracks() {
     }
   }
   if (lo > hi)
-    for (const auto &w : tl.waves)
-      lo = std::min(lo, w.start), hi = std::max(hi, w.end);
-  if (lo > hi)
-    lo = tl.begin, hi = tl.end;
+    for (const auto &w : tl.waves) lo = std::min(lo, w.start), hi = std::max(hi, w.end);
+  if (lo > hi) lo = tl.begin, hi = tl.end;
   fit_ = {lo, std::max(hi, lo + 1)};
   full_ = {std::min(lo, tl.begin), std::max(fit_.second, tl.end)};
   for (const auto &p : tl.clock)
@@ -230,8 +219,7 @@ int WaveTimelineModel::rowCount(const QModelIndex &parent) const {
 }
 
 QVariant WaveTimelineModel::data(const QModelIndex &index, int role) const {
-  if (!index.isValid() || index.row() >= rowCount())
-    return {};
+  if (!index.isValid() || index.row() >= rowCount()) return {};
   const auto &t = track(index.row());
   switch (role) {
   case Qt::DisplayRole: return t.label;
@@ -245,16 +233,14 @@ QVariant WaveTimelineModel::data(const QModelIndex &index, int role) const {
           timeline_->rows[static_cast<std::size_t>(t.row)].events.size());
     if (t.kind == TrackKind::Occupancy)
       return static_cast<qulonglong>(groups_[static_cast<std::size_t>(t.group)].waves);
-    if (t.kind == TrackKind::Clock)
-      return static_cast<qulonglong>(clock_.size());
+    if (t.kind == TrackKind::Clock) return static_cast<qulonglong>(clock_.size());
     return 0ULL;
   default: return {};
   }
 }
 
 int WaveTimelineModel::track_at_y(int y) const {
-  if (y < 0 || y >= total_height())
-    return -1;
+  if (y < 0 || y >= total_height()) return -1;
   const auto it = std::upper_bound(tops_.begin(), tops_.end(), y);
   return static_cast<int>(it - tops_.begin()) - 1;
 }
@@ -266,53 +252,42 @@ int WaveTimelineModel::track_of_row(int row) const {
 }
 
 const TimelineEvent *WaveTimelineModel::event(TimelineEventRef ref) const {
-  if (!timeline_ || ref.track < 0 || ref.track >= static_cast<int>(tracks_.size()))
-    return nullptr;
+  if (!timeline_ || ref.track < 0 || ref.track >= static_cast<int>(tracks_.size())) return nullptr;
   const auto &t = track(ref.track);
-  if (t.row < 0)
-    return nullptr;
+  if (t.row < 0) return nullptr;
   const auto &events = timeline_->rows[static_cast<std::size_t>(t.row)].events;
   return ref.index < events.size() ? &events[ref.index] : nullptr;
 }
 
 const OccupancyBar *WaveTimelineModel::bar(TimelineEventRef ref) const {
-  if (ref.track < 0 || ref.track >= static_cast<int>(tracks_.size()))
-    return nullptr;
+  if (ref.track < 0 || ref.track >= static_cast<int>(tracks_.size())) return nullptr;
   const auto &t = track(ref.track);
-  if (t.kind != TrackKind::Occupancy)
-    return nullptr;
+  if (t.kind != TrackKind::Occupancy) return nullptr;
   const auto &lanes = groups_[static_cast<std::size_t>(t.group)].lanes;
-  if (ref.lane < 0 || static_cast<std::size_t>(ref.lane) >= lanes.size())
-    return nullptr;
+  if (ref.lane < 0 || static_cast<std::size_t>(ref.lane) >= lanes.size()) return nullptr;
   const auto &lane = lanes[static_cast<std::size_t>(ref.lane)];
   return ref.index < lane.size() ? &lane[ref.index] : nullptr;
 }
 
 std::int64_t WaveTimelineModel::start_of(TimelineEventRef ref) const {
-  if (const auto *e = event(ref))
-    return e->start;
-  if (const auto *b = bar(ref))
-    return b->start;
+  if (const auto *e = event(ref)) return e->start;
+  if (const auto *b = bar(ref)) return b->start;
   return 0;
 }
 
 std::int64_t WaveTimelineModel::end_of(TimelineEventRef ref) const {
-  if (const auto *e = event(ref))
-    return e->end;
-  if (const auto *b = bar(ref))
-    return b->end;
+  if (const auto *e = event(ref)) return e->end;
+  if (const auto *b = bar(ref)) return b->end;
   return 0;
 }
 
 TimelineEventRef WaveTimelineModel::partner(TimelineEventRef ref) const {
   const auto *e = event(ref);
-  if (!e)
-    return {};
+  if (!e) return {};
   const auto &t = track(ref.track);
   if (t.kind == TrackKind::ExecUnit) {
     const int target = track_of_row(e->link_row);
-    if (target < 0)
-      return {};
+    if (target < 0) return {};
     TimelineEventRef dispatch{target, 0, e->link_index};
     return event(dispatch) ? dispatch : TimelineEventRef{};
   }
@@ -321,11 +296,9 @@ TimelineEventRef WaveTimelineModel::partner(TimelineEventRef ref) const {
 }
 
 TimelineEventRef WaveTimelineModel::neighbour(TimelineEventRef ref, int step) const {
-  if (!event(ref) && !bar(ref))
-    return {};
+  if (!event(ref) && !bar(ref)) return {};
   const auto target = static_cast<std::int64_t>(ref.index) + step;
-  if (target < 0)
-    return {};
+  if (target < 0) return {};
   TimelineEventRef next = ref;
   next.index = static_cast<std::size_t>(target);
   return event(next) || bar(next) ? next : TimelineEventRef{};
@@ -333,8 +306,7 @@ TimelineEventRef WaveTimelineModel::neighbour(TimelineEventRef ref, int step) co
 
 TimelineEventRef WaveTimelineModel::event_at(int track_index, int lane, double cycle,
                                              double slack) const {
-  if (!timeline_ || track_index < 0 || track_index >= static_cast<int>(tracks_.size()))
-    return {};
+  if (!timeline_ || track_index < 0 || track_index >= static_cast<int>(tracks_.size())) return {};
   const auto &t = track(track_index);
   TimelineEventRef best;
   double best_distance = slack;
@@ -356,8 +328,7 @@ TimelineEventRef WaveTimelineModel::event_at(int track_index, int lane, double c
       consider(row.events[i].start, row.events[i].end, {track_index, 0, i});
   } else if (t.kind == TrackKind::Occupancy) {
     const auto &lanes = groups_[static_cast<std::size_t>(t.group)].lanes;
-    if (lane < 0 || static_cast<std::size_t>(lane) >= lanes.size())
-      return {};
+    if (lane < 0 || static_cast<std::size_t>(lane) >= lanes.size()) return {};
     const auto &bars = lanes[static_cast<std::size_t>(lane)];
     // Sorted by end as well: the first bar ending at or after cycle - slack.
     auto it = std::lower_bound(
@@ -371,21 +342,17 @@ TimelineEventRef WaveTimelineModel::event_at(int track_index, int lane, double c
 }
 
 TimelineEventRef WaveTimelineModel::first_with_pc(std::uint64_t pc, double from) const {
-  if (!timeline_)
-    return {};
+  if (!timeline_) return {};
   TimelineEventRef after, first;
   std::int64_t after_time = 0, first_time = 0;
   for (std::size_t r = 0; r < timeline_->rows.size(); ++r) {
     const auto &row = timeline_->rows[r];
-    if (row.kind != RowKind::WaveSlot)
-      continue;
+    if (row.kind != RowKind::WaveSlot) continue;
     for (std::size_t i = 0; i < row.events.size(); ++i) {
       const auto &e = row.events[i];
-      if (!e.has_pc || e.pc != pc)
-        continue;
+      if (!e.has_pc || e.pc != pc) continue;
       const TimelineEventRef ref{track_of_row_[r], 0, i};
-      if (!first.valid() || e.start < first_time)
-        first = ref, first_time = e.start;
+      if (!first.valid() || e.start < first_time) first = ref, first_time = e.start;
       if (static_cast<double>(e.start) >= from && (!after.valid() || e.start < after_time))
         after = ref, after_time = e.start;
     }
@@ -398,8 +365,7 @@ std::vector<TimelineEventRef> WaveTimelineModel::events_with_pc(std::uint64_t pc
   if (timeline_)
     for (std::size_t r = 0; r < timeline_->rows.size(); ++r) {
       const auto &row = timeline_->rows[r];
-      if (row.kind != RowKind::WaveSlot)
-        continue;
+      if (row.kind != RowKind::WaveSlot) continue;
       for (std::size_t i = 0; i < row.events.size(); ++i)
         if (row.events[i].has_pc && row.events[i].pc == pc)
           refs.push_back({track_of_row_[r], 0, i});
@@ -417,24 +383,20 @@ TimelineEventRef WaveTimelineModel::first_event_of_wave(int wave) const {
   if (!timeline_ || wave < 0 || static_cast<std::size_t>(wave) >= timeline_->waves.size())
     return {};
   const auto &w = timeline_->waves[static_cast<std::size_t>(wave)];
-  if (!w.traced)
-    return {};
+  if (!w.traced) return {};
   const int row = timeline_->wave_row(w.slot);
-  if (row < 0)
-    return {};
+  if (row < 0) return {};
   const auto &events = timeline_->rows[static_cast<std::size_t>(row)].events;
   const auto it =
       std::lower_bound(events.begin(), events.end(), w.start,
                        [](const TimelineEvent &e, std::int64_t t) { return e.start < t; });
-  if (it == events.end() || it->start > w.end)
-    return {};
+  if (it == events.end() || it->start > w.end) return {};
   return {track_of_row(row), 0, static_cast<std::size_t>(it - events.begin())};
 }
 
 int WaveTimelineModel::wave_of_event(TimelineEventRef ref) const {
   const auto *e = event(ref);
-  if (!e || track(ref.track).kind != TrackKind::WaveSlot)
-    return -1;
+  if (!e || track(ref.track).kind != TrackKind::WaveSlot) return -1;
   const unsigned slot = timeline_->rows[static_cast<std::size_t>(track(ref.track).row)].slot;
   for (std::size_t i = 0; i < timeline_->waves.size(); ++i) {
     const auto &w = timeline_->waves[i];
@@ -464,4 +426,4 @@ QString WaveTimelineModel::mnemonic(std::uint64_t pc) const {
              : QString::fromStdString(code_->instructions[it->second].mnemonic);
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -33,18 +33,18 @@ enum class TrackKind { Clock, Section, ExecUnit, WaveSlot, Occupancy };
 
 struct TimelineTrack {
   TrackKind kind = TrackKind::Section;
-  QString label;   // label column text
-  QString detail;  // tooltip / second line
-  int row = -1;    // SeTimeline::rows index (ExecUnit, WaveSlot)
-  int group = -1;  // occupancy group (Occupancy)
-  int height = 20; // pixels
+  QString label;    // label column text
+  QString detail;   // tooltip / second line
+  int row = -1;     // SeTimeline::rows index (ExecUnit, WaveSlot)
+  int group = -1;   // occupancy group (Occupancy)
+  int height = 20;  // pixels
 };
 
 // A wave's lifetime on an occupancy lane.
 struct OccupancyBar {
   std::int64_t start = 0, end = 0;
-  std::uint32_t wave = 0; // index into SeTimeline::waves
-  bool mapped = false;    // its instruction stream was followed
+  std::uint32_t wave = 0;  // index into SeTimeline::waves
+  bool mapped = false;     // its instruction stream was followed
 };
 
 // The waves of one CU/SIMD, one lane per wave slot; waves in a lane never overlap, so each lane
@@ -53,7 +53,7 @@ struct OccupancyGroup {
   unsigned cu = 0, simd = 0;
   std::vector<std::vector<OccupancyBar>> lanes;
   std::size_t waves = 0;
-  int peak = 0; // most waves resident at once
+  int peak = 0;  // most waves resident at once
 };
 
 // An event of a track: (track, index) on exec and wave tracks; (track, lane, index) on
@@ -70,10 +70,10 @@ class WaveTimelineModel : public QAbstractListModel {
   Q_OBJECT
 public:
   enum Role {
-    KindRole = Qt::UserRole + 1, // int TrackKind
-    EventCountRole,              // events (bars) on the track
-    HeightRole,                  // pixels
-    TimelineRowRole,             // SeTimeline row index, -1 for other tracks
+    KindRole = Qt::UserRole + 1,  // int TrackKind
+    EventCountRole,               // events (bars) on the track
+    HeightRole,                   // pixels
+    TimelineRowRole,              // SeTimeline row index, -1 for other tracks
   };
   static constexpr int kClockHeight = 48;
   static constexpr int kSectionHeight = 20;
@@ -152,14 +152,14 @@ private:
 
   const trace::timeline::SeTimeline *timeline_ = nullptr;
   const KernelCode *code_ = nullptr;
-  std::unordered_map<std::uint64_t, std::size_t> instruction_at_; // PC -> code index
+  std::unordered_map<std::uint64_t, std::size_t> instruction_at_;  // PC -> code index
   std::vector<TimelineTrack> tracks_;
-  std::vector<int> tops_; // tracks_.size() + 1 entries
+  std::vector<int> tops_;  // tracks_.size() + 1 entries
   std::vector<int> track_of_row_;
-  std::vector<EndSkipIndex> skip_;                            // per SeTimeline row
-  std::vector<trace::timeline::EventCategory> unit_category_; // per row, Other if none
+  std::vector<EndSkipIndex> skip_;                             // per SeTimeline row
+  std::vector<trace::timeline::EventCategory> unit_category_;  // per row, Other if none
   std::vector<OccupancyGroup> groups_;
-  std::vector<TimelineEventRef> wave_bars_; // per SeTimeline wave
+  std::vector<TimelineEventRef> wave_bars_;  // per SeTimeline wave
   // (wave row, index) -> exec event executing it
   std::unordered_map<std::uint64_t, TimelineEventRef> exec_of_dispatch_;
   ClockEstimate clock_;
@@ -168,4 +168,4 @@ private:
   std::vector<trace::timeline::EventCategory> categories_;
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

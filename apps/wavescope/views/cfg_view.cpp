@@ -24,7 +24,7 @@ using compiler::isa::Instruction;
 class CfgBlockItem : public QGraphicsItem {
 public:
   static constexpr double kPad = 6;
-  static constexpr double kHeatStrip = 5; // per-instruction heat strip at the left edge
+  static constexpr double kHeatStrip = 5;  // per-instruction heat strip at the left edge
 
   CfgBlockItem(const compiler::isa::BasicBlock &block, const std::vector<Instruction> &insts,
                Selection &selection, const std::map<std::uint64_t, double> *heat, double max_heat)
@@ -38,14 +38,11 @@ public:
       width = std::max(width, metrics.horizontalAdvance(QString::fromStdString(insts[i].text)));
       double share = -1;
       if (heat)
-        if (auto it = heat->find(insts[i].address); it != heat->end())
-          share = it->second;
+        if (auto it = heat->find(insts[i].address); it != heat->end()) share = it->second;
       line_heat_.push_back(share);
-      if (share > 0)
-        block_share_ += share;
+      if (share > 0) block_share_ += share;
     }
-    if (heat)
-      header_ += QStringLiteral("   %1%").arg(block_share_ * 100, 0, 'f', 1);
+    if (heat) header_ += QStringLiteral("   %1%").arg(block_share_ * 100, 0, 'f', 1);
     width = std::max(width, metrics.horizontalAdvance(header_));
     size_ = QSizeF(width + 2 * kPad + kHeatStrip, (lines_.size() + 1) * line_height_ + 2 * kPad);
     setAcceptedMouseButtons(Qt::LeftButton);
@@ -102,8 +99,7 @@ protected:
       selection_.select_pc(inst.address);
       const QString token =
           token_at(QString::fromStdString(inst.text), font_, event->pos().x() - kPad - kHeatStrip);
-      if (!token.isEmpty())
-        selection_.toggle_highlight(token);
+      if (!token.isEmpty()) selection_.toggle_highlight(token);
     }
     event->accept();
   }
@@ -115,7 +111,7 @@ private:
   double line_height_ = 12;
   QString header_;
   std::vector<const Instruction *> lines_;
-  std::vector<double> line_heat_; // cost share per line, -1 where unknown
+  std::vector<double> line_heat_;  // cost share per line, -1 where unknown
   double max_heat_ = 0;
   double block_share_ = 0;
   QSizeF size_;
@@ -140,11 +136,9 @@ void CfgView::on_focus(const Focus &focus) {
   const KernelCode *code = document ? document->kernel(kernel) : nullptr;
   const auto *heat = document ? document->pc_heat(kernel) : nullptr;
   // Moving between the SEs and waves of one kernel keeps its graph (and Graphviz's layout).
-  if (!code || code != shown_ || heat != shown_heat_)
-    show_kernel(code, heat);
+  if (!code || code != shown_ || heat != shown_heat_) show_kernel(code, heat);
   // A view that handled the focus before this one may already have selected an instruction.
-  if (const auto pc = selection_.pc())
-    on_pc_selected(*pc);
+  if (const auto pc = selection_.pc()) on_pc_selected(*pc);
 }
 
 void CfgView::show_kernel(const KernelCode *code, const std::map<std::uint64_t, double> *heat) {
@@ -152,13 +146,11 @@ void CfgView::show_kernel(const KernelCode *code, const std::map<std::uint64_t, 
   shown_heat_ = heat;
   scene()->clear();
   blocks_.clear();
-  if (!code)
-    return;
+  if (!code) return;
   const KernelCode &kernel = *code;
   double max_heat = 0;
   if (heat)
-    for (const auto &[pc, share] : *heat)
-      max_heat = std::max(max_heat, share);
+    for (const auto &[pc, share] : *heat) max_heat = std::max(max_heat, share);
   std::vector<QSizeF> sizes;
   for (const auto &block : kernel.cfg.blocks) {
     auto *item = new CfgBlockItem(block, kernel.instructions, selection_, heat, max_heat);
@@ -175,8 +167,7 @@ void CfgView::show_kernel(const KernelCode *code, const std::map<std::uint64_t, 
   }
   for (std::size_t e = 0; e < kernel.cfg.edges.size(); ++e) {
     const auto &points = layout.edges[e];
-    if (points.empty())
-      continue;
+    if (points.empty()) continue;
     QPainterPath path(points.front());
     for (std::size_t k = 1; k + 2 < points.size(); k += 3)
       path.cubicTo(points[k], points[k + 1], points[k + 2]);
@@ -202,8 +193,7 @@ void CfgView::fit() {
   if (!scene()->items().isEmpty()) {
     fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
     // Never magnify small graphs beyond 1:1; text stays crisp and proportions honest.
-    if (transform().m11() > 1.0)
-      resetTransform();
+    if (transform().m11() > 1.0) resetTransform();
   }
 }
 
@@ -232,9 +222,8 @@ void CfgView::on_pc_selected(quint64 pc) {
   for (auto *block : blocks_) {
     const bool here = block->contains_pc(pc);
     block->set_selected_pc(here ? std::optional<quint64>(pc) : std::nullopt);
-    if (here)
-      ensureVisible(block, 40, 40);
+    if (here) ensureVisible(block, 40, 40);
   }
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

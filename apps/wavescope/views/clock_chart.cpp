@@ -59,17 +59,15 @@ void ClockChart::show_dispatch(const CaptureDispatch *dispatch, int highlight) {
   double x_lo = 0, x_hi = 1, y_hi = 1;
   bool any = false;
   plotted_ = 0;
-  double kernel_span = 0; // cycles of the first traced SE's instruction range
+  double kernel_span = 0;  // cycles of the first traced SE's instruction range
   auto hide_from_legend = [&](QAbstractSeries *series) {
-    for (auto *marker : chart->legend()->markers(series))
-      marker->setVisible(false);
+    for (auto *marker : chart->legend()->markers(series)) marker->setVisible(false);
   };
   if (dispatch)
     for (std::size_t i = 0; i < dispatch->engines.size(); ++i) {
       const auto &se = dispatch->engines[i];
       const ClockEstimate clock(se.timeline.clock);
-      if (clock.empty())
-        continue;
+      if (clock.empty()) continue;
       // The SE's origin: its first instruction event, else its first wave.
       std::int64_t origin = se.timeline.end, last = se.timeline.begin;
       for (const auto &row : se.timeline.rows)
@@ -77,8 +75,7 @@ void ClockChart::show_dispatch(const CaptureDispatch *dispatch, int highlight) {
           origin = std::min(origin, e.start), last = std::max(last, e.end);
       if (origin > last) {
         origin = se.timeline.begin;
-        for (const auto &w : se.timeline.waves)
-          origin = std::min(origin, w.start);
+        for (const auto &w : se.timeline.waves) origin = std::min(origin, w.start);
       } else if (kernel_span == 0 || static_cast<int>(i) == highlight) {
         kernel_span = static_cast<double>(last - origin);
       }
@@ -133,7 +130,7 @@ void ClockChart::show_dispatch(const CaptureDispatch *dispatch, int highlight) {
     lower->append(0, 0);
     lower->append(kernel_span / 1000.0, 0);
     auto *band = new QAreaSeries(upper, lower);
-    upper->setParent(band); // an area series does not own its boundary lines
+    upper->setParent(band);  // an area series does not own its boundary lines
     lower->setParent(band);
     band->setName(tr("kernel instructions"));
     band->setColor(QColor(0x4f, 0xa3, 0xff, 40));
@@ -153,8 +150,7 @@ void ClockChart::show_dispatch(const CaptureDispatch *dispatch, int highlight) {
   if (kernel_span > 0) {
     const double k = kernel_span / 1000.0;
     kernel_range_ = {std::max(x_lo, -5 * k), std::min(data_range_.second, 6 * k)};
-    if (kernel_range_.second <= kernel_range_.first)
-      kernel_range_ = data_range_;
+    if (kernel_range_.second <= kernel_range_.first) kernel_range_ = data_range_;
   }
   y->setRange(0, std::ceil(y_hi * 1.15 * 2) / 2);
   y->setTickCount(5);
@@ -171,8 +167,7 @@ void ClockChart::set_whole_trace(bool whole) {
 
 void ClockChart::apply_range() {
   const auto axes = chart()->axes(Qt::Horizontal);
-  if (axes.isEmpty())
-    return;
+  if (axes.isEmpty()) return;
   const auto [lo, hi] = whole_ ? data_range_ : kernel_range_;
   auto *axis = static_cast<QValueAxis *>(axes.front());
   axis->setRange(lo, hi);
@@ -188,10 +183,9 @@ void ClockChart::apply_range() {
 
 std::pair<double, double> ClockChart::x_range() const {
   const auto axes = chart()->axes(Qt::Horizontal);
-  if (axes.isEmpty())
-    return {0, 0};
+  if (axes.isEmpty()) return {0, 0};
   const auto *axis = static_cast<const QValueAxis *>(axes.front());
   return {axis->min(), axis->max()};
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

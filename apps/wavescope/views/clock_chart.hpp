@@ -12,7 +12,7 @@ struct CaptureDispatch;
 class ClockChart : public QChartView {
   Q_OBJECT
 public:
-  static constexpr int kWindow = 4; // marker pairs per average
+  static constexpr int kWindow = 4;  // marker pairs per average
 
   explicit ClockChart(QWidget *parent = nullptr);
   // Plots the dispatch's SEs (nullptr clears); `highlight` is drawn thicker (-1: none).
@@ -33,4 +33,4 @@ private:
   std::pair<double, double> data_range_{0, 1}, kernel_range_{0, 1};
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

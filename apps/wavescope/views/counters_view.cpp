@@ -41,7 +41,7 @@ CountersView::CountersView(Workspace &workspace, Selection &selection, QWidget *
   proxy_->setSortRole(CountersModel::SortRole);
   tree_->setModel(proxy_);
   tree_->setSortingEnabled(true);
-  tree_->sortByColumn(-1, Qt::AscendingOrder); // schedule order until a header is clicked
+  tree_->sortByColumn(-1, Qt::AscendingOrder);  // schedule order until a header is clicked
   tree_->setAlternatingRowColors(true);
   tree_->setUniformRowHeights(true);
   tree_->header()->setStretchLastSection(false);
@@ -116,8 +116,7 @@ void CountersView::show_sample(int index) {
     const auto &r = dispatch->program->exec_ranges.front();
     notes += tr(" · dispatch %1 µs (host)").arg(r.end_us - r.start_us, 0, 'f', 2);
   }
-  for (const auto &n : counters.notes)
-    notes += QStringLiteral(" · ") + QString::fromStdString(n);
+  for (const auto &n : counters.notes) notes += QStringLiteral(" · ") + QString::fromStdString(n);
   notes_->setText(notes);
   // Metrics open; counters open where their instances fit on a screen (one row per SE/SA).
   for (int row = 0; row < model_->rowCount(); ++row) {
@@ -134,4 +133,4 @@ void CountersView::show_sample(int index) {
     tree_->setColumnWidth(c, c < CountersModel::FirstWgpColumn ? 110 : 64);
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -40,7 +40,7 @@ private:
   QComboBox *samples_;
   const CaptureDocument *document_ = nullptr;
   int kernel_ = -1;
-  int highlight_ = -1; // the SE drawn bold in the chart
+  int highlight_ = -1;  // the SE drawn bold in the chart
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

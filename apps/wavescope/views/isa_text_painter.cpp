@@ -57,7 +57,8 @@ qreal paint_instruction(QPainter &painter, const QRectF &rect, const QString &te
       painter.fillRect(QRectF(x0, rect.top() + 1, w, rect.height() - 2), QColor(0x8a, 0x6d, 0x1c));
     }
   }
-  const IsaToken wanted = options.highlight.isEmpty() ? IsaToken{} : parse_wanted(options.highlight);
+  const IsaToken wanted =
+      options.highlight.isEmpty() ? IsaToken{} : parse_wanted(options.highlight);
   qreal x = rect.left();
   int drawn = 0;
   for (const auto &token : tokenize_instruction(text)) {

@@ -12,12 +12,19 @@ const QRegularExpression &register_pattern() {
 }
 
 bool is_special_register(const QString &t) {
-  static const QStringList names = {
-      QStringLiteral("vcc"),    QStringLiteral("vcc_lo"),  QStringLiteral("vcc_hi"),
-      QStringLiteral("exec"),   QStringLiteral("exec_lo"), QStringLiteral("exec_hi"),
-      QStringLiteral("m0"),     QStringLiteral("scc"),     QStringLiteral("null"),
-      QStringLiteral("flat_scratch"), QStringLiteral("flat_scratch_lo"),
-      QStringLiteral("flat_scratch_hi"), QStringLiteral("off")};
+  static const QStringList names = {QStringLiteral("vcc"),
+                                    QStringLiteral("vcc_lo"),
+                                    QStringLiteral("vcc_hi"),
+                                    QStringLiteral("exec"),
+                                    QStringLiteral("exec_lo"),
+                                    QStringLiteral("exec_hi"),
+                                    QStringLiteral("m0"),
+                                    QStringLiteral("scc"),
+                                    QStringLiteral("null"),
+                                    QStringLiteral("flat_scratch"),
+                                    QStringLiteral("flat_scratch_lo"),
+                                    QStringLiteral("flat_scratch_hi"),
+                                    QStringLiteral("off")};
   return names.contains(t);
 }
 
@@ -43,7 +50,7 @@ IsaToken classify(const QString &text, int start, bool first) {
     token.last = m.captured(2).isEmpty() ? m.captured(4).toInt() : token.first;
   } else if (is_special_register(text)) {
     token.kind = IsaToken::Kind::Register;
-    token.register_file = text == "vcc_lo" || text == "vcc_hi" ? QStringLiteral("vcc")
+    token.register_file = text == "vcc_lo" || text == "vcc_hi"     ? QStringLiteral("vcc")
                           : text == "exec_lo" || text == "exec_hi" ? QStringLiteral("exec")
                                                                    : text;
   } else if (is_number(text)) {

@@ -10,7 +10,7 @@ namespace wavescope::gui {
 struct IsaToken {
   enum class Kind { Mnemonic, Register, Number, Modifier, Punctuation, Other };
   Kind kind = Kind::Other;
-  int start = 0;   // character offset in the text
+  int start = 0;  // character offset in the text
   int length = 0;
   QString text;
   // The register file and index range a register token names, for use highlighting:

@@ -58,9 +58,10 @@ public:
                                         category, {search_, selection_.highlight()});
     if (const QVariant target = index.data(DisassemblyModel::BranchTargetRole); target.isValid()) {
       painter->setPen(theme::muted_text());
-      painter->drawText(QRectF(end + 8, text_rect.top(), text_rect.right() - end, text_rect.height()),
-                        Qt::AlignVCenter | Qt::AlignLeft,
-                        QStringLiteral("→ %1").arg(target.toULongLong(), 0, 16));
+      painter->drawText(
+          QRectF(end + 8, text_rect.top(), text_rect.right() - end, text_rect.height()),
+          Qt::AlignVCenter | Qt::AlignLeft,
+          QStringLiteral("→ %1").arg(target.toULongLong(), 0, 16));
     }
     painter->restore();
   }
@@ -121,11 +122,21 @@ IsaView::IsaView(Workspace &workspace, Selection &selection, QWidget *parent)
     s->setContext(Qt::WidgetWithChildrenShortcut);
     connect(s, &QShortcut::activated, this, fn);
   };
-  shortcut(QKeySequence::Find, [this] { search_->setFocus(); search_->selectAll(); }, this);
-  shortcut(QKeySequence::FindNext, [this] { find_next(); }, this);
-  shortcut(QKeySequence::FindPrevious, [this] { find_next(true); }, this);
-  shortcut(QKeySequence(Qt::Key_Return), [this] { follow_branch(); }, table_);
-  shortcut(QKeySequence(Qt::Key_Backspace), [this] { go_back(); }, table_);
+  shortcut(
+      QKeySequence::Find,
+      [this] {
+        search_->setFocus();
+        search_->selectAll();
+      },
+      this);
+  shortcut(
+      QKeySequence::FindNext, [this] { find_next(); }, this);
+  shortcut(
+      QKeySequence::FindPrevious, [this] { find_next(true); }, this);
+  shortcut(
+      QKeySequence(Qt::Key_Return), [this] { follow_branch(); }, table_);
+  shortcut(
+      QKeySequence(Qt::Key_Backspace), [this] { go_back(); }, table_);
 }
 
 bool IsaView::eventFilter(QObject *watched, QEvent *event) {
@@ -136,8 +147,8 @@ bool IsaView::eventFilter(QObject *watched, QEvent *event) {
     if (index.isValid() && index.column() == DisassemblyModel::InstructionColumn &&
         index.data(DisassemblyModel::PaddingCountRole).toInt() == 1) {
       const QRect cell = table_->visualRect(index);
-      const QString token = token_at(index.data(Qt::DisplayRole).toString(), theme::monospace_font(),
-                                     mouse->pos().x() - cell.left() - 4);
+      const QString token = token_at(index.data(Qt::DisplayRole).toString(),
+                                     theme::monospace_font(), mouse->pos().x() - cell.left() - 4);
       if (!token.isEmpty()) selection_.toggle_highlight(token);
     }
   }
@@ -146,7 +157,8 @@ bool IsaView::eventFilter(QObject *watched, QEvent *event) {
 
 void IsaView::on_focus(const Focus &focus) {
   const Document *document = workspace_.document(focus.document);
-  const KernelCode *code = document ? document->kernel(focus.kernel < 0 ? 0 : focus.kernel) : nullptr;
+  const KernelCode *code =
+      document ? document->kernel(focus.kernel < 0 ? 0 : focus.kernel) : nullptr;
   history_.clear();
   if (!code) {
     title_->setText(tr("No code selected"));

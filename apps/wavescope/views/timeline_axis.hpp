@@ -11,7 +11,7 @@ namespace wavescope::gui {
 class ClockEstimate;
 
 struct AxisTick {
-  double x = 0; // pixels
+  double x = 0;  // pixels
   QString label;
 };
 
@@ -37,4 +37,4 @@ std::vector<AxisTick> cycle_ticks(double t0, double t1, double origin, double x0
 std::vector<AxisTick> wall_ticks(const ClockEstimate &clock, double t0, double t1, double origin,
                                  double x0, double width, double spacing);
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

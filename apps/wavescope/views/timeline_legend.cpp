@@ -30,8 +30,7 @@ void TimelineLegend::paintEvent(QPaintEvent *) {
   int x = 4;
   auto swatch = [&](const QColor &color, const QString &label, bool lane = false) {
     const int w = metrics.horizontalAdvance(label);
-    if (x + w + 20 > width())
-      return;
+    if (x + w + 20 > width()) return;
     if (lane)
       p.fillRect(QRect(x, height() / 2 - 1, 12, 3), color);
     else
@@ -40,12 +39,11 @@ void TimelineLegend::paintEvent(QPaintEvent *) {
     p.drawText(QRect(x + 15, 0, w + 2, height()), Qt::AlignVCenter, label);
     x += w + 28;
   };
-  for (const auto c : categories_)
-    swatch(theme::event_color(c), theme::event_category_label(c));
+  for (const auto c : categories_) swatch(theme::event_color(c), theme::event_category_label(c));
   if (occupancy_) {
     swatch(theme::traced_wave_color(), tr("traced wave"), true);
     swatch(theme::other_wave_color(), tr("other wave"), true);
   }
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -25,4 +25,4 @@ private:
   bool occupancy_ = false;
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -34,8 +34,7 @@ public:
     }
     QStyleOptionViewItem background = option;
     background.text.clear();
-    if (column == M::CostColumn)
-      background.text.clear();
+    if (column == M::CostColumn) background.text.clear();
     QStyledItemDelegate::paint(p, background, index);
     p->save();
     const QRectF cell = QRectF(option.rect).adjusted(4, 3, -4, -3);
@@ -73,7 +72,7 @@ public:
   }
 };
 
-} // namespace
+}  // namespace
 
 TimingView::TimingView(Workspace &workspace, Selection &selection, QWidget *parent)
     : QWidget(parent), workspace_(workspace), selection_(selection),
@@ -161,19 +160,16 @@ void TimingView::on_focus(const Focus &focus) {
   table_->setColumnWidth(InstructionTimingModel::LatencyColumn, 200);
   table_->setColumnWidth(InstructionTimingModel::CostColumn, 110);
   // A view that handled the focus before this one may already have selected an instruction.
-  if (const auto pc = selection_.pc())
-    on_pc_selected(*pc);
+  if (const auto pc = selection_.pc()) on_pc_selected(*pc);
 }
 
 void TimingView::on_pc_selected(quint64 pc) {
   const int row = model_->row_of_pc(pc);
-  if (row < 0)
-    return;
+  if (row < 0) return;
   const QModelIndex index = proxy_->mapFromSource(model_->index(row, 0));
-  if (!index.isValid() || table_->currentIndex().row() == index.row())
-    return;
+  if (!index.isValid() || table_->currentIndex().row() == index.row()) return;
   table_->setCurrentIndex(index);
   table_->scrollTo(index, QAbstractItemView::PositionAtCenter);
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

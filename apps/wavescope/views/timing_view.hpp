@@ -41,4 +41,4 @@ private:
   QLineEdit *filter_;
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

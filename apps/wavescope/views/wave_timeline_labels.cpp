@@ -17,7 +17,7 @@ QString format_hz(double hz) {
   return QStringLiteral("%1 GHz").arg(hz / 1e9, 0, 'f', 2);
 }
 
-} // namespace
+}  // namespace
 
 // The track labels down the left: names, counts, the clock's current value, section bands.
 void WaveTimelinePainter::paint_labels(QPainter &p, const TimelineFrame &f, int first_track,
@@ -159,4 +159,4 @@ void WaveTimelinePainter::paint_axes(QPainter &p, const TimelineFrame &f,
   p.drawLine(QPointF(0, 20.5), QPointF(f.size.width(), 20.5));
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

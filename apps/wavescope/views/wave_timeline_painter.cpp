@@ -65,8 +65,7 @@ public:
     color_ = color.rgba();
   }
   void flush() {
-    if (open_)
-      batch_.add(QColor::fromRgba(color_), QRectF(x0_, y_, x1_ - x0_, height_));
+    if (open_) batch_.add(QColor::fromRgba(color_), QRectF(x0_, y_, x1_ - x0_, height_));
     open_ = false;
   }
 
@@ -87,12 +86,11 @@ struct BarText {
 QColor bar_color(const TimelineEvent &e, EventCategory category, bool exec) {
   QColor c = theme::event_color(category);
   // Another SIMD's work executed on this one (the _ALT queues) is drawn dimmer, as in VIZ.
-  if (exec && e.name.find("_ALT") != std::string_view::npos)
-    c = c.darker(170);
+  if (exec && e.name.find("_ALT") != std::string_view::npos) c = c.darker(170);
   return c;
 }
 
-} // namespace
+}  // namespace
 
 QRectF WaveTimelinePainter::plot_rect(QSize size) {
   return QRectF(kLabelWidth, kAxisHeight, std::max(1, size.width() - kLabelWidth),
@@ -115,8 +113,7 @@ int WaveTimelinePainter::track_y(const TimelineFrame &f, int track) const {
 
 int WaveTimelinePainter::lane_at(int track, double y_in_track) const {
   const auto &t = model_.track(track);
-  if (t.kind != TrackKind::Occupancy)
-    return -1;
+  if (t.kind != TrackKind::Occupancy) return -1;
   const int lanes =
       static_cast<int>(model_.occupancy()[static_cast<std::size_t>(t.group)].lanes.size());
   const int lane = static_cast<int>(std::floor((y_in_track - 3) / WaveTimelineModel::kLaneHeight));
@@ -124,16 +121,14 @@ int WaveTimelinePainter::lane_at(int track, double y_in_track) const {
 }
 
 QRectF WaveTimelinePainter::bar_rect(const TimelineFrame &f, TimelineEventRef ref) const {
-  if (!ref.valid())
-    return {};
+  if (!ref.valid()) return {};
   const double x0 = x_of(f, static_cast<double>(model_.start_of(ref)));
   const double x1 = std::max(x0 + 2, x_of(f, static_cast<double>(model_.end_of(ref))));
   const double y = track_y(f, ref.track);
   if (model_.bar(ref))
     return QRectF(x0, y + 3 + ref.lane * WaveTimelineModel::kLaneHeight, x1 - x0,
                   WaveTimelineModel::kLaneHeight - 1);
-  if (!model_.event(ref))
-    return {};
+  if (!model_.event(ref)) return {};
   return QRectF(x0, y + kBarInset, x1 - x0, kBarHeight);
 }
 
@@ -144,8 +139,7 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
   const QRectF tracks_area(0, kAxisHeight, f.size.width(), plot.height());
   p.fillRect(QRectF(QPointF(0, 0), QSizeF(f.size)), theme::canvas());
   const auto *tl = model_.timeline();
-  if (!tl)
-    return stats;
+  if (!tl) return stats;
 
   QFont font = p.font();
   font.setPointSizeF(8.5);
@@ -160,8 +154,7 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
   const int count = static_cast<int>(model_.tracks().size());
   const int first_track = std::max(0, model_.track_at_y(f.scroll_y));
   int last_track = model_.track_at_y(f.scroll_y + static_cast<int>(plot.height()));
-  if (last_track < 0)
-    last_track = count - 1;
+  if (last_track < 0) last_track = count - 1;
 
   p.save();
   p.setClipRect(QRectF(plot.left(), plot.top(), width, plot.height()));
@@ -203,8 +196,7 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
                        QPointF(std::min(x1, plot.right() + 2), y + kBarHeight));
         batch.add(bar_color(e, model_.category_of(row_index, e), exec), r);
         ++stats.bars;
-        if (r.width() > 10)
-          outlines.push_back(r);
+        if (r.width() > 10) outlines.push_back(r);
         if (r.width() > 24) {
           QString text = exec ? QString::fromUtf8(e.name.data(), static_cast<int>(e.name.size()))
                          : e.has_pc
@@ -313,15 +305,13 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
             plot.left() - 2, i == 0 ? plot.left() - 2 : x_of(f, static_cast<double>(times[i - 1])));
         const double x_end = std::min(plot.right() + 2, x_of(f, static_cast<double>(times[i])));
         line << QPointF(x_start, y_of(hz[i])) << QPointF(x_end, y_of(hz[i]));
-        if (x_end >= plot.right())
-          break;
+        if (x_end >= plot.right()) break;
       }
       if (!line.isEmpty() && times.back() < f.t1)
         line << QPointF(line.back().x(), line.back().y())
              << QPointF(plot.right() + 2, line.back().y());
     }
-    if (line.isEmpty())
-      return;
+    if (line.isEmpty()) return;
     // The area under the line as one rectangle per step (a polygon of thousands of vertical
     // edges is slow to rasterize).
     std::vector<QRectF> area;
@@ -355,15 +345,13 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
   batch.flush(p);
   p.setBrush(Qt::NoBrush);
   p.setPen(QPen(kOutline, 1));
-  for (const auto &r : outlines)
-    p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
+  for (const auto &r : outlines) p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
   p.setFont(small);
   for (const auto &text : texts) {
     // A label cut to a stub ("v_…") says nothing: draw it once six characters fit.
     const QString shown =
         small_metrics.elidedText(text.text, Qt::ElideRight, text.rect.width() - 6);
-    if (shown != text.text && shown.size() < 7)
-      continue;
+    if (shown != text.text && shown.size() < 7) continue;
     p.setPen(text.color);
     p.drawText(text.rect.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, shown);
     ++stats.texts;
@@ -383,8 +371,7 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
       }
     const QRectF bar = bar_rect(f, model_.wave_bar(f.focused_wave));
     p.setPen(QPen(Qt::white, 1.5));
-    if (!bar.isEmpty())
-      p.drawRect(bar.adjusted(-1, -1, 1, 1));
+    if (!bar.isEmpty()) p.drawRect(bar.adjusted(-1, -1, 1, 1));
   }
 
   // Every event of the selected PC: a tick above its bar (one per pixel column and track).
@@ -395,8 +382,7 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
     for (std::size_t i = 0; i < refs.size();) {
       const int t = refs[i].track;
       std::size_t end = i;
-      while (end < refs.size() && refs[end].track == t)
-        ++end;
+      while (end < refs.size() && refs[end].track == t) ++end;
       if (t >= first_track && t <= last_track) {
         // Indices grow with time within a track: start at the first one in view.
         auto it = std::lower_bound(refs.begin() + static_cast<std::ptrdiff_t>(i),
@@ -408,10 +394,8 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
         const double y = track_y(f, t) + 1;
         for (; it != refs.begin() + static_cast<std::ptrdiff_t>(end); ++it) {
           const double x = std::floor(x_of(f, static_cast<double>(model_.start_of(*it))));
-          if (x > plot.right())
-            break;
-          if (x == last_x)
-            continue;
+          if (x > plot.right()) break;
+          if (x == last_x) continue;
           last_x = x;
           const QPointF tri[3] = {{x - 3, y}, {x + 4, y}, {x + 0.5, y + 3.5}};
           p.drawPolygon(tri, 3);
@@ -478,4 +462,4 @@ TimelinePaintStats WaveTimelinePainter::paint(QPainter &p, const TimelineFrame &
   return stats;
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -25,21 +25,21 @@ namespace wavescope::gui {
 // What to draw: the window and the interaction state.
 struct TimelineFrame {
   QSize size;
-  double t0 = 0, t1 = 1; // visible cycles [t0, t1)
-  int scroll_y = 0;      // vertical offset of the tracks
+  double t0 = 0, t1 = 1;  // visible cycles [t0, t1)
+  int scroll_y = 0;       // vertical offset of the tracks
   TimelineEventRef selected, hovered;
-  std::optional<std::pair<double, double>> measure;         // cycles
-  std::optional<std::uint64_t> pc;                          // the selected instruction
-  const std::vector<TimelineEventRef> *pc_events = nullptr; // its events, by track and time
-  int focused_wave = -1;                                    // SeTimeline::waves index
+  std::optional<std::pair<double, double>> measure;          // cycles
+  std::optional<std::uint64_t> pc;                           // the selected instruction
+  const std::vector<TimelineEventRef> *pc_events = nullptr;  // its events, by track and time
+  int focused_wave = -1;                                     // SeTimeline::waves index
 };
 
 // What a frame cost: the painted item count stays bounded by the aggregation.
 struct TimelinePaintStats {
-  std::size_t bars = 0;    // events drawn one by one
-  std::size_t columns = 0; // one-pixel columns standing for sub-pixel events
-  std::size_t texts = 0;   // labels inside bars
-  std::size_t tracks = 0;  // visible tracks
+  std::size_t bars = 0;     // events drawn one by one
+  std::size_t columns = 0;  // one-pixel columns standing for sub-pixel events
+  std::size_t texts = 0;    // labels inside bars
+  std::size_t tracks = 0;   // visible tracks
   std::size_t items() const { return bars + columns + texts; }
 };
 
@@ -47,7 +47,7 @@ class WaveTimelinePainter {
 public:
   static constexpr int kLabelWidth = 176;
   static constexpr int kAxisHeight = 46;
-  static constexpr int kBarInset = 4; // bar top within a 20 px row
+  static constexpr int kBarInset = 4;  // bar top within a 20 px row
   static constexpr int kBarHeight = 12;
 
   explicit WaveTimelinePainter(const WaveTimelineModel &model) : model_(model) {}
@@ -73,4 +73,4 @@ private:
   const WaveTimelineModel &model_;
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -16,9 +16,9 @@
 namespace wavescope::gui {
 
 namespace {
-constexpr double kMinSpan = 16; // cycles
+constexpr double kMinSpan = 16;  // cycles
 constexpr int kDragThreshold = 4;
-} // namespace
+}  // namespace
 
 WaveTimelineWidget::WaveTimelineWidget(QWidget *parent) : QAbstractScrollArea(parent) {
   qRegisterMetaType<TimelineEventRef>();
@@ -36,12 +36,10 @@ WaveTimelineWidget::WaveTimelineWidget(QWidget *parent) : QAbstractScrollArea(pa
 void WaveTimelineWidget::set_model(const WaveTimelineModel *model) {
   model_ = model;
   painter_.reset();
-  if (model_)
-    painter_.emplace(*model_);
+  if (model_) painter_.emplace(*model_);
   selected_ = hovered_ = {};
   pc_events_.clear();
-  if (model_ && pc_)
-    pc_events_ = model_->events_with_pc(*pc_);
+  if (model_ && pc_) pc_events_ = model_->events_with_pc(*pc_);
   focused_wave_ = -1;
   measure_.reset();
   update_scrollbar();
@@ -82,8 +80,7 @@ void WaveTimelineWidget::set_visible_range(double t0, double t1) {
 }
 
 void WaveTimelineWidget::zoom(double factor, std::optional<double> anchor_x) {
-  if (!(factor > 0))
-    return;
+  if (!(factor > 0)) return;
   const TimelineFrame f = frame();
   const QRectF plot = WaveTimelinePainter::plot_rect(f.size);
   const double x = std::clamp(anchor_x.value_or(plot.center().x()), plot.left(), plot.right());
@@ -114,12 +111,10 @@ void WaveTimelineWidget::center_on(double cycle) {
 }
 
 void WaveTimelineWidget::ensure_visible(TimelineEventRef ref) {
-  if (!model_ || !ref.valid())
-    return;
+  if (!model_ || !ref.valid()) return;
   const double start = static_cast<double>(model_->start_of(ref));
   const double end = static_cast<double>(model_->end_of(ref));
-  if (end < t0_ || start > t1_)
-    center_on((start + end) / 2); // same zoom, as VIZ
+  if (end < t0_ || start > t1_) center_on((start + end) / 2);  // same zoom, as VIZ
   const int top = model_->track_top(ref.track);
   const int bottom = top + model_->track(ref.track).height;
   const int visible = viewport()->height() - WaveTimelinePainter::kAxisHeight;
@@ -131,10 +126,8 @@ void WaveTimelineWidget::ensure_visible(TimelineEventRef ref) {
 }
 
 void WaveTimelineWidget::select(TimelineEventRef ref) {
-  if (model_ && ref.valid() && !model_->event(ref) && !model_->bar(ref))
-    ref = {};
-  if (ref == selected_)
-    return;
+  if (model_ && ref.valid() && !model_->event(ref) && !model_->bar(ref)) ref = {};
+  if (ref == selected_) return;
   selected_ = ref;
   ensure_visible(ref);
   viewport()->update();
@@ -142,8 +135,7 @@ void WaveTimelineWidget::select(TimelineEventRef ref) {
 }
 
 bool WaveTimelineWidget::walk(int step) {
-  if (!model_)
-    return false;
+  if (!model_) return false;
   if (!selected_.valid()) {
     // Start with the first wave-row event in view.
     for (int t = 0; t < static_cast<int>(model_->tracks().size()); ++t)
@@ -157,15 +149,13 @@ bool WaveTimelineWidget::walk(int step) {
     return false;
   }
   const auto next = model_->neighbour(selected_, step);
-  if (!next.valid())
-    return false;
+  if (!next.valid()) return false;
   select(next);
   return true;
 }
 
 void WaveTimelineWidget::set_pc(std::optional<std::uint64_t> pc) {
-  if (pc == pc_)
-    return;
+  if (pc == pc_) return;
   pc_ = pc;
   pc_events_ = model_ && pc_ ? model_->events_with_pc(*pc_) : std::vector<TimelineEventRef>{};
   viewport()->update();
@@ -183,15 +173,12 @@ void WaveTimelineWidget::set_measure(std::optional<std::pair<double, double>> ra
 }
 
 TimelineEventRef WaveTimelineWidget::event_at(QPoint point) const {
-  if (!model_ || !painter_)
-    return {};
+  if (!model_ || !painter_) return {};
   const TimelineFrame f = frame();
   const QRectF plot = WaveTimelinePainter::plot_rect(f.size);
-  if (!plot.contains(point))
-    return {};
+  if (!plot.contains(point)) return {};
   const int track = model_->track_at_y(point.y() - WaveTimelinePainter::kAxisHeight + f.scroll_y);
-  if (track < 0)
-    return {};
+  if (track < 0) return {};
   const auto &t = model_->track(track);
   const double cycle = WaveTimelinePainter::cycle_at(f, point.x());
   const double slack = 3 * (t1_ - t0_) / plot.width();
@@ -204,8 +191,7 @@ TimelineEventRef WaveTimelineWidget::event_at(QPoint point) const {
 }
 
 QPoint WaveTimelineWidget::point_of(TimelineEventRef ref) const {
-  if (!painter_)
-    return {};
+  if (!painter_) return {};
   return painter_->bar_rect(frame(), ref).center().toPoint();
 }
 
@@ -231,12 +217,11 @@ void WaveTimelineWidget::paintEvent(QPaintEvent *) {
 
 void WaveTimelineWidget::resizeEvent(QResizeEvent *event) {
   QAbstractScrollArea::resizeEvent(event);
-  update_scrollbar(); // the visible cycle range is kept
+  update_scrollbar();  // the visible cycle range is kept
 }
 
 void WaveTimelineWidget::mousePressEvent(QMouseEvent *event) {
-  if (event->button() != Qt::LeftButton)
-    return QAbstractScrollArea::mousePressEvent(event);
+  if (event->button() != Qt::LeftButton) return QAbstractScrollArea::mousePressEvent(event);
   press_ = event->position().toPoint();
   press_t0_ = t0_;
   if (event->modifiers() & Qt::ShiftModifier) {
@@ -275,16 +260,14 @@ void WaveTimelineWidget::mouseMoveEvent(QMouseEvent *event) {
 }
 
 void WaveTimelineWidget::mouseReleaseEvent(QMouseEvent *event) {
-  if (event->button() != Qt::LeftButton)
-    return QAbstractScrollArea::mouseReleaseEvent(event);
+  if (event->button() != Qt::LeftButton) return QAbstractScrollArea::mouseReleaseEvent(event);
   unsetCursor();
-  if (drag_ == Drag::Pending)
-    select(event_at(event->position().toPoint()));
+  if (drag_ == Drag::Pending) select(event_at(event->position().toPoint()));
   if (drag_ == Drag::Measure && measure_ &&
       std::fabs(measure_->second - measure_->first) *
               WaveTimelinePainter::plot_rect(viewport()->size()).width() / (t1_ - t0_) <
           2)
-    set_measure(std::nullopt); // a shift-click, not a range
+    set_measure(std::nullopt);  // a shift-click, not a range
   drag_ = Drag::None;
 }
 
@@ -342,8 +325,7 @@ QString WaveTimelineWidget::tooltip_for(TimelineEventRef ref) const {
         .arg(bar->mapped ? tr(" · instructions traced") : QString());
   }
   const auto *e = model_->event(ref);
-  if (!e)
-    return {};
+  if (!e) return {};
   QString text = QStringLiteral("<b>%1</b> · %2 cycles")
                      .arg(QString::fromUtf8(e->name.data(), static_cast<int>(e->name.size())))
                      .arg(e->end - e->start);
@@ -367,4 +349,4 @@ bool WaveTimelineWidget::viewportEvent(QEvent *event) {
   return QAbstractScrollArea::viewportEvent(event);
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -78,7 +78,7 @@ private:
   QString tooltip_for(TimelineEventRef ref) const;
 
   const WaveTimelineModel *model_ = nullptr;
-  std::optional<WaveTimelinePainter> painter_; // set with the model
+  std::optional<WaveTimelinePainter> painter_;  // set with the model
   double t0_ = 0, t1_ = 1;
   TimelineEventRef selected_, hovered_;
   std::optional<std::uint64_t> pc_;
@@ -91,6 +91,6 @@ private:
   double press_t0_ = 0;
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui
 
 Q_DECLARE_METATYPE(wavescope::gui::TimelineEventRef)

@@ -49,7 +49,7 @@ const char *kKeys =
     "<p style='color:#8a919e'>Ctrl+wheel or W/S zoom · drag, A/D or Shift+wheel pan · F fit · "
     "Shift+drag measure · click a bar to select it, ←/→ walk its row · Esc clears</p>";
 
-} // namespace
+}  // namespace
 
 WavesView::WavesView(Workspace &workspace, Selection &selection, QWidget *parent)
     : QWidget(parent), workspace_(workspace), selection_(selection),
@@ -157,15 +157,12 @@ void WavesView::on_focus(const Focus &focus) {
 
 void WavesView::on_pc_selected(quint64 pc) {
   timeline_->set_pc(pc);
-  if (linking_ || !model_->timeline())
-    return;
+  if (linking_ || !model_->timeline()) return;
   const auto *current = model_->event(timeline_->selected());
-  if (current && current->has_pc && current->pc == pc)
-    return;
+  if (current && current->has_pc && current->pc == pc) return;
   const auto [t0, t1] = timeline_->visible_range();
   const auto ref = model_->first_with_pc(pc, t0);
-  if (!ref.valid())
-    return;
+  if (!ref.valid()) return;
   linking_ = true;
   timeline_->select(ref);
   linking_ = false;
@@ -174,8 +171,7 @@ void WavesView::on_pc_selected(quint64 pc) {
 void WavesView::on_event_selected(const TimelineEventRef &ref) {
   update_inspector();
   const auto *e = model_->event(ref);
-  if (!e || !e->has_pc || linking_)
-    return;
+  if (!e || !e->has_pc || linking_) return;
   linking_ = true;
   selection_.select_pc(e->pc);
   linking_ = false;
@@ -194,8 +190,7 @@ void WavesView::update_inspector() {
     return;
   }
   QString html;
-  if (timeline_->measured())
-    html += measure_html();
+  if (timeline_->measured()) html += measure_html();
   const auto ref = timeline_->selected();
   html += ref.valid() ? event_html(ref) : summary_html();
   inspector_->setHtml(html + kKeys);
@@ -214,8 +209,7 @@ QString WavesView::summary_html() const {
         barriers += e.category == trace::timeline::EventCategory::Barrier;
     }
   }
-  for (const auto &w : tl.waves)
-    waves_traced += w.traced;
+  for (const auto &w : tl.waves) waves_traced += w.traced;
   const auto [lo, hi] = model_->fit_range();
   const auto &clock = model_->clock();
   const auto &decode = se->report.decode;
@@ -287,8 +281,7 @@ QString WavesView::event_html(const TimelineEventRef &ref) const {
     return html + QStringLiteral("</table>");
   }
   const auto *e = model_->event(ref);
-  if (!e)
-    return {};
+  if (!e) return {};
   const auto &track = model_->track(ref.track);
   const auto &row = tl.rows[static_cast<std::size_t>(track.row)];
   const QColor color = theme::event_color(model_->category_of(track.row, *e));
@@ -334,11 +327,10 @@ QString WavesView::measure_html() const {
   QString html = tr("<h3>Measured range</h3><table>");
   html += row_html(tr("Length"),
                    QStringLiteral("<b>%1</b>").arg(cycles(static_cast<std::int64_t>(b - a))));
-  if (!clock.empty())
-    html += row_html(tr("Wall time"), format_ns(clock.ns_at(b) - clock.ns_at(a)));
+  if (!clock.empty()) html += row_html(tr("Wall time"), format_ns(clock.ns_at(b) - clock.ns_at(a)));
   html += row_html(tr("From"), tr("%L1").arg(static_cast<std::int64_t>(a - origin)));
   html += row_html(tr("To"), tr("%L1").arg(static_cast<std::int64_t>(b - origin)));
   return html + QStringLiteral("</table><hr>");
 }
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

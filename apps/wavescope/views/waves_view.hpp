@@ -52,7 +52,7 @@ private:
   QTextBrowser *inspector_;
   const CaptureDocument *document_ = nullptr;
   int document_index_ = -1, kernel_ = -1, engine_ = -1;
-  bool linking_ = false; // a PC selection is being passed on
+  bool linking_ = false;  // a PC selection is being passed on
 };
 
-} // namespace wavescope::gui
+}  // namespace wavescope::gui

@@ -85,7 +85,7 @@ TEST_CASE("pmc: all 64 bits of a slot count, little-endian") {
       buffer_of(2, [](std::size_t i) { return i ? 0x0123456789ABCDEFull : 1ull << 40; });
   const auto d =
       pmc::decode_samples(buffer, std::vector{spec("GL2C_HIT", "GL2C", 1, 2, 1, 1, 1, 0)});
-  CHECK(d.counters[0].slots == std::vector<std::uint64_t>{1ull << 40, 0x0123456789ABCDEFull});
+  CHECK(d.counters[0].values == std::vector<std::uint64_t>{1ull << 40, 0x0123456789ABCDEFull});
   CHECK(d.counters[0].rows[1].inst == 1);
 }
 

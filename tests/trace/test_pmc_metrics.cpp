@@ -15,7 +15,7 @@ namespace {
 CounterSample counter(std::string name, std::vector<std::uint64_t> values) {
   CounterSample c;
   c.name = std::move(name);
-  c.slots = values;
+  c.values = values;
   c.count = values.size();
   for (auto v : values) {
     c.sum += v;

@@ -81,7 +81,7 @@ CounterSample decode_counter(std::span<const std::uint8_t> buffer, const PmcSamp
   c.select = spec.perf_sel;
   c.geometry = g;
   c.offset = spec.offset;
-  c.slots.reserve(g.slot_count());
+  c.values.reserve(g.slot_count());
   c.rows.reserve(g.slot_count() / g.wgp);
   std::uint64_t at = spec.offset;
   for (unsigned x = 0; x < g.xcc; ++x)
@@ -93,7 +93,7 @@ CounterSample decode_counter(std::span<const std::uint8_t> buffer, const PmcSamp
           for (unsigned w = 0; w < g.wgp; ++w, at += 8) {
             const auto v = read_le64(buffer, at);
             row.values.push_back(v);
-            c.slots.push_back(v);
+            c.values.push_back(v);
             if (__builtin_add_overflow(c.sum, v, &c.sum)) {
               c.sum = std::numeric_limits<std::uint64_t>::max();
               c.sum_saturated = true;
@@ -102,7 +102,7 @@ CounterSample decode_counter(std::span<const std::uint8_t> buffer, const PmcSamp
           }
           c.rows.push_back(std::move(row));
         }
-  c.count = c.slots.size();
+  c.count = c.values.size();
   return c;
 }
 

@@ -19,7 +19,7 @@ std::vector<std::string> CounterSample::columns() const {
 
 std::size_t CounterSample::nonzero_slots() const {
   return static_cast<std::size_t>(
-      std::count_if(slots.begin(), slots.end(), [](std::uint64_t v) { return v != 0; }));
+      std::count_if(values.begin(), values.end(), [](std::uint64_t v) { return v != 0; }));
 }
 
 const CounterSample *DispatchCounters::counter(std::string_view name) const {

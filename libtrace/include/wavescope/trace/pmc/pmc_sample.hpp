@@ -36,7 +36,7 @@ struct CounterSample {
   const CounterInfo *info = nullptr;   // catalogue entry; nullptr when the counter is unknown
   InstanceGeometry geometry;
   std::uint64_t offset = 0;         // byte offset of the first slot in the sample buffer
-  std::vector<std::uint64_t> slots; // every slot, in buffer order (wgp fastest)
+  std::vector<std::uint64_t> values; // every slot's value, in buffer order (wgp fastest)
   std::vector<InstanceRow> rows;    // slots grouped per (xcc, inst, se, sa), in the same order
 
   std::uint64_t sum = 0;      // over all slots

@@ -1,6 +1,7 @@
 #include "app/document_loader.hpp"
 
 #include "app/code_object_document.hpp"
+#include "app/rewrite_trace_document.hpp"
 #include "wavescope/base/error.hpp"
 
 namespace wavescope::gui {
@@ -13,8 +14,7 @@ std::shared_ptr<Document> load_document(const QString &path, const OpenOptions &
                                       : std::optional<std::string>(options.target.toStdString()));
   case DocumentKind::Capture:
     throw Error(ErrorKind::BadInput, path.toStdString() + ": opening capture folders is not supported yet");
-  case DocumentKind::RewriteTrace:
-    throw Error(ErrorKind::BadInput, path.toStdString() + ": opening rewrite traces is not supported yet");
+  case DocumentKind::RewriteTrace: return load_rewrite_trace(path);
   case DocumentKind::Unknown: break;
   }
   throw Error(ErrorKind::BadInput,

@@ -2,6 +2,7 @@
 
 #include "app/code_object_document.hpp"
 #include "app/selection.hpp"
+#include "models/navigator_rewrite_trace.hpp"
 
 namespace wavescope::gui {
 
@@ -26,8 +27,10 @@ QModelIndex NavigatorModel::add_document(const Document &document, int document_
     add_code_object_children(*root, static_cast<const CodeObjectDocument &>(document),
                              document_index);
     break;
-  case DocumentKind::Capture:
   case DocumentKind::RewriteTrace:
+    add_rewrite_trace_children(*root, document, document_index);
+    break;
+  case DocumentKind::Capture:
   case DocumentKind::Unknown: break;
   }
   appendRow(root);

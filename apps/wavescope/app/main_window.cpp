@@ -26,6 +26,7 @@
 #include "models/navigator_model.hpp"
 #include "views/cfg_view.hpp"
 #include "views/isa_view.hpp"
+#include "views/rewrite_view.hpp"
 #include "wavescope/base/version.hpp"
 #include "wavescope/compiler/isa/gpu_target.hpp"
 
@@ -35,6 +36,7 @@ static void init_wavescope_resources() { Q_INIT_RESOURCE(wavescope); }
 namespace wavescope::gui {
 namespace {
 constexpr int kMaxRecent = 10;
+
 }
 
 MainWindow::MainWindow(QWidget *parent)
@@ -52,6 +54,8 @@ MainWindow::MainWindow(QWidget *parent)
   setCentralWidget(tabs_);
   add_view(QStringLiteral("isa"), tr("ISA"), new IsaView(*workspace_, *selection_, this));
   add_view(QStringLiteral("cfg"), tr("CFG"), new CfgView(*workspace_, *selection_, this));
+  add_view(QStringLiteral("rewrite"), tr("Rewrites"),
+           new RewriteView(*workspace_, *selection_, this));
 
   // Navigator: a filterable tree; selecting an item moves the focus.
   navigator_filter_->setSourceModel(navigator_model_);

@@ -37,6 +37,14 @@ namespace wavescope::gui {
 namespace {
 constexpr int kMaxRecent = 10;
 
+// Copies a file embedded in the binary into this run's temporary folder (the libraries read
+// files); returns its path, or an empty string when the build lacks it.
+QString unpack_demo_file(const QString &resource, const QString &name) {
+  static QTemporaryDir unpacked;
+  const QString target = unpacked.path() + QStringLiteral("/") + name;
+  if (!QFileInfo::exists(target) && !QFile::copy(resource, target)) return {};
+  return target;
+}
 }
 
 MainWindow::MainWindow(QWidget *parent)
@@ -153,6 +161,14 @@ void MainWindow::open_path(const QString &path) {
 }
 
 void MainWindow::open_demo() {
+  // The rewrite browser's demo trace loads in milliseconds; it goes first so the code object,
+  // added last, keeps the focus.
+  const QString trace = unpack_demo_file(QStringLiteral(":/demo/rewrite/demo-rewrites.json"),
+                                         QStringLiteral("demo-rewrites.json"));
+  if (trace.isEmpty())
+    report_error(QStringLiteral("demo"), tr("the embedded demo rewrite trace is missing"));
+  else
+    open_path(trace);
   // The demo ships inside the binary; the libraries read files, so unpack it once per run.
   static QTemporaryDir unpacked;
   const QString target = unpacked.path() + QStringLiteral("/demo-gfx1100-gemm.elf");

@@ -72,12 +72,12 @@ std::shared_ptr<RewriteTraceDocument> nested_trace() {
 }
 
 struct ViewFixture {
+  QApplication &app = wavescope::testing::gui_app();  // before any widget
   Workspace workspace;
   Selection selection;
   RewriteView view{workspace, selection};
   int doc = -1;
   explicit ViewFixture(std::shared_ptr<Document> document) {
-    wavescope::testing::gui_app();
     view.resize(1300, 900);
     view.show();
     doc = workspace.add(std::move(document));

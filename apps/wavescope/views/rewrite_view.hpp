@@ -64,7 +64,7 @@ public:
   void set_direction_mode(DirectionMode mode);
   GraphDirection direction() const { return wanted_.direction; }
   // Traces with more nodes than this lay out on a worker thread; smaller ones lay out on the GUI
-  // thread in milliseconds, without a "laying out" flash. Default 2000.
+  // thread in milliseconds, without a "laying out" flash. Default 1000.
   void set_background_layout_threshold(std::size_t nodes);
   // Runs the event loop until the graph on show is laid out (tests, screenshots).
   void wait_for_layout();

@@ -348,7 +348,8 @@ void RewriteView::update_inspector() {
                                .arg(passes)
                                .arg(QString::fromStdString(strip_ansi(pass->name)),
                                     position_.record == 0
-                                        ? tr("input graph (%1 steps)").arg(steps)
+                                        ? (steps == 1 ? tr("input graph (1 step)")
+                                                      : tr("input graph (%1 steps)").arg(steps))
                                         : tr("step %1/%2").arg(position_.record).arg(steps)));
   if (QModelIndex row = steps_model_->index(position_.record, 0); row.isValid()) {
     steps_table_->setCurrentIndex(row);
@@ -360,15 +361,14 @@ void RewriteView::update_inspector() {
       tr("<div style='font-size:11pt'><b>%1</b> <span style='color:%2'>in</span> %3</div>")
           .arg(html(strip_ansi(pass->name)), muted,
                html(strip_ansi(doc->group(position_.group)->name)));
-  text += tr("<div style='color:%1'>pass %2 of %3 \u00b7 depth %4 \u00b7 %5%6 \u00b7 %7 steps "
+  text += tr("<div style='color:%1'>pass %2 of %3 \u00b7 depth %4 \u00b7 %5%6 \u00b7 %7 "
              "\u00b7 called at %8</div>")
               .arg(muted)
               .arg(pass_index + 1)
               .arg(passes)
               .arg(pass->depth)
-              .arg(html(pass->mode), pass->walk ? tr(" \u00b7 walk") : QString())
-              .arg(steps)
-              .arg(html(pass->loc));
+              .arg(html(pass->mode), pass->walk ? tr(" \u00b7 walk") : QString(),
+                   steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps), html(pass->loc));
   if (position_.record == 0) {
     text += tr("<div style='margin-top:6px; font-size:11pt'>Input graph</div>"
                "<div style='color:%1'>%2</div>")

@@ -198,20 +198,22 @@ TEST_CASE("the counters model is a valid tree for every PMC sample of the corpus
   if (!wavescope::testing::sqtt_capture_dirs().empty()) CHECK(samples == 14);
 }
 
-TEST_CASE("the demo opens both embedded captures, the gemm capture focused on its waves") {
+TEST_CASE("the demo opens both embedded captures and the trace, the gemm capture focused") {
   wavescope::testing::gui_app();
   MainWindow window;
   window.set_interactive(false);
   window.open_demo();
   window.wait_until_idle();
   REQUIRE(window.errors().isEmpty());
-  REQUIRE(window.workspace().size() == 2);
+  REQUIRE(window.workspace().size() == 3);
   CHECK(window.workspace().document(0)->kind() == DocumentKind::Capture);
   CHECK(window.workspace().document(0)->title.startsWith("gemm"));
   CHECK(window.workspace().document(1)->title.startsWith("sync"));
+  CHECK(window.workspace().document(2)->kind() == DocumentKind::RewriteTrace);
   CHECK(window.selection().focus().document == 0);
   CHECK(window.selection().focus().kernel == 0);
-  CHECK(window.view_names() == QStringList({"waves", "timing", "isa", "cfg", "counters"}));
+  CHECK(window.view_names() ==
+        QStringList({"waves", "timing", "isa", "cfg", "counters", "rewrite"}));
 }
 
 TEST_CASE("the navigator moves the focus to a capture's SE and back, and filters") {
@@ -220,7 +222,7 @@ TEST_CASE("the navigator moves the focus to a capture's SE and back, and filters
   window.set_interactive(false);
   window.open_demo();
   window.wait_until_idle();
-  REQUIRE(window.workspace().size() == 2);
+  REQUIRE(window.workspace().size() == 3);
   // The navigator's tree is the one showing a proxy of the NavigatorModel.
   QTreeView *tree = nullptr;
   for (auto *candidate : window.findChildren<QTreeView *>())

@@ -4,6 +4,7 @@
 
 #include "app/capture_document.hpp"
 #include "app/code_object_document.hpp"
+#include "app/rewrite_trace_document.hpp"
 #include "wavescope/base/error.hpp"
 
 namespace wavescope::gui {
@@ -16,9 +17,7 @@ std::shared_ptr<Document> load_document(const QString &path, const OpenOptions &
                                       ? std::nullopt
                                       : std::optional<std::string>(options.target.toStdString()));
   case DocumentKind::Capture: return load_capture(path, options, progress);
-  case DocumentKind::RewriteTrace:
-    throw Error(ErrorKind::BadInput,
-                path.toStdString() + ": opening rewrite traces is not supported yet");
+  case DocumentKind::RewriteTrace: return load_rewrite_trace(path);
   case DocumentKind::Unknown: break;
   }
   if (QFileInfo(path).isDir())

@@ -30,6 +30,7 @@
 #include "views/isa_view.hpp"
 #include "views/timing_view.hpp"
 #include "views/waves_view.hpp"
+#include "views/rewrite_view.hpp"
 #include "wavescope/base/version.hpp"
 #include "wavescope/compiler/isa/gpu_target.hpp"
 
@@ -41,7 +42,31 @@ static void init_wavescope_resources() {
 namespace wavescope::gui {
 namespace {
 constexpr int kMaxRecent = 10;
+
+// Copies a file embedded in the binary to `name` (a relative path) in this run's temporary
+// folder (the libraries read files); returns its path, or an empty string when the build lacks it.
+QString unpack_demo_file(const QString &resource, const QString &name) {
+  static QTemporaryDir unpacked;
+  const QString target = unpacked.path() + QStringLiteral("/") + name;
+  if (QFileInfo::exists(target)) return target;
+  if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(resource, target)) return {};
+  return target;
 }
+
+// Unpacks an embedded folder; returns its path, or an empty string when the build lacks it.
+QString unpack_demo_folder(const QString &name) {
+  const QString source = QStringLiteral(":/demo/") + name;
+  const QStringList files = QDir(source).entryList(QDir::Files);
+  if (files.isEmpty()) return {};
+  for (const QString &file : files)
+    if (unpack_demo_file(source + QStringLiteral("/") + file, name + QStringLiteral("/") + file)
+            .isEmpty())
+      return {};
+  return QFileInfo(unpack_demo_file(source + QStringLiteral("/") + files.front(),
+                                    name + QStringLiteral("/") + files.front()))
+      .path();
+}
+}  // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), workspace_(new Workspace(this)), selection_(new Selection(this)),
@@ -62,6 +87,8 @@ MainWindow::MainWindow(QWidget *parent)
   add_view(QStringLiteral("cfg"), tr("CFG"), new CfgView(*workspace_, *selection_, this));
   add_view(QStringLiteral("counters"), tr("Counters"),
            new CountersView(*workspace_, *selection_, this));
+  add_view(QStringLiteral("rewrite"), tr("Rewrites"),
+           new RewriteView(*workspace_, *selection_, this));
 
   // Navigator: a filterable tree; selecting an item moves the focus.
   navigator_filter_->setSourceModel(navigator_model_);
@@ -167,24 +194,23 @@ void MainWindow::open_path(const QString &path) {
 }
 
 void MainWindow::open_demo() {
-  // The demo captures ship inside the binary; the libraries read files, so unpack them once per
-  // run. The gemm capture (many waves) comes first and takes the focus; sync adds barriers.
-  static QTemporaryDir unpacked;
+  // The demo captures and rewrite trace ship inside the binary; the libraries read files, so
+  // unpack them once per run. Documents are added in the order they are opened and the first
+  // takes the focus: the gemm capture (many waves), then sync (barriers), then the trace.
   for (const QString &name : {QStringLiteral("gfx1100-gemm"), QStringLiteral("gfx1100-sync")}) {
-    const QString source = QStringLiteral(":/demo/") + name;
-    const QString target = unpacked.path() + QStringLiteral("/") + name;
-    const QStringList files = QDir(source).entryList(QDir::Files);
-    bool ok = !files.isEmpty() && QDir().mkpath(target);
-    for (const QString &file : files) {
-      const QString to = target + QStringLiteral("/") + file;
-      if (!QFileInfo::exists(to)) ok = ok && QFile::copy(source + QStringLiteral("/") + file, to);
-    }
-    if (!ok) {
+    const QString folder = unpack_demo_folder(name);
+    if (folder.isEmpty()) {
       report_error(QStringLiteral("demo"), tr("the embedded demo data is missing from this build"));
       return;
     }
-    open_path(target);
+    open_path(folder);
   }
+  const QString trace = unpack_demo_file(QStringLiteral(":/demo/rewrite/demo-rewrites.json"),
+                                         QStringLiteral("rewrite/demo-rewrites.json"));
+  if (trace.isEmpty())
+    report_error(QStringLiteral("demo"), tr("the embedded demo rewrite trace is missing"));
+  else
+    open_path(trace);
 }
 
 void MainWindow::wait_until_idle() {

@@ -3,6 +3,7 @@
 #include "app/capture_document.hpp"
 #include "app/code_object_document.hpp"
 #include "app/selection.hpp"
+#include "models/navigator_rewrite_trace.hpp"
 
 namespace wavescope::gui {
 
@@ -31,6 +32,8 @@ QModelIndex NavigatorModel::add_document(const Document &document, int document_
     add_capture_children(*root, static_cast<const CaptureDocument &>(document), document_index);
     break;
   case DocumentKind::RewriteTrace:
+    add_rewrite_trace_children(*root, document, document_index);
+    break;
   case DocumentKind::Unknown: break;
   }
   appendRow(root);

@@ -203,7 +203,7 @@ void Navi31Board::note_access(bool write, std::uint32_t offset, std::uint32_t va
   const auto now = clock_.now();
   // I5: a ROM_DATA read inside a burst shows up as its neighbour read at the same instant
   // (a transport advances the clock once per operation, not per dword).
-  if (!write && now == last_access_time_ && last_was_read_ &&
+  if (!write && !in_block_read_ && now == last_access_time_ && last_was_read_ &&
       ((offset == kRomData + 4 && last_read_offset_ == kRomData) ||
        (offset == kRomData && last_read_offset_ == kRomData - 4)))
     activity_.record("I5", "ROM_DATA (0x5A394) read as part of a multi-dword block read");
@@ -323,8 +323,10 @@ std::vector<std::uint32_t> Navi31Board::bar_read_block(unsigned bar, std::uint64
                                        dwords, offset));
   std::vector<std::uint32_t> out;
   out.reserve(dwords);
+  in_block_read_ = true; // flagged above already; the per-dword heuristic stays quiet
   for (std::size_t i = 0; i < dwords; ++i)
     out.push_back(bar_read32(bar, offset + 4 * i));
+  in_block_read_ = false;
   return out;
 }
 

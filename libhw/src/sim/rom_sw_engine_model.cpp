@@ -54,6 +54,9 @@ void RomSwEngineModel::write(std::uint32_t offset, std::uint32_t value, TimePoin
     launch(value, now, conditions);
     break;
   case kRomSwStatus:
+    // A DONE whose time has come lands before the write (which may clear it).
+    if (done_at_ && now >= *done_at_)
+      done_at_.reset();
     if (done_unobserved_)
       activity_.record("I6", fmt::format("ROM_SW_STATUS written (0x{:08X}) before the previous "
                                          "launch's DONE was observed",

@@ -59,6 +59,7 @@ nlohmann::json to_json(const SimConfig &c) {
   return {
       {"seed", c.seed},
       {"op_cost_ns", ns(c.op_cost)},
+      {"op_cost_native_ns", ns(c.op_cost_native)},
       {"profile", c.profile == Profile::Strict ? "strict" : "lenient"},
       {"rx_lag", c.rx_lag},
       {"rx_lag_trigger", c.rx_lag_trigger == RxLagTrigger::Rx ? "rx" : "any"},
@@ -93,6 +94,7 @@ SimConfig config_from_json(const nlohmann::json &j) {
   };
   get("seed", c.seed);
   get_ns("op_cost_ns", c.op_cost);
+  get_ns("op_cost_native_ns", c.op_cost_native);
   if (j.contains("profile"))
     c.profile = j["profile"] == "lenient" ? Profile::Lenient : Profile::Strict;
   get("rx_lag", c.rx_lag);
@@ -138,6 +140,8 @@ void apply_config_override(SimConfig &c, const std::string &assignment) {
     c.seed = parse_number(key, value);
   else if (key == "op_cost_us")
     us(c.op_cost);
+  else if (key == "op_cost_native_us")
+    us(c.op_cost_native);
   else if (key == "profile") {
     if (value != "strict" && value != "lenient")
       throw Error(ErrorKind::Usage, "simulator setting profile: expected strict or lenient");
@@ -191,13 +195,15 @@ void apply_config_override(SimConfig &c, const std::string &assignment) {
   else if (key == "live_update_succeeds")
     c.live_update_succeeds = parse_bool(key, value);
   else
-    throw Error(ErrorKind::Usage,
-                fmt::format("unknown simulator setting '{}' (known: seed, op_cost_us, profile, "
-                            "rx_lag, rx_lag_trigger, sw_latency_us, force_ungated, jedec, "
-                            "rdid_rotate, t_se_us, t_pp_us, t_w_us, wp_asserted, aperture_size, "
-                            "rom_present, bricked_mailbox, psp_latency_us, psp_end_latency_us, "
-                            "live_update_succeeds)",
-                            key));
+    throw Error(
+        ErrorKind::Usage,
+        fmt::format(
+            "unknown simulator setting '{}' (known: seed, op_cost_us, op_cost_native_us, profile, "
+            "rx_lag, rx_lag_trigger, sw_latency_us, force_ungated, jedec, "
+            "rdid_rotate, t_se_us, t_pp_us, t_w_us, wp_asserted, aperture_size, "
+            "rom_present, bricked_mailbox, psp_latency_us, psp_end_latency_us, "
+            "live_update_succeeds)",
+            key));
 }
 
 } // namespace wavescope::hw::sim

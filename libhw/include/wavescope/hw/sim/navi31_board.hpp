@@ -84,8 +84,12 @@ public:
   const SimConfig &config() const { return config_; }
   SimConfig &mutable_config() { return config_; }
 
-  // The chip's bytes as the array holds them ("behind the tools' back").
-  const std::vector<std::uint8_t> &flash() const { return chip_.array(); }
+  // The chip's bytes as the array holds them ("behind the tools' back"), with any operation
+  // whose time has come applied.
+  const std::vector<std::uint8_t> &flash() {
+    chip_.settle(clock_.now());
+    return chip_.array();
+  }
   std::vector<std::uint8_t> &mutable_flash() { return chip_.array(); }
   Gd25FlashModel &chip() { return chip_; }
   std::uint8_t sr1() { return chip_.sr1(clock_.now()); }
@@ -149,6 +153,7 @@ private:
   Clock::TimePoint last_access_time_{};
   std::uint32_t last_read_offset_ = 0;
   bool last_was_read_ = false;
+  bool in_block_read_ = false;
 };
 
 } // namespace wavescope::hw::sim

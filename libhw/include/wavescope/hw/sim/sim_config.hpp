@@ -31,8 +31,10 @@ std::vector<ScriptStep> default_psp_script();
 struct SimConfig {
   std::uint64_t seed = 0x1F31; // every random choice of the simulator comes from it
 
-  // Time (§10.1): each transport operation costs op_cost of virtual time.
+  // Time (§10.1): each transport operation costs op_cost of virtual time — 125 µs through the
+  // USB bridge (split over its transfers), 1 µs on the native (sim-pci) path.
   Nanoseconds op_cost = std::chrono::microseconds(125);
+  Nanoseconds op_cost_native = std::chrono::microseconds(1);
 
   // ROM_SW engine (§10.3).
   Profile profile = Profile::Strict;

@@ -50,7 +50,7 @@ std::optional<FlashJournal> FlashJournal::load(const std::filesystem::path &path
   }
 }
 
-void FlashJournal::save(const std::filesystem::path &path) const {
+void FlashJournal::save(const std::filesystem::path &path, bool durable) const {
   const nlohmann::json j = {{"format", 1},
                             {"device", device},
                             {"image_sha256", image_sha256},
@@ -66,7 +66,23 @@ void FlashJournal::save(const std::filesystem::path &path) const {
                             {"verified", verified},
                             {"status", status},
                             {"last_error", last_error}};
-  write_file_atomically(path, j.dump(1) + "\n");
+  const std::string text = j.dump(1) + "\n";
+  if (durable) {
+    write_file_atomically(path, text);
+    return;
+  }
+  const std::filesystem::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush())
+      throw Error(ErrorKind::Internal, fmt::format("cannot write the journal {}", tmp.string()));
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec)
+    throw Error(ErrorKind::Internal, fmt::format("cannot rename {} to {}: {}", tmp.string(),
+                                                 path.string(), ec.message()));
 }
 
 std::string device_file_tag(const std::string &device_id) {

@@ -1,6 +1,7 @@
 #include "wavescope/hw/flash/flash_writer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -156,7 +157,12 @@ public:
     journal_.verified.insert(sector);
     if (sector == 0)
       journal_.header_erased = false;
-    journal_.save(journal_file_);
+    // Flushed to disk at most once a second; in between the rename is still atomic.
+    const auto now = std::chrono::steady_clock::now();
+    const bool durable = now - last_durable_ >= std::chrono::seconds(1);
+    if (durable)
+      last_durable_ = now;
+    journal_.save(journal_file_, durable);
     ++processed_;
     report();
   }
@@ -193,6 +199,7 @@ private:
   const OperationProgressSink &progress_;
   std::vector<unsigned> nonblank_pages_;
   unsigned processed_ = 0, written_ = 0;
+  std::chrono::steady_clock::time_point last_durable_ = std::chrono::steady_clock::now();
 };
 
 std::string resume_hint(const WriteRequest &request, const FlashJournal &journal,

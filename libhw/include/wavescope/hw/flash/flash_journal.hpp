@@ -32,7 +32,9 @@ struct FlashJournal {
 
   // Throws Error(BadInput) naming the file when it is not a journal.
   static std::optional<FlashJournal> load(const std::filesystem::path &path);
-  void save(const std::filesystem::path &path) const;
+  // Replaces the file atomically (temporary file + rename). `durable` also flushes it to disk
+  // first; per-sector updates skip that (a lost update only means a sector is redone).
+  void save(const std::filesystem::path &path, bool durable = true) const;
 };
 
 // "sim:bench" → "sim-bench", "pci:0000:03:00.0" → "pci-0000-03-00.0": safe in file names.

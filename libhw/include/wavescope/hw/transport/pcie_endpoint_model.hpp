@@ -16,6 +16,10 @@ public:
   // A model that is powered off or link-down returns 0xFFFFFFFF for reads and drops writes.
   virtual std::uint32_t bar_read32(unsigned bar, std::uint64_t offset) = 0;
   virtual void bar_write32(unsigned bar, std::uint64_t offset, std::uint32_t value) = 0;
+  // Whether the function's link is up as its upstream port sees it. A board that is powered off
+  // or link-down answers config requests with Unsupported Request at the bridge (added for the
+  // simulated ASM24 bridge; models without a link state keep the default).
+  virtual bool link_up() const { return true; }
 };
 
-}  // namespace wavescope::hw
+} // namespace wavescope::hw

@@ -6,8 +6,11 @@
 #include <fmt/format.h>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/hw/device/usb_fault_spec.hpp"
 #include "wavescope/hw/sim/sim_pci_function.hpp"
 #include "wavescope/hw/sim/sim_store.hpp"
+#include "wavescope/hw/usb/asm24_transport.hpp"
+#include "wavescope/hw/usb/simulated_asm24_bridge.hpp"
 
 namespace wavescope::hw::device {
 
@@ -26,11 +29,20 @@ public:
       : store_(std::move(store)), loaded_(std::move(loaded)), spec_(std::move(spec)),
         options_(std::move(options)) {
     loaded_.board->begin_run(options_.expectations);
-    if (spec_.kind == DeviceSpec::Kind::SimPci) {
-      function_ = std::make_unique<sim::SimPciFunction>(spec_.name, *loaded_.board, *loaded_.clock,
-                                                        loaded_.board->config().op_cost_native);
-    } else {
-      function_ = open_usb_path();
+    try {
+      if (spec_.kind == DeviceSpec::Kind::SimPci) {
+        function_ = std::make_unique<sim::SimPciFunction>(
+            spec_.name, *loaded_.board, *loaded_.clock, loaded_.board->config().op_cost_native);
+      } else {
+        function_ = open_usb_path();
+      }
+    } catch (...) {
+      // What happened while opening (used-up USB faults, time) belongs to the board too.
+      try {
+        close(nullptr);
+      } catch (...) {
+      }
+      throw;
     }
   }
   ~SimulatedDevice() override {
@@ -64,11 +76,26 @@ public:
   }
 
 private:
+  // The real USB protocol code against the simulator: Asm24Transport over a simulated ASM24
+  // bridge over the board. F14 faults go to the bridge and are used up by this command.
   std::unique_ptr<PciFunction> open_usb_path() {
-    throw Error(ErrorKind::Device,
-                fmt::format("{}: the USB path (Asm24Transport over the simulated ASM24 bridge) is "
-                            "not in this build yet; use sim-pci:{} for the direct path",
-                            spec_.text(), spec_.name));
+    auto &board = *loaded_.board;
+    SimulatedAsm24BridgeOptions bridge_options;
+    bridge_options.transfer_latency = board.config().op_cost / 2; // control + bulk per operation
+    bridge_options.label = "simulated ASM24 bridge for " + spec_.text();
+    auto bridge = std::make_unique<SimulatedAsm24Bridge>(board, *loaded_.clock, bridge_options);
+    auto &faults = board.faults().all();
+    for (auto it = faults.begin(); it != faults.end();) {
+      if (it->kind == sim::FaultKind::Usb) {
+        apply_usb_fault(bridge->faults(), it->usb_spec);
+        it = faults.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    Asm24Options options;
+    options.id = spec_.text();
+    return std::make_unique<Asm24Transport>(std::move(bridge), *loaded_.clock, options);
   }
 
   sim::SimStore store_;
@@ -78,6 +105,41 @@ private:
   std::unique_ptr<PciFunction> function_;
   bool closed_ = false;
 };
+
+// Real hardware opened through the transport area's enumerator.
+class RealDevice final : public OpenedDevice {
+public:
+  explicit RealDevice(std::unique_ptr<PciFunction> function) : function_(std::move(function)) {}
+  ~RealDevice() override {
+    try {
+      close(nullptr);
+    } catch (...) {
+    }
+  }
+  std::string id() const override { return function_->id(); }
+  PciFunction &function() override { return *function_; }
+  Clock &clock() override { return clock_; }
+  std::vector<sim::Finding> close(const nlohmann::json &) override {
+    if (!closed_)
+      function_->close();
+    closed_ = true;
+    return {};
+  }
+
+private:
+  SystemClock clock_;
+  std::unique_ptr<PciFunction> function_;
+  bool closed_ = false;
+};
+
+std::string describe_candidates(const std::vector<DeviceCandidate> &candidates) {
+  if (candidates.empty())
+    return "none found";
+  std::string out;
+  for (const auto &c : candidates)
+    out += (out.empty() ? "" : ", ") + c.id;
+  return out;
+}
 
 } // namespace
 
@@ -127,24 +189,42 @@ fs::path resolve_sim_root(const std::optional<fs::path> &cli) {
 
 std::unique_ptr<OpenedDevice> open_device(const std::optional<DeviceSpec> &spec,
                                           const OpenOptions &options) {
-  if (!spec)
-    throw Error(ErrorKind::Device,
-                "no device found: no ASM24 USB bridge and no PCI Navi31 card is visible to this "
-                "build (simulators are used only when asked: --device sim:NAME or sim-pci:NAME; "
-                "see `wavectl devices`)");
-  if (spec->simulated()) {
+  if (spec && spec->simulated()) {
     sim::SimStore store(options.sim_root);
     auto loaded = store.open(spec->name);
     return std::make_unique<SimulatedDevice>(std::move(store), std::move(loaded), *spec, options);
   }
-  throw Error(ErrorKind::Device,
-              fmt::format("{}: real devices are not supported by this build yet (no USB or PCI "
-                          "transport); use a simulator (sim-pci:NAME)",
-                          spec->text()));
+  const auto candidates = enumerate_real_devices();
+  const DeviceCandidate *chosen = nullptr;
+  if (!spec) {
+    if (candidates.empty())
+      throw Error(ErrorKind::Device,
+                  "no device found: no ASM24 USB bridge (3801:0001 or ADD1:0001) and no PCI Navi31 "
+                  "card (1002:744C) is visible; check the cable, power and permissions (simulators "
+                  "are used only when asked: --device sim:NAME or sim-pci:NAME)");
+    chosen = &candidates.front();
+  } else {
+    for (const auto &c : candidates)
+      if (c.id == spec->text())
+        chosen = &c;
+    if (!chosen)
+      throw Error(ErrorKind::Device, fmt::format("no device {} (devices present: {})", spec->text(),
+                                                 describe_candidates(candidates)));
+  }
+  return std::make_unique<RealDevice>(open_real_device(*chosen, options.real));
 }
 
 std::vector<DeviceListing> list_devices(const fs::path &sim_root) {
   std::vector<DeviceListing> out;
+  for (const auto &c : enumerate_real_devices()) {
+    DeviceListing d;
+    d.id = c.id;
+    d.kind = c.kind == DeviceCandidateKind::UsbBridge ? "usb" : "pci";
+    d.description = c.description;
+    if (c.kind == DeviceCandidateKind::PciCard)
+      d.state = c.driver.empty() ? "no driver" : "driver " + c.driver;
+    out.push_back(std::move(d));
+  }
   sim::SimStore store(sim_root);
   for (const auto &name : store.list()) {
     DeviceListing d;

@@ -121,17 +121,9 @@ void SimPciFunction::config_write(std::uint32_t offset, std::uint32_t value, uns
 }
 
 BarInfo SimPciFunction::bar(unsigned index) {
-  const auto &cs = board_.config_space();
-  BarInfo info;
-  if (index > 5 || !cs.bar_present(index))
-    return info;
-  info.present = true;
-  info.bus_address = cs.bar_address(index);
-  info.size = cs.bar_size(index);
-  info.is64 = cs.bar_is64(index);
-  info.prefetchable = cs.bar_prefetchable(index);
-  info.is_io = cs.bar_is_io(index);
-  return info;
+  if (index > 5)
+    return {};
+  return board_.config_space().bar_info(index);
 }
 
 Mmio &SimPciFunction::map_bar(unsigned index) {

@@ -4,14 +4,12 @@
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
 #include "wavescope/hw/sim/sim_pci_function.hpp"
 #include "wavescope/hw/sim/sim_random.hpp"
+#include "wavescope/hw/usb/asm24_transport.hpp"
+#include "wavescope/hw/usb/simulated_asm24_bridge.hpp"
 
 namespace wavescope::testing {
 
 using namespace wavescope::hw;
-
-bool usb_path_available() {
-  return false;
-}
 
 SimBench::SimBench(sim::SimConfig config, std::vector<std::uint8_t> flash, Path path)
     : board_(std::make_unique<sim::Navi31Board>(std::move(config), clock_, std::move(flash))),
@@ -23,8 +21,23 @@ SimBench::~SimBench() = default;
 
 void SimBench::reopen() {
   function_.reset();
-  function_ = std::make_unique<sim::SimPciFunction>("bench", *board_, clock_,
-                                                    board_->config().op_cost_native);
+  bridge_ = nullptr;
+  if (path_ == Path::SimPci) {
+    function_ = std::make_unique<sim::SimPciFunction>("bench", *board_, clock_,
+                                                      board_->config().op_cost_native);
+    return;
+  }
+  SimulatedAsm24BridgeOptions options;
+  options.transfer_latency = board_->config().op_cost / 2; // control + bulk per operation
+  auto bridge = std::make_unique<SimulatedAsm24Bridge>(*board_, clock_, options);
+  bridge_ = bridge.get();
+  Asm24Options transport;
+  transport.id = "sim:bench";
+  function_ = std::make_unique<Asm24Transport>(std::move(bridge), clock_, transport);
+}
+
+UsbFaultPlan *SimBench::usb_faults() {
+  return bridge_ ? &bridge_->faults() : nullptr;
 }
 
 std::vector<std::uint8_t> SimBench::blank_flash() {

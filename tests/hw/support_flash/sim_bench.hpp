@@ -1,7 +1,7 @@
 #pragma once
-// A simulated Navi31 board on a virtual clock, reached through the sim-pci transport, for tests
-// of the simulator and of the flash tools. `Path::Usb` reaches the same board through the real
-// ASM24 USB transport and the simulated bridge (when this build has them).
+// A simulated Navi31 board on a virtual clock for tests of the simulator and the flash tools,
+// reached either through the sim-pci transport (BAR5 calls the board directly) or through the
+// real ASM24 USB transport and the simulated bridge (Path::Usb), as `sim:NAME` does.
 
 #include <cstdint>
 #include <memory>
@@ -12,13 +12,15 @@
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/transport/mmio.hpp"
 #include "wavescope/hw/transport/pci_function.hpp"
+#include "wavescope/hw/usb/usb_fault_plan.hpp"
+
+namespace wavescope::hw {
+class SimulatedAsm24Bridge;
+}
 
 namespace wavescope::testing {
 
 enum class Path { SimPci, Usb };
-
-// True when this build can reach a simulated board through the USB transport.
-bool usb_path_available();
 
 class SimBench {
 public:
@@ -30,10 +32,14 @@ public:
   hw::PciFunction &function() { return *function_; }
   hw::VirtualClock &clock() { return clock_; }
   hw::sim::Navi31Board &board() { return *board_; }
-  // Operations on BAR5 so far.
+  // Operations on BAR5 so far (since the last reopen()).
   std::uint64_t operations() { return bar5().stats().operations(); }
   // Re-creates the transport (as a new command would), e.g. after a power cycle.
   void reopen();
+  Path path() const { return path_; }
+  const char *path_name() const { return path_ == Path::SimPci ? "sim-pci" : "usb"; }
+  // The simulated bridge's USB fault plan (Path::Usb only, else nullptr).
+  hw::UsbFaultPlan *usb_faults();
 
   static std::vector<std::uint8_t> blank_flash();
   // Deterministic pseudo-random bytes (old chip contents that force erases).
@@ -45,6 +51,7 @@ private:
   hw::VirtualClock clock_;
   std::unique_ptr<hw::sim::Navi31Board> board_;
   Path path_;
+  hw::SimulatedAsm24Bridge *bridge_ = nullptr;
   std::unique_ptr<hw::PciFunction> function_;
 };
 

@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "wavescope/hw/device_enumerator.hpp"
 #include "wavescope/hw/sim/navi31_board.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/transport/pci_function.hpp"
@@ -42,6 +43,7 @@ struct OpenOptions {
   std::filesystem::path sim_root;
   sim::RunExpectations expectations; // what the command will do (for the simulator's checks)
   std::string command;               // recorded with a simulated board's last run
+  hw::OpenOptions real;              // real devices: unbind, minimal bring-up, log, ...
 };
 
 class OpenedDevice {

@@ -22,11 +22,11 @@
 #include "wavescope/hw/sim/boot_rules.hpp"
 #include "wavescope/hw/sim/fault_plan.hpp"
 #include "wavescope/hw/sim/gd25_flash_model.hpp"
-#include "wavescope/hw/sim/navi31_config_space.hpp"
 #include "wavescope/hw/sim/psp_mailbox_model.hpp"
 #include "wavescope/hw/sim/rom_sw_engine_model.hpp"
 #include "wavescope/hw/sim/sim_config.hpp"
 #include "wavescope/hw/transport/clock.hpp"
+#include "wavescope/hw/transport/pcie_config_space.hpp"
 #include "wavescope/hw/transport/pcie_endpoint_model.hpp"
 
 namespace wavescope::hw::sim {
@@ -60,6 +60,7 @@ public:
   void config_write(std::uint32_t offset, std::uint32_t value, unsigned width) override;
   std::uint32_t bar_read32(unsigned bar, std::uint64_t offset) override;
   void bar_write32(unsigned bar, std::uint64_t offset, std::uint32_t value) override;
+  bool link_up() const override { return state_ != BoardState::Offline; }
   // A multi-dword read as one burst: lets the board see (and flag, I5) a ROM_DATA burst.
   std::vector<std::uint32_t> bar_read_block(unsigned bar, std::uint64_t offset, std::size_t dwords);
 
@@ -96,8 +97,8 @@ public:
   std::uint8_t sr2() const { return chip_.sr2(); }
   std::uint8_t sr3() const { return chip_.sr3(); }
   std::uint32_t register_value(std::uint32_t offset); // without side effects where possible
-  const Navi31ConfigSpace &config_space() const { return config_space_; }
-  Navi31ConfigSpace &config_space() { return config_space_; }
+  const PcieConfigSpace &config_space() const { return config_space_; }
+  PcieConfigSpace &config_space() { return config_space_; }
   PspMailboxModel &psp() { return psp_; }
 
   // One tool run: snapshot at its start, findings (I1–I7, protocol) at its end.
@@ -134,7 +135,7 @@ private:
   Gd25FlashModel chip_;
   RomSwEngineModel engine_;
   PspMailboxModel psp_;
-  Navi31ConfigSpace config_space_;
+  PcieConfigSpace config_space_{navi31_pcie_identity()};
 
   BoardState state_ = BoardState::Bricked;
   std::optional<Slot> booted_slot_;

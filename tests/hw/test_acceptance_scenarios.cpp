@@ -44,7 +44,7 @@ TEST_CASE(
 
   outcome = run_write(bench, write_request(image, dir));
   REQUIRE(outcome.ok());
-  CHECK(bench.board().flash() == image);
+  CHECK((bench.board().flash() == image));
   CHECK(outcome.findings.empty());
 
   outcome = run_verify(bench, image);
@@ -72,7 +72,7 @@ TEST_CASE("scenario 2: with CMP = 1 the write is refused, and --clear-cmp clears
   request.clear_protection = true;
   outcome = run_write(bench, request);
   REQUIRE(outcome.ok());
-  CHECK(bench.board().flash() == image);
+  CHECK((bench.board().flash() == image));
   CHECK((bench.board().sr2() & navi31::kSr2Cmp) == 0);
   CHECK(outcome.findings.empty());
 }
@@ -103,7 +103,7 @@ TEST_CASE("scenario 3: a booted board refuses ROM_SW, answers the PSP, dumps thr
   outcome = run(bench, true, false,
                 [&](RunOutcome &) { dump = rom::rom_dump(bench.bar5(), bench.clock()); });
   REQUIRE(outcome.ok());
-  CHECK(dump.bytes == image);
+  CHECK((dump.bytes == image));
   CHECK(outcome.findings.empty()); // ROM_CNTL and ROM_INDEX restored exactly
 
   psp::IfwiAllResult streamed;
@@ -165,7 +165,7 @@ TEST_CASE(
         options.optimise.pipelined_reads = pipelined;
         const auto outcome = run_dump(bench, options);
         REQUIRE(outcome.ok());
-        CHECK(outcome.bytes == flash);
+        CHECK((outcome.bytes == flash));
         CHECK(outcome.findings.empty());
       }
     }

@@ -51,7 +51,7 @@ TEST_CASE(
         SimBench bench(lag_config(lag, trigger), flash);
         const auto outcome = run_dump(bench, with(FlashOptimisations::parse(variant)));
         REQUIRE(outcome.ok());
-        CHECK(outcome.bytes == flash);
+        CHECK((outcome.bytes == flash));
         CHECK(outcome.findings.empty());
       }
     }
@@ -68,7 +68,7 @@ TEST_CASE("every option writes the same image under both lags (random old conten
       const auto outcome =
           run_write(bench, write_request(image, dir), with(FlashOptimisations::parse(variant)));
       REQUIRE(outcome.ok());
-      CHECK(bench.board().flash() == image);
+      CHECK((bench.board().flash() == image));
       CHECK(outcome.findings.empty());
     }
   }
@@ -92,7 +92,7 @@ TEST_CASE("a tool that does not prime reads shifted data from a lag-1 engine") {
   const auto outcome = run_dump(bench, options);
   // Two reads agree with each other, yet both are wrong: why markers are mandatory (§9.3).
   REQUIRE(outcome.ok());
-  CHECK(outcome.bytes != flash);
+  CHECK((outcome.bytes != flash));
 }
 
 TEST_CASE("pipelining forced to assume lag 1 on a lag-0 engine is stopped by its markers") {

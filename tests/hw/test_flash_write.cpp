@@ -34,12 +34,12 @@ TEST_CASE(
   SimBench bench({}, old);
   const auto outcome = run_write(bench, write_request(image, dir));
   REQUIRE(outcome.ok());
-  CHECK(bench.board().flash() == image);
+  CHECK((bench.board().flash() == image));
   CHECK(outcome.summary.range_sha256 == sha256_hex(image));
   CHECK(outcome.summary.image_sha256 == sha256_hex(image));
   CHECK(outcome.summary.sectors_written == 512);
   REQUIRE(outcome.summary.backup);
-  CHECK(slurp(*outcome.summary.backup) == old);
+  CHECK((slurp(*outcome.summary.backup) == old));
   CHECK(outcome.summary.backup_sha256 == sha256_hex(old));
   const auto journal = FlashJournal::load(outcome.summary.journal);
   REQUIRE(journal);
@@ -86,7 +86,7 @@ TEST_CASE("blank sectors are programmed without an erase; header-last order keep
   resume.resume = true;
   const auto again = run_write(bench, resume);
   REQUIRE(again.ok());
-  CHECK(bench.board().flash() == image);
+  CHECK((bench.board().flash() == image));
   CHECK(again.summary.sectors_already_done > 0);
 }
 
@@ -110,7 +110,7 @@ TEST_CASE("CMP protection refuses the write before any erase; --clear-cmp clears
   REQUIRE(cleared.ok());
   CHECK(cleared.summary.protection_cleared);
   CHECK(cleared.summary.protection_restored);
-  CHECK(bench.board().flash() == image);
+  CHECK((bench.board().flash() == image));
   CHECK(bench.board().sr2() == navi31::kSr2Cmp); // put back
   CHECK(cleared.findings.empty());
 }
@@ -204,7 +204,7 @@ TEST_CASE("an existing backup is used only if its first and last sectors match t
   const auto reused = run_write(bench, request);
   REQUIRE(reused.ok());
   CHECK(reused.summary.backup_reused);
-  CHECK(bench.board().flash() == image);
+  CHECK((bench.board().flash() == image));
 }
 
 TEST_CASE("an unfinished journal blocks a fresh write; --resume continues from the first "
@@ -225,7 +225,7 @@ TEST_CASE("an unfinished journal blocks a fresh write; --resume continues from t
   resume.resume = true;
   const auto resumed = run_write(bench, resume);
   REQUIRE(resumed.ok());
-  CHECK(bench.board().flash() == image);
+  CHECK((bench.board().flash() == image));
   CHECK(resumed.summary.backup_reused);
   CHECK(resumed.summary.sectors_already_done > 0);
 }
@@ -245,7 +245,7 @@ TEST_CASE("a first Ctrl-C finishes the current sector and stops with a resume hi
   auto resume = write_request(image, dir);
   resume.resume = true;
   REQUIRE(run_write(bench, resume, {}, &none).ok());
-  CHECK(bench.board().flash() == image);
+  CHECK((bench.board().flash() == image));
 }
 
 TEST_CASE("a sector range writes only those sectors") {

@@ -86,7 +86,17 @@ std::vector<std::uint8_t> Gd25Flash::rx_primed(std::uint8_t opcode, std::uint32_
 }
 
 JedecCapture Gd25Flash::identify() {
-  const auto capture = rx_primed(spi::kReadJedecId, 0, 0, 4);
+  auto capture = rx_primed(spi::kReadJedecId, 0, 0, 4);
+  if (!contains_jedec_cyclically(capture)) {
+    // A chip still busy with an operation an interrupted command started answers only status
+    // reads (transport.md B.10: re-probe the chip before resuming). Wait for it, then ask again.
+    const std::uint8_t sr1 = read_status(spi::kReadStatus1);
+    if ((sr1 & kSr1Busy) && sr1 != 0xFF) {
+      wait_ready(std::chrono::seconds(10), "operation an earlier, interrupted command left running "
+                                           "(power-cycle the board if it never ends)");
+      capture = rx_primed(spi::kReadJedecId, 0, 0, 4);
+    }
+  }
   JedecCapture c;
   std::copy(capture.begin(), capture.begin() + 4, c.bytes.begin());
   c.expected = contains_jedec_cyclically(capture);

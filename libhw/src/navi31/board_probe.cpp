@@ -29,12 +29,12 @@ std::string BoardProbe::explanation() const {
                : "the PSP boot loader is stalled (flash empty or corrupt); ROM_SW answers, so "
                  "flash info/read/dump/verify/write work; the PSP mailbox does not";
   case ProbedState::RomSwGated:
-    return fmt::format("the board booted from its flash: ROM_SW is gated (ROM_SW_STATUS 0x5A3A4 "
-                       "reads 0x{:08X}); the early PSP mailbox {} and `rom dump` reads the flash. "
-                       "To rewrite the flash with `flash write`, make the PSP stall (empty or "
-                       "corrupt flash) — or use `psp ifwi-all`",
-                       rom_sw_status,
-                       mailbox_ready() ? "is ready (psp probe / ifwi-all)" : "is not ready");
+    return fmt::format(
+        "the board booted from its flash, so ROM_SW is gated (ROM_SW_STATUS 0x5A3A4 "
+        "reads 0x{:08X}); `rom dump` reads the flash, and the early PSP mailbox {}; "
+        "`flash` commands need a board whose PSP stalled on an empty or corrupt flash",
+        rom_sw_status,
+        mailbox_ready() ? "is ready for `psp probe` and `psp ifwi-all`" : "is not ready");
   case ProbedState::SosLoaded:
     return "a driver has started the PSP secure OS (C2PMSG_81 is non-zero): ROM_SW and the early "
            "PSP mailbox are refused until the card is power-cycled with no driver loading it "

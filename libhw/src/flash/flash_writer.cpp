@@ -39,7 +39,8 @@ public:
                const fs::path &journal_file, WriteSummary &summary,
                const OperationProgressSink &progress)
       : s_(session), chip_(session.chip()), request_(request), journal_(journal),
-        journal_file_(journal_file), summary_(summary), progress_(progress) {
+        journal_file_(journal_file), summary_(summary), progress_(progress),
+        header_in_range_(request.header_last && journal.start_sector == 0) {
     auto &eta = s_.eta();
     const double txn = eta.cost("rx-transaction").value_or(25);
     eta.assume("sector-read", txn * (s_.options().optimise.pipelined_reads ? 17 : 32));
@@ -88,10 +89,13 @@ public:
                     sector, after, *diff.first, address, *diff.second));
   }
 
-  void erase_header_first() {
+  // Header-last order (§9.14): sector 0 carries the magic, so while it is blank the board cannot
+  // boot and ROM_SW stays usable for a resume. It is erased before the first change to any
+  // sector of the range — also when its own content already matches — and programmed last.
+  void protect_header() {
+    if (!header_in_range_ || journal_.header_erased || journal_.verified.count(0))
+      return;
     const auto current = read_sector(0);
-    if (std::equal(current.begin(), current.end(), want(0).begin()))
-      return; // nothing to change
     if (!all_ff(current)) {
       chip_.erase_sector(0);
       ++summary_.erases;
@@ -109,6 +113,13 @@ public:
     journal_.save(journal_file_);
   }
 
+  // Sector 0 needs a change of its own: make the board unbootable at once.
+  void start_header_last() {
+    const auto current = read_sector(0);
+    if (!std::equal(current.begin(), current.end(), want(0).begin()))
+      protect_header();
+  }
+
   void write_sector(std::uint32_t sector) {
     const auto expected = want(sector);
     std::optional<std::vector<std::uint8_t>> current;
@@ -119,6 +130,8 @@ public:
       finish_sector(sector);
       return;
     }
+    if (sector != 0)
+      protect_header();
     // Erase unless the sector is already blank, or (option) programming alone reaches the image.
     bool erase = true;
     if (current && all_ff(*current))
@@ -200,6 +213,7 @@ private:
   std::vector<unsigned> nonblank_pages_;
   unsigned processed_ = 0, written_ = 0;
   std::chrono::steady_clock::time_point last_durable_ = std::chrono::steady_clock::now();
+  bool header_in_range_ = false;
 };
 
 std::string resume_hint(const WriteRequest &request, const FlashJournal &journal,
@@ -426,7 +440,7 @@ WriteSummary write_flash(FlashSession &session, const std::string &device_id,
     const std::uint32_t end = journal.start_sector + journal.sector_count;
     const bool header_in_range = request.header_last && journal.start_sector == 0;
     if (header_in_range && !journal.verified.count(0) && !journal.header_erased)
-      writer.erase_header_first();
+      writer.start_header_last();
     for (std::uint32_t s = header_in_range ? 1 : journal.start_sector; s < end; ++s) {
       if (journal.verified.count(s))
         continue;

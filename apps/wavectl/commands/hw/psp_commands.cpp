@@ -119,7 +119,9 @@ void add_disabled(CLI::App &psp, const char *name, const char *what, const char 
   auto yes = std::make_shared<bool>(false);
   cmd->add_option("ARGS", *args, args_help);
   cmd->add_flag("--yes", *yes, "Confirm");
-  cmd->callback([yes, name] {
+  auto device = std::make_shared<hw_cli::DeviceOptions>();
+  hw_cli::add_device_options(*cmd, *device);  // accepted, so the refusal explains itself
+  cmd->callback([args, yes, device, name] {
     if (!*yes)
       throw Error(ErrorKind::Usage, fmt::format("psp {} needs --yes", name));
     throw Error(

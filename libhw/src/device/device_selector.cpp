@@ -72,6 +72,7 @@ public:
     if (!summary.is_null())
       run["summary"] = summary;
     store_.save(loaded_, run);
+    loaded_.lock = sim::SimBoardLock{};  // another command may open the board now
     return findings;
   }
 

@@ -5,13 +5,15 @@
 #include <filesystem>
 #include <sys/stat.h>
 
+#include "support_transport/temp_dir.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/transport/device_lock.hpp"
 
 using wavescope::hw::DeviceLock;
 
 TEST_CASE("a device lock is exclusive and names its file when held") {
-  const auto dir = std::filesystem::temp_directory_path();
+  const wavescope::testing::TempDir temp;
+  const auto dir = temp.path;
   auto first = std::make_unique<DeviceLock>("pci:0000:03:00.0", dir);
   CHECK(first->path() == dir / "am_pci_0000_03_00.0.lock");
   try {
@@ -27,9 +29,9 @@ TEST_CASE("a device lock is exclusive and names its file when held") {
 }
 
 TEST_CASE("a device lock file is created readable and writable by everyone") {
-  const auto dir = std::filesystem::temp_directory_path();
+  const wavescope::testing::TempDir temp;
+  const auto dir = temp.path;
   const auto path = DeviceLock::path_for("usb:9-9-mode", dir);
-  std::filesystem::remove(path);
   DeviceLock lock("usb:9-9-mode", dir);
   struct stat st {};
   REQUIRE(::stat(path.c_str(), &st) == 0);

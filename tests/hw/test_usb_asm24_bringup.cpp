@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "support_transport/bridge_fixture.hpp"
+#include "support_transport/temp_dir.hpp"
 #include "wavescope/base/error.hpp"
 
 using namespace wavescope::hw;
@@ -184,7 +185,8 @@ TEST_CASE("misaligned and out-of-range BAR accesses are refused without USB traf
 
 TEST_CASE("after close every access fails and the device lock is released") {
   BridgeFixture f;
-  const auto dir = std::filesystem::temp_directory_path();
+  const wavescope::testing::TempDir temp;
+  const auto dir = temp.path;
   Asm24Options options;
   options.lock = std::make_shared<DeviceLock>("usb:test-close", dir);
   auto &t = f.open(std::move(options));

@@ -4,6 +4,7 @@
 
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/pci/sysfs_transport.hpp"
+#include "wavescope/hw/pci/vfio_transport.hpp"
 #include "wavescope/hw/transport/device_lock.hpp"
 #include "wavescope/hw/usb/asm24_transport.hpp"
 #include "wavescope/hw/usb/libusb_device.hpp"
@@ -65,10 +66,14 @@ std::unique_ptr<PciFunction> open_real_device(const DeviceCandidate &candidate,
     return std::make_unique<Asm24Transport>(LibusbDevice::open(bridge, usb_options), clock,
                                             std::move(asm24));
   }
-  if (options.vfio)
-    throw Error(ErrorKind::Usage,
-                fmt::format("{}: VFIO access is not implemented yet; open it through sysfs instead",
-                            candidate.id));
+  if (options.vfio) {
+    VfioOptions vfio;
+    vfio.sysfs_root = options.sysfs_root;
+    vfio.allow_unbind = options.allow_unbind;
+    vfio.log = options.log;
+    vfio.lock = std::make_shared<DeviceLock>(candidate.id, options.lock_directory);
+    return std::make_unique<VfioPciFunction>(candidate.bdf, std::move(vfio));
+  }
   SysfsOptions sysfs;
   sysfs.sysfs_root = options.sysfs_root;
   sysfs.allow_unbind = options.allow_unbind;

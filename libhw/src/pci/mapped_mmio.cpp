@@ -54,6 +54,23 @@ MappedMmio::MappedMmio(const std::filesystem::path &file, std::uint64_t size, st
   ::madvise(base_, size_, MADV_DONTFORK);
 }
 
+MappedMmio::MappedMmio(int fd, std::uint64_t file_offset, std::uint64_t size, std::string name)
+    : name_(std::move(name)), size_(size) {
+  fd_ = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (fd_ < 0)
+    throw Error(ErrorKind::Device, fmt::format("cannot map {}: {}", name_, std::strerror(errno)));
+  base_ = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
+                 static_cast<off_t>(file_offset));
+  if (base_ == MAP_FAILED) {
+    const int err = errno;
+    ::close(fd_);
+    fd_ = -1;
+    throw Error(ErrorKind::Device, fmt::format("cannot map {} (offset {:#x}, {} bytes): {}", name_,
+                                               file_offset, size_, std::strerror(err)));
+  }
+  ::madvise(base_, size_, MADV_DONTFORK);
+}
+
 MappedMmio::~MappedMmio() {
   if (base_ && base_ != MAP_FAILED)
     ::munmap(base_, size_);

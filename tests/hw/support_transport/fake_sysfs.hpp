@@ -70,6 +70,13 @@ public:
     write(dir / "unbind", "");
     std::filesystem::create_directory_symlink(dir, device(bdf) / "driver");
   }
+  // Puts the function in IOMMU group `group` (iommu_group link and the group's device list).
+  void add_to_iommu_group(const std::string &bdf, const std::string &group) {
+    const auto dir = root_ / "kernel" / "iommu_groups" / group / "devices";
+    std::filesystem::create_directories(dir);
+    std::filesystem::create_directory_symlink(dir.parent_path(), device(bdf) / "iommu_group");
+    std::filesystem::create_directory_symlink(device(bdf), dir / bdf);
+  }
   void add_sibling(const std::string &bdf) {
     add_device(bdf, 0x1002, 0xAB30, 0);
     write(device(bdf) / "remove", "");

@@ -44,7 +44,7 @@ struct OpenOptions {
   bool allow_unbind = false;           // PCI: unbind a bound kernel driver
   bool allow_remove_siblings = false;  // PCI: hot-remove the HDMI/DP audio function
   bool minimal_bringup = false;        // USB: BAR5 only, no bus mastering, no BAR0 resize
-  bool vfio = false;                   // PCI through VFIO (not implemented: refused)
+  bool vfio = false;                   // PCI through VFIO (IOMMU type1v2) instead of sysfs
   bool require_custom_firmware = true; // USB: product string check
   std::filesystem::path sysfs_root = "/sys";
   std::filesystem::path lock_directory;      // default: the system temp directory

@@ -14,6 +14,9 @@ public:
   // Maps `size` bytes of `file` shared, read-write (O_RDWR | O_SYNC). Throws wavescope::Error
   // (Device) naming the file and errno, with the kernel-lockdown hint for EPERM.
   MappedMmio(const std::filesystem::path &file, std::uint64_t size, std::string name = "BAR5");
+  // Maps `size` bytes at `file_offset` of an open descriptor (e.g. a VFIO device region); the
+  // descriptor is duplicated, the caller keeps its own.
+  MappedMmio(int fd, std::uint64_t file_offset, std::uint64_t size, std::string name);
   ~MappedMmio() override;
   MappedMmio(const MappedMmio &) = delete;
   MappedMmio &operator=(const MappedMmio &) = delete;

@@ -33,4 +33,4 @@ private:
   TimePoint now_{};
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

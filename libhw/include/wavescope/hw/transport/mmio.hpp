@@ -14,14 +14,14 @@
 namespace wavescope::hw {
 
 struct TransportStats {
-  std::uint64_t reads = 0;        // read32 calls
-  std::uint64_t writes = 0;       // write32 calls
-  std::uint64_t block_reads = 0;  // read_block calls
-  std::uint64_t block_writes = 0; // write_block calls
+  std::uint64_t reads = 0;         // read32 calls
+  std::uint64_t writes = 0;        // write32 calls
+  std::uint64_t block_reads = 0;   // read_block calls
+  std::uint64_t block_writes = 0;  // write_block calls
   std::uint64_t bytes_read = 0;
   std::uint64_t bytes_written = 0;
-  std::uint64_t usb_requests = 0; // USB control + bulk transfers (USB transport only)
-  std::uint64_t latency_ns = 0;   // cumulative time spent in transport operations
+  std::uint64_t usb_requests = 0;  // USB control + bulk transfers (USB transport only)
+  std::uint64_t latency_ns = 0;    // cumulative time spent in transport operations
 
   std::uint64_t operations() const { return reads + writes + block_reads + block_writes; }
 };
@@ -50,4 +50,4 @@ public:
   virtual void set_trace_hook(MmioTraceHook hook) = 0;
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -36,4 +36,4 @@ public:
   virtual void close() = 0;
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -22,4 +22,4 @@ public:
   virtual bool link_up() const { return true; }
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -11,10 +11,10 @@
 namespace wavescope::hw {
 
 struct UsbControlSetup {
-  std::uint8_t request_type = 0; // bmRequestType
-  std::uint8_t request = 0;      // bRequest
-  std::uint16_t value = 0;       // wValue
-  std::uint16_t index = 0;       // wIndex
+  std::uint8_t request_type = 0;  // bmRequestType
+  std::uint8_t request = 0;       // bRequest
+  std::uint16_t value = 0;        // wValue
+  std::uint16_t index = 0;        // wIndex
 };
 
 class UsbDevice {
@@ -35,4 +35,4 @@ public:
                                             unsigned timeout_ms) = 0;
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

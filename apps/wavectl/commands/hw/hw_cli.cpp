@@ -34,6 +34,7 @@ void add_device_options(CLI::App &command, DeviceOptions &o) {
                    "PCI: unbind the kernel driver bound to the card (never done otherwise)");
   command.add_flag("--allow-remove-siblings", o.allow_remove_siblings,
                    "PCI: hot-remove the card's HDMI/DP audio function");
+  command.add_flag("--vfio", o.vfio, "PCI: access the card through VFIO instead of sysfs");
   command.add_flag("--minimal-bringup", o.minimal_bringup,
                    "USB: assign only BAR5 and enable memory decoding, no bus mastering or BAR0 "
                    "resize");
@@ -73,6 +74,7 @@ void run_on_device(const DeviceOptions &options, const CliContext &context,
   open.real.allow_unbind = options.allow_unbind;
   open.real.allow_remove_siblings = options.allow_remove_siblings;
   open.real.minimal_bringup = options.minimal_bringup;
+  open.real.vfio = options.vfio;
   if (!context.quiet)
     open.real.log = [](std::string_view line) { std::cerr << "wavectl: " << line << '\n'; };
   auto device = device::open_device(spec, open);

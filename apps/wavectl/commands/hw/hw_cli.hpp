@@ -30,6 +30,7 @@ struct DeviceOptions {
   bool allow_unbind = false;
   bool allow_remove_siblings = false;
   bool minimal_bringup = false;
+  bool vfio = false;
 };
 
 // --device, --sim-root, and the real-device opening options.

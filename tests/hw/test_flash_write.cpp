@@ -121,7 +121,8 @@ TEST_CASE("a protected range outside the sectors written does not refuse the wri
   SimBench bench({}, image);
   bench.board().force_state(sim::BoardState::Bricked);
   bench.board().arm_fault(sim::parse_fault("protect:bp=1")); // top 64 KiB
-  auto request = write_request(SimBench::random_flash(3), dir);
+  const auto random = SimBench::random_flash(3);
+  auto request = write_request(random, dir);  // the request only refers to the image's bytes
   request.force_image = true;
   request.start_sector = 0;
   request.sector_count = 16;

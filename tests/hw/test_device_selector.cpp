@@ -93,7 +93,7 @@ TEST_CASE("a USB fault armed on the board is used by the next sim: command and t
   CHECK(device->bar5().read32(navi31::kRomCntl) == 1);
 }
 
-TEST_CASE("USB fault specs cover transfers, TLP statuses and the link; nonsense is refused") {
+TEST_CASE("USB fault specs cover transfers, TLP statuses and the link, nonsense is refused") {
   UsbFaultPlan plan;
   apply_usb_fault(plan, "transfer=bulk-in,nth=40,effect=timeout");
   apply_usb_fault(plan, "transfer=control-out,request=0xF0,mode=2,nth=3,effect=stall,after");

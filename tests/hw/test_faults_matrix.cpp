@@ -264,7 +264,7 @@ TEST_CASE("faults before any write: a wrong chip is refused at the gate, a trans
   CHECK((bench.board().flash() == image));
 }
 
-TEST_CASE("a power loss late in an ascending write could leave a bootable half image; header-last "
+TEST_CASE("a power loss late in an ascending write could leave a bootable half image, header-last "
           "never does") {
   // With ascending order the synthesized image becomes bootable once sectors 0..0x20 are written
   // (§9.14): a loss after that brings the board back BOOTED with ROM_SW gated. Header-last keeps
@@ -294,7 +294,7 @@ TEST_CASE("a power loss late in an ascending write could leave a bootable half i
 }
 
 TEST_CASE(
-    "a fault during the backup stops before anything is erased; a plain rerun then succeeds") {
+    "a fault during the backup stops before anything is erased, a plain rerun then succeeds") {
   const auto &image = SimBench::test_image();
   const auto old = SimBench::random_flash(78);
   TempDir dir;

@@ -30,7 +30,7 @@ FlashSessionOptions with(FlashOptimisations o) {
 
 } // namespace
 
-TEST_CASE("optimisation names parse and print; unknown names are refused") {
+TEST_CASE("optimisation names parse and print, unknown names are refused") {
   CHECK(FlashOptimisations::parse("none").describe() == "none");
   CHECK(FlashOptimisations::parse("all").describe() ==
         "session,no-check-reads,pipeline,block-read,block-write,skip-erase");

@@ -65,7 +65,7 @@ TEST_CASE("a second write of the same image skips every sector and erases nothin
   CHECK(outcome.summary.backup_reused == false);
 }
 
-TEST_CASE("blank sectors are programmed without an erase; header-last order keeps sector 0 blank "
+TEST_CASE("blank sectors are programmed without an erase, header-last order keeps sector 0 blank "
           "until the end") {
   TempDir dir;
   const auto &image = SimBench::test_image();
@@ -90,7 +90,7 @@ TEST_CASE("blank sectors are programmed without an erase; header-last order keep
   CHECK(again.summary.sectors_already_done > 0);
 }
 
-TEST_CASE("CMP protection refuses the write before any erase; --clear-cmp clears and checks it") {
+TEST_CASE("CMP protection refuses the write before any erase, --clear-cmp clears and checks it") {
   TempDir dir;
   const auto &image = SimBench::test_image();
   SimBench bench({}, SimBench::random_flash(1));
@@ -122,7 +122,7 @@ TEST_CASE("a protected range outside the sectors written does not refuse the wri
   bench.board().force_state(sim::BoardState::Bricked);
   bench.board().arm_fault(sim::parse_fault("protect:bp=1")); // top 64 KiB
   const auto random = SimBench::random_flash(3);
-  auto request = write_request(random, dir);  // the request only refers to the image's bytes
+  auto request = write_request(random, dir); // the request only refers to the image's bytes
   request.force_image = true;
   request.start_sector = 0;
   request.sector_count = 16;
@@ -208,7 +208,7 @@ TEST_CASE("an existing backup is used only if its first and last sectors match t
   CHECK((bench.board().flash() == image));
 }
 
-TEST_CASE("an unfinished journal blocks a fresh write; --resume continues from the first "
+TEST_CASE("an unfinished journal blocks a fresh write, --resume continues from the first "
           "unverified sector") {
   TempDir dir;
   const auto &image = SimBench::test_image();

@@ -36,7 +36,7 @@ ErrorKind kind_of(const std::function<void()> &f) {
 
 } // namespace
 
-TEST_CASE("the early PSP answers the query commands; the transfer state machine rejects misuse") {
+TEST_CASE("the early PSP answers the query commands, the transfer state machine rejects misuse") {
   SimBench bench({}, SimBench::test_image());
   PspMailbox mailbox(bench.bar5(), bench.clock());
   const auto type = mailbox.send(command::kGetTransferType, std::nullopt);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support_flash/sim_bench.hpp"
+#include "wavescope/base/error.hpp"
 #include "wavescope/hw/navi31/bar5_registers.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
 #include "wavescope/hw/sim/boot_rules.hpp"
@@ -132,7 +133,7 @@ TEST_CASE("I6: a launch before the previous DONE was observed is recorded") {
   CHECK(findings[0].check == "I6");
 }
 
-TEST_CASE("ROM_DATA streams the flash little-endian from ROM_INDEX; 1 MiB apertures mirror") {
+TEST_CASE("ROM_DATA streams the flash little-endian from ROM_INDEX, 1 MiB apertures mirror") {
   auto flash = SimBench::blank_flash();
   flash[0x100000] = 0x11;
   flash[0x100003] = 0x44;
@@ -160,7 +161,7 @@ TEST_CASE("I5: ROM_DATA inside a block read is recorded") {
   CHECK(findings[0].check == "I1");
 }
 
-TEST_CASE("board states: bricked until a power cycle boots a flashed image; SOS after a driver") {
+TEST_CASE("board states: bricked until a power cycle boots a flashed image, SOS after a driver") {
   SimBench bench;
   auto &b = bench.board();
   CHECK(b.state() == sim::BoardState::Bricked);
@@ -239,4 +240,35 @@ TEST_CASE("a saved board loads with its state, status registers, faults, registe
   CHECK(loaded->bar_read32(5, kRomCntl) == 0x12345678);
   CHECK(loaded->bar_read32(5, kRomSwStatus) == kRomSwStatusGated);
   CHECK(loaded->save() == saved);
+}
+
+TEST_CASE("a damaged saved state is refused with an error, not a crash") {
+  SimBench bench;
+  const auto good = bench.board().save();
+  auto try_load = [&](nlohmann::json j) {
+    VirtualClock clock;
+    try {
+      sim::Navi31Board::load(j, clock, SimBench::blank_flash());
+    } catch (const wavescope::Error &e) {
+      CHECK(e.kind() == wavescope::ErrorKind::BadInput);
+      return std::string(e.what());
+    }
+    return std::string("loaded");
+  };
+  auto zero_aperture = good;
+  zero_aperture["config"]["aperture_size"] = 0;
+  CHECK_THAT(try_load(zero_aperture), Catch::Contains("aperture_size"));
+  auto wild_operation = good;
+  wild_operation["chip"]["pending"] = {
+      {"kind", 0},      {"address", 0x1FFF00}, {"result", std::vector<int>(0x1000, 0)},
+      {"start_ns", 0},  {"end_ns", 1},         {"never_ends", false},
+      {"sr", {0, 0, 0}}};
+  CHECK_THAT(try_load(wild_operation), Catch::Contains("outside the chip"));
+  auto bad_register = good;
+  bad_register["registers"]["nonsense"] = 1;
+  CHECK_THAT(try_load(bad_register), Catch::Contains("damaged"));
+  auto missing = good;
+  missing.erase("engine");
+  CHECK_THAT(try_load(missing), Catch::Contains("damaged"));
+  CHECK(try_load(good) == "loaded");
 }

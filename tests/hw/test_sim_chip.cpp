@@ -191,7 +191,7 @@ TEST_CASE("a volatile status write (0x50) needs no WEL, is not busy, and is lost
   CHECK(chip.frame({spi::kReadStatus2}, 1)[0] == 0);
 }
 
-TEST_CASE("F1: a transient bit flip hits one read of the byte; a sticky one every read") {
+TEST_CASE("F1: a transient bit flip hits one read of the byte, a sticky one every read") {
   Chip chip;
   chip.faults.arm(parse_fault("bitflip:addr=0x10,bit=3"));
   CHECK(chip.read(0x10, 1)[0] == 0xF7);
@@ -203,7 +203,7 @@ TEST_CASE("F1: a transient bit flip hits one read of the byte; a sticky one ever
   CHECK(chip.model.array()[0x10] == 0xFF);
 }
 
-TEST_CASE("F2: cells of a failing sector keep their old value; F3: bits of a failing page stay 1") {
+TEST_CASE("F2: cells of a failing sector keep their old value, F3: bits of a failing page stay 1") {
   Chip chip;
   std::fill(chip.model.array().begin(), chip.model.array().begin() + 0x3000, 0x00);
   chip.faults.arm(parse_fault("erase-fail:sector=1,cells=5"));
@@ -225,7 +225,7 @@ TEST_CASE("F2: cells of a failing sector keep their old value; F3: bits of a fai
   CHECK(ones == 3);
 }
 
-TEST_CASE("F4: a stuck erase never clears WIP and leaves the array; power cycle abandons it") {
+TEST_CASE("F4: a stuck erase never clears WIP and leaves the array, power cycle abandons it") {
   Chip chip;
   chip.model.array()[0x4000] = 0x12;
   chip.faults.arm(parse_fault("stuck-busy:op=erase"));
@@ -237,7 +237,7 @@ TEST_CASE("F4: a stuck erase never clears WIP and leaves the array; power cycle 
   CHECK(chip.read(0x4000, 1)[0] == 0x12);
 }
 
-TEST_CASE("F5 slows the chip; F8 leaves WEL clear; F10 answers another JEDEC id") {
+TEST_CASE("F5 slows the chip, F8 leaves WEL clear, F10 answers another JEDEC id") {
   Chip chip;
   chip.faults.arm(parse_fault("slow:factor=10"));
   chip.erase(0);

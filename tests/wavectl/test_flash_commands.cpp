@@ -150,7 +150,7 @@ TEST_CASE("wavectl flash write refuses bad input before anything is written") {
 }
 
 TEST_CASE(
-    "wavectl flash dump reads twice and writes atomically; read prints hex or writes a file") {
+    "wavectl flash dump reads twice and writes atomically, read prints hex or writes a file") {
   Setup s;
   REQUIRE(wavectl({"sim", "create", "b", "--test-image", "--state", "bricked"}, s.env).exit_code ==
           0);
@@ -222,4 +222,26 @@ TEST_CASE(
   std::ifstream(s.path("after.bin"), std::ios::binary)
       .read(after.data(), static_cast<std::streamsize>(after.size()));
   CHECK((after == bytes));
+}
+
+TEST_CASE("wavectl flash --trace appends every BAR5 access to a file") {
+  Setup s;
+  REQUIRE(wavectl({"sim", "create", "b"}, s.env).exit_code == 0);
+  const auto trace = s.path("trace.txt");
+  const auto r =
+      wavectl({"flash", "info", "--device", "sim-pci:b", "--trace", trace, "--json"}, s.env);
+  REQUIRE(r.exit_code == 0);
+  const auto ops = json_lines(r.out).at(0)["transport"]["operations"].get<std::size_t>();
+  std::ifstream in(trace);
+  std::string line;
+  std::size_t lines = 0, launches = 0;
+  std::getline(in, line);
+  CHECK_THAT(line, Catch::StartsWith("# wavectl flash info on sim-pci:b"));
+  while (std::getline(in, line)) {
+    ++lines;
+    if (line.find(" W32 0x5A3A0 ") != std::string::npos)
+      ++launches; // ROM_SW_CNTL
+  }
+  CHECK(lines == ops);
+  CHECK(launches == 14); // RDID gate, SR1..3, SFDP, density, RDID: 7 primed reads
 }

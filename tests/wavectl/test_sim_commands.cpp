@@ -66,7 +66,7 @@ TEST_CASE("wavectl sim create checks names, states and duplicates") {
   CHECK(bad_setting.exit_code == 2);
 }
 
-TEST_CASE("wavectl sim fault arms, lists and clears faults; bad specs are refused") {
+TEST_CASE("wavectl sim fault arms, lists and clears faults, bad specs are refused") {
   TempDir dir;
   REQUIRE(wavectl({"sim", "create", "b1"}, env(dir)).exit_code == 0);
   const auto armed = wavectl({"sim", "fault", "b1", "power-loss:op=erase,nth=3",

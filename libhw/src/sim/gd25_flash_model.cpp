@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "wavescope/base/error.hpp"
 #include "wavescope/hw/navi31/protection.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
 
@@ -600,6 +601,10 @@ void Gd25FlashModel::load(const nlohmann::json &j) {
     op.sr1 = p.at("sr").at(0);
     op.sr2 = p.at("sr").at(1);
     op.sr3 = p.at("sr").at(2);
+    if (op.address > array_.size() || op.result.size() > array_.size() - op.address)
+      throw Error(ErrorKind::BadInput,
+                  fmt::format("saved flash operation at 0x{:X} of {} bytes lies outside the chip",
+                              op.address, op.result.size()));
     pending_ = std::move(op);
   }
 }

@@ -432,7 +432,9 @@ std::unique_ptr<Navi31Board> Navi31Board::load(const nlohmann::json &j, Clock &c
     case BoardState::Offline: break;
     }
     return board;
-  } catch (const nlohmann::json::exception &e) {
+  } catch (const Error &) {
+    throw;
+  } catch (const std::exception &e) {
     throw Error(ErrorKind::BadInput, std::string("simulated board state is damaged: ") + e.what());
   }
 }

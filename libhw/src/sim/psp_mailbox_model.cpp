@@ -260,6 +260,8 @@ PspMailboxModel::Result PspMailboxModel::execute_early(std::uint8_t command, std
       received_.clear();
       return {err::kParseOffChip, {}};
     }
+    if (step_ >= script.size()) // only a damaged saved state gets here
+      return {err::kStateMachineTransfer, {}};
     stored_[item] = std::move(received_);
     received_.clear();
     if (script[step_].phase < 2) {

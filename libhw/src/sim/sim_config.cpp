@@ -125,6 +125,19 @@ SimConfig config_from_json(const nlohmann::json &j) {
       c.psp_script.push_back({step.at(0).get<std::uint8_t>(), step.at(1).get<std::uint8_t>()});
   }
   get("live_update_succeeds", c.live_update_succeeds);
+  // A damaged state file must not make the simulator divide by zero or run backwards.
+  if (c.aperture_size != 0x100000 && c.aperture_size != 0x200000)
+    throw Error(
+        ErrorKind::BadInput,
+        fmt::format("simulator setting aperture_size 0x{:X} is not 1 or 2 MiB", c.aperture_size));
+  if (c.rx_lag > 1)
+    throw Error(ErrorKind::BadInput,
+                fmt::format("simulator setting rx_lag {} is not 0 or 1", c.rx_lag));
+  for (auto d : {c.op_cost, c.op_cost_native, c.sw_latency, c.t_se, c.t_pp, c.t_w, c.psp_latency,
+                 c.psp_end_latency})
+    if (d.count() < 0)
+      throw Error(ErrorKind::BadInput, "simulator timing settings must not be negative");
+  c.rdid_rotate %= 4;
   return c;
 }
 

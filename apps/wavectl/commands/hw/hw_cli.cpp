@@ -35,6 +35,9 @@ void add_device_options(CLI::App &command, DeviceOptions &o) {
   command.add_flag("--allow-remove-siblings", o.allow_remove_siblings,
                    "PCI: hot-remove the card's HDMI/DP audio function");
   command.add_flag("--vfio", o.vfio, "PCI: access the card through VFIO instead of sysfs");
+  command.add_option("--trace", o.trace,
+                     "Append every BAR5 access (time, kind, offset, value, length) to FILE, for a "
+                     "post-mortem of a recovery");
   command.add_flag("--minimal-bringup", o.minimal_bringup,
                    "USB: assign only BAR5 and enable memory decoding, no bus mastering or BAR0 "
                    "resize");
@@ -78,6 +81,20 @@ void run_on_device(const DeviceOptions &options, const CliContext &context,
   if (!context.quiet)
     open.real.log = [](std::string_view line) { std::cerr << "wavectl: " << line << '\n'; };
   auto device = device::open_device(spec, open);
+  std::shared_ptr<std::ofstream> trace;
+  if (!options.trace.empty()) {
+    trace = std::make_shared<std::ofstream>(options.trace, std::ios::app);
+    if (!*trace)
+      throw Error(ErrorKind::Usage, fmt::format("cannot open the trace file {}: {}", options.trace,
+                                                std::strerror(errno)));
+    *trace << fmt::format("# wavectl {} on {}\n", command, device->id());
+    auto &clock = device->clock();
+    device->bar5().set_trace_hook([trace, &clock](const MmioAccess &a) {
+      static constexpr const char *kKinds[] = {"R32", "W32", "RBLK", "WBLK", "FLUSH"};
+      *trace << fmt::format("{} {} 0x{:05X} 0x{:08X} {}\n", clock.now().time_since_epoch().count(),
+                            kKinds[static_cast<int>(a.kind)], a.offset, a.value, a.length);
+    });
+  }
   auto report = [&](const std::vector<sim::Finding> &findings) {
     for (const auto &f : findings)
       std::cerr << fmt::format("simulator {}: {}: {}\n", device->id(), f.check, f.message);

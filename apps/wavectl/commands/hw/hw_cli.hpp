@@ -31,6 +31,7 @@ struct DeviceOptions {
   bool allow_remove_siblings = false;
   bool minimal_bringup = false;
   bool vfio = false;
+  std::string trace; // --trace FILE: every BAR5 access, one line each
 };
 
 // --device, --sim-root, and the real-device opening options.

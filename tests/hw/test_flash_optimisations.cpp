@@ -145,3 +145,16 @@ TEST_CASE("the fully optimised procedure needs at most a quarter of the referenc
   REQUIRE(write.ok());
   CHECK(write.operations * 4 <= 2375782);
 }
+
+TEST_CASE("block reads use their window only when its STATUS dword shows DONE (slow engine)") {
+  sim::SimConfig config;
+  config.sw_latency = std::chrono::microseconds(300); // DONE after a few 1 µs operations
+  const auto flash = SimBench::random_flash(27);
+  for (const char *variant : {"block-read", "all"}) {
+    CAPTURE(variant);
+    SimBench bench(config, flash);
+    const auto outcome = run_dump(bench, with(FlashOptimisations::parse(variant)));
+    REQUIRE(outcome.ok());
+    CHECK((outcome.bytes == flash));
+  }
+}

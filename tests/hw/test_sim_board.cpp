@@ -272,3 +272,20 @@ TEST_CASE("a damaged saved state is refused with an error, not a crash") {
   CHECK_THAT(try_load(missing), Catch::Contains("damaged"));
   CHECK(try_load(good) == "loaded");
 }
+
+TEST_CASE("with sw_latency the RX window changes only when DONE is set") {
+  sim::SimConfig config;
+  config.rx_lag = 0;
+  config.sw_latency = std::chrono::microseconds(300);
+  SimBench bench(config);
+  auto &b = bench.board();
+  set_up(b);
+  b.bar_write32(5, kRomSwStatus, 0);
+  b.bar_write32(5, kRomSwCommand, spi::kReadJedecId);
+  b.bar_write32(5, kRomSwCntl, kRx4);
+  CHECK(b.bar_read32(5, kRomSwStatus) == 0); // not done yet
+  CHECK(b.bar_read32(5, kRomSwData1) == 0);  // the old window
+  bench.clock().advance(std::chrono::microseconds(300));
+  CHECK(b.bar_read32(5, kRomSwStatus) == 1);
+  CHECK(b.bar_read32(5, kRomSwData1) == 0xC81560C8);
+}

@@ -19,6 +19,7 @@ EngineGate RomSwEngineModel::gate() const {
 }
 
 std::uint32_t RomSwEngineModel::read(std::uint32_t offset, TimePoint now) {
+  settle(now);
   if (gate() == EngineGate::Sticky && offset == kRomSwStatus)
     return kRomSwStatusGated;
   switch (offset) {
@@ -44,6 +45,7 @@ void RomSwEngineModel::write(std::uint32_t offset, std::uint32_t value, TimePoin
                              const LaunchConditions &conditions) {
   if (gate() == EngineGate::Sticky)
     return; // a gated engine ignores every write
+  settle(now);
   switch (offset) {
   case kRomSwCntl:
     if (done_unobserved_)
@@ -72,10 +74,26 @@ void RomSwEngineModel::write(std::uint32_t offset, std::uint32_t value, TimePoin
   }
 }
 
-void RomSwEngineModel::load_window(const std::vector<std::uint8_t> &bytes) {
-  data_.fill(0);
+void RomSwEngineModel::load_window(const std::vector<std::uint8_t> &bytes, TimePoint now) {
+  std::array<std::uint32_t, 64> window{};
   for (std::size_t i = 0; i < bytes.size() && i < 256; ++i)
-    data_[i / 4] |= std::uint32_t{bytes[i]} << (8 * (i % 4));
+    window[i / 4] |= std::uint32_t{bytes[i]} << (8 * (i % 4));
+  // The window changes when the transaction completes: a hung one never delivers, a slow one
+  // (sw_latency) only once DONE is set — reading it earlier shows the old contents.
+  pending_window_.reset();
+  if (!done_at_)
+    return;
+  if (*done_at_ > now)
+    pending_window_ = window;
+  else
+    data_ = window;
+}
+
+void RomSwEngineModel::settle(TimePoint now) {
+  if (pending_window_ && done_at_ && now >= *done_at_) {
+    data_ = *pending_window_;
+    pending_window_.reset();
+  }
 }
 
 void RomSwEngineModel::launch(std::uint32_t cntl, TimePoint now,
@@ -138,13 +156,13 @@ void RomSwEngineModel::launch(std::uint32_t cntl, TimePoint now,
   }
   if (rx) {
     if (config_.rx_lag == 0) {
-      load_window(capture);
+      load_window(capture, now);
     } else {
-      load_window(shadow_);
+      load_window(shadow_, now);
     }
     shadow_ = std::move(capture);
   } else if (config_.rx_lag_trigger == RxLagTrigger::Any && config_.rx_lag != 0) {
-    load_window(shadow_);
+    load_window(shadow_, now);
   }
 }
 
@@ -153,6 +171,7 @@ void RomSwEngineModel::reset() {
   data_.fill(0);
   shadow_.clear();
   done_at_.reset();
+  pending_window_.reset();
   done_unobserved_ = false;
   gated_by_fault_ = false;
 }
@@ -173,6 +192,8 @@ nlohmann::json RomSwEngineModel::save() const {
                       {"gated_by_fault", gated_by_fault_}};
   if (done_at_)
     j["done_at_ns"] = done_at_->time_since_epoch().count();
+  if (pending_window_)
+    j["pending_window"] = *pending_window_;
   return j;
 }
 
@@ -188,6 +209,9 @@ void RomSwEngineModel::load(const nlohmann::json &j) {
   done_at_.reset();
   if (j.contains("done_at_ns"))
     done_at_ = TimePoint(Clock::Duration(j["done_at_ns"].get<std::int64_t>()));
+  pending_window_.reset();
+  if (j.contains("pending_window"))
+    pending_window_ = j["pending_window"].get<std::array<std::uint32_t, 64>>();
 }
 
 } // namespace wavescope::hw::sim

@@ -54,7 +54,8 @@ public:
 
 private:
   void launch(std::uint32_t cntl, TimePoint now, const LaunchConditions &conditions);
-  void load_window(const std::vector<std::uint8_t> &bytes);
+  void load_window(const std::vector<std::uint8_t> &bytes, TimePoint now);
+  void settle(TimePoint now);
 
   const SimConfig &config_;
   Gd25FlashModel &chip_;
@@ -66,6 +67,7 @@ private:
   std::array<std::uint32_t, 64> data_{};
   std::vector<std::uint8_t> shadow_; // the last RX capture
   std::optional<TimePoint> done_at_;
+  std::optional<std::array<std::uint32_t, 64>> pending_window_; // shown once DONE is set
   bool done_unobserved_ = false;
   EngineGate gate_ = EngineGate::Open;
   bool gated_by_fault_ = false; // F7

@@ -224,9 +224,9 @@ std::string resume_hint(const WriteRequest &request, const FlashJournal &journal
                   journal.sector_count, journal_file.string());
   if (!journal.backup_path.empty())
     hint += fmt::format("; the backup of the original contents is {}", journal.backup_path);
-  hint += fmt::format(
-      "; to continue, rerun the same command with --resume: wavectl flash write {} --yes --resume",
-      request.image_path.empty() ? "IMAGE" : request.image_path);
+  hint += fmt::format("; to continue, rerun the same command with --resume: wavectl flash write {} "
+                      "--yes --resume --device {}",
+                      request.image_path.empty() ? "IMAGE" : request.image_path, journal.device);
   if (next)
     hint += fmt::format(" (next sector {}, 0x{:06X})", *next, *next * kSectorSize);
   return hint;

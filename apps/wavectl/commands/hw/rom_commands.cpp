@@ -1,9 +1,61 @@
-// wavectl's rom subcommands. Filled in by the hardware work.
+// wavectl rom dump: the flash through the SMUIO ROM_INDEX/ROM_DATA aperture (navi31-flash.md
+// §7.7) — works on a booted board where ROM_SW is gated; restores ROM_CNTL and ROM_INDEX to their
+// exact original values; each page read twice; refuses an empty or mirrored dump.
 
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "commands/hw/hw_cli.hpp"
 #include "commands/hw/hw_commands.hpp"
+#include "wavescope/hw/rom/rom_aperture.hpp"
 
 namespace wavectl {
 
-void register_rom_commands(CLI::App & /*app*/, CliContext & /*context*/) {}
+void register_rom_commands(CLI::App &app, CliContext &context) {
+  auto *rom = app.add_subcommand("rom", "The SMUIO ROM aperture (ROM_INDEX/ROM_DATA)");
+  rom->require_subcommand(1);
+  auto *cmd =
+      rom->add_subcommand("dump", "Read the 2 MiB flash through ROM_DATA into OUT (atomically)");
+  auto d = std::make_shared<hw_cli::DeviceOptions>();
+  auto output = std::make_shared<std::string>();
+  auto once = std::make_shared<bool>(false);
+  cmd->add_option("OUT", *output, "Output file")->required();
+  cmd->add_flag("--read-once", *once, "Read each page once instead of twice");
+  hw_cli::add_device_options(*cmd, *d);
+  add_json_flag(*cmd, context);
+  cmd->callback([d, output, once, &context] {
+    wavescope::hw::flash::CancelToken cancel;
+    hw_cli::InterruptScope interrupts(cancel);
+    hw_cli::run_on_device(
+        *d, context, "rom dump", {true, false}, [&](wavescope::hw::device::OpenedDevice &dev) {
+          hw_cli::EtaProgressPrinter progress(!context.quiet, dev.simulated());
+          wavescope::hw::rom::RomDumpOptions options;
+          options.read_twice = !*once;
+          const auto r = wavescope::hw::rom::rom_dump(dev.bar5(), dev.clock(), options,
+                                                      progress.sink(), &cancel);
+          progress.finish();
+          for (const auto &w : r.warnings)
+            std::cerr << "warning: " << w << '\n';
+          hw_cli::write_binary_file(*output, r.bytes);
+          nlohmann::json j = {{"device", dev.id()},
+                              {"output", *output},
+                              {"bytes", r.bytes.size()},
+                              {"sha256", r.sha256},
+                              {"reread_pages", r.reread_pages},
+                              {"restored", {{"rom_cntl", r.rom_cntl}, {"rom_index", r.rom_index}}},
+                              {"transport", hw_cli::transport_json(dev.bar5().stats())}};
+          if (context.json)
+            print_json_line(j);
+          else
+            std::cout << fmt::format(
+                "dumped 2 MiB through ROM_DATA to {}, SHA-256 {}\nrestored ROM_CNTL 0x{:08X} and "
+                "ROM_INDEX 0x{:06X}; {}\n",
+                *output, r.sha256, r.rom_cntl, r.rom_index,
+                hw_cli::transport_text(dev.bar5().stats()));
+          return j;
+        });
+  });
+}
 
-}  // namespace wavectl
+} // namespace wavectl

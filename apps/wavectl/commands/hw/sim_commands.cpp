@@ -1,9 +1,322 @@
-// wavectl's sim subcommands. Filled in by the hardware work.
+// wavectl sim ...: simulated Navi31 boards kept in a directory — create, status, power-cycle,
+// load-driver, fault, configure, export, remove. A simulated board is a product feature (demos,
+// training, dry runs): flash it, power-cycle it and dump it across commands.
 
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "commands/hw/hw_cli.hpp"
 #include "commands/hw/hw_commands.hpp"
+#include "table.hpp"
+#include "wavescope/base/error.hpp"
+#include "wavescope/hw/device/usb_fault_spec.hpp"
+#include "wavescope/hw/flash/sha256.hpp"
+#include "wavescope/hw/ifwi/test_image.hpp"
+#include "wavescope/hw/navi31/protection.hpp"
+#include "wavescope/hw/navi31/spi_flash_facts.hpp"
+#include "wavescope/hw/sim/sim_store.hpp"
 
 namespace wavectl {
+namespace {
 
-void register_sim_commands(CLI::App & /*app*/, CliContext & /*context*/) {}
+using namespace wavescope;
+using namespace wavescope::hw;
+using nlohmann::json;
 
-}  // namespace wavectl
+struct SimArgs {
+  std::string root;
+  std::string name;
+};
+
+void add_name(CLI::App &cmd, SimArgs &args) {
+  cmd.add_option("NAME", args.name, "Simulated board name")->required();
+  hw_cli::add_sim_root_option(cmd, args.root);
+}
+
+sim::SimStore store_of(const SimArgs &args) {
+  return sim::SimStore(hw_cli::sim_root(args.root));
+}
+
+json board_json(sim::Navi31Board &b, const std::string &name, const sim::SimStore &store) {
+  const auto range = navi31::protected_range(b.sr1(), b.sr2(), navi31::kFlashSize);
+  json faults = json::array();
+  for (const auto &f : b.faults().all())
+    faults.push_back({{"spec", f.describe()}, {"matched", f.matched}, {"fired", f.fired}});
+  const auto &c = b.config();
+  return {{"name", name},
+          {"device", "sim:" + name},
+          {"path", store.board_dir(name).string()},
+          {"state", sim::to_string(b.state())},
+          {"booted_slot", b.booted_slot() ? (*b.booted_slot() == sim::Slot::A ? "A" : "B") : ""},
+          {"offline_reason", b.offline_reason()},
+          {"sr1", b.sr1()},
+          {"sr2", b.sr2()},
+          {"sr3", b.sr3()},
+          {"protected", range.describe(navi31::kFlashSize)},
+          {"flash_sha256", flash::sha256_hex(b.flash())},
+          {"faults", faults},
+          {"profile", c.profile == sim::Profile::Strict ? "strict" : "lenient"},
+          {"rx_lag", c.rx_lag},
+          {"rx_lag_trigger", c.rx_lag_trigger == sim::RxLagTrigger::Rx ? "rx" : "any"},
+          {"op_cost_us", std::chrono::duration<double, std::micro>(c.op_cost).count()},
+          {"psp_commits", b.psp().commits()}};
+}
+
+void print_board_text(const json &j) {
+  std::cout << fmt::format("simulated board {} ({})\n", j["name"].get<std::string>(),
+                           j["path"].get<std::string>());
+  std::cout << fmt::format(
+      "  state        {}{}\n", j["state"].get<std::string>(),
+      j["booted_slot"] != "" ? " (slot " + j["booted_slot"].get<std::string>() + ")" : "");
+  if (j["offline_reason"] != "")
+    std::cout << "  offline      " << j["offline_reason"].get<std::string>() << '\n';
+  std::cout << fmt::format("  SR1/SR2/SR3  0x{:02X} 0x{:02X} 0x{:02X} (protected: {})\n",
+                           j["sr1"].get<int>(), j["sr2"].get<int>(), j["sr3"].get<int>(),
+                           j["protected"].get<std::string>());
+  std::cout << "  flash SHA256 " << j["flash_sha256"].get<std::string>() << '\n';
+  std::cout << fmt::format("  engine       profile {}, rx_lag {} ({}), {} us per operation\n",
+                           j["profile"].get<std::string>(), j["rx_lag"].get<int>(),
+                           j["rx_lag_trigger"].get<std::string>(), j["op_cost_us"].get<double>());
+  if (j["faults"].empty())
+    std::cout << "  faults       none\n";
+  for (const auto &f : j["faults"])
+    std::cout << fmt::format("  fault        {} (matched {}, fired {})\n",
+                             f["spec"].get<std::string>(), f["matched"].get<std::uint64_t>(),
+                             f["fired"].get<std::uint64_t>());
+}
+
+void create(const SimArgs &args, const std::string &state, const std::string &image,
+            bool test_image, bool blank, bool cmp, const std::vector<std::string> &settings,
+            const CliContext &ctx) {
+  sim::SimStore::validate_name(args.name);
+  if ((test_image ? 1 : 0) + (image.empty() ? 0 : 1) + (blank ? 1 : 0) > 1)
+    throw Error(ErrorKind::Usage, "choose one of --image FILE, --test-image and --blank");
+  sim::SimConfig config;
+  for (const auto &s : settings)
+    sim::apply_config_override(config, s);
+  std::vector<std::uint8_t> flash(navi31::kFlashSize, 0xFF);
+  if (test_image)
+    flash = ifwi::make_test_ifwi_image();
+  if (!image.empty()) {
+    flash = hw_cli::read_binary_file(image);
+    if (flash.size() != navi31::kFlashSize)
+      throw Error(ErrorKind::BadInput,
+                  fmt::format("{} is {} bytes; the simulated chip holds exactly 2 MiB", image,
+                              flash.size()));
+  }
+  hw::VirtualClock clock;
+  sim::Navi31Board board(config, clock, std::move(flash));
+  if (cmp)
+    board.chip().preset_status(0, navi31::kSr2Cmp);
+  if (!state.empty()) {
+    const auto wanted = sim::parse_board_state(state);
+    if (!wanted || *wanted == sim::BoardState::Updated || *wanted == sim::BoardState::Offline)
+      throw Error(ErrorKind::Usage,
+                  fmt::format("--state {}: expected bricked, booted or sos", state));
+    if (*wanted != sim::BoardState::Bricked && board.state() != sim::BoardState::Booted)
+      throw Error(ErrorKind::Usage,
+                  fmt::format("--state {}: the flash image does not boot (no valid "
+                              "header, $PSP directory and slot); use --test-image "
+                              "or a bootable --image",
+                              state));
+    if (*wanted == sim::BoardState::Sos)
+      board.load_driver();
+    else
+      board.force_state(*wanted);
+  }
+  auto store = store_of(args);
+  store.create(args.name, board);
+  const json j = board_json(board, args.name, store);
+  if (ctx.json)
+    print_json_line(j);
+  else
+    print_board_text(j);
+}
+
+template <typename F>
+void with_board(const SimArgs &args, const char *command, F &&change, const CliContext &ctx) {
+  auto store = store_of(args);
+  auto loaded = store.open(args.name);
+  change(*loaded.board);
+  store.save(loaded, json{{"command", command}});
+  const json j = board_json(*loaded.board, args.name, store);
+  if (ctx.json)
+    print_json_line(j);
+  else
+    print_board_text(j);
+}
+
+} // namespace
+
+void register_sim_commands(CLI::App &app, CliContext &context) {
+  auto *sim = app.add_subcommand(
+      "sim", "Simulated Navi31 boards: create, inspect, power-cycle, inject faults");
+  sim->require_subcommand(1);
+
+  {
+    auto *cmd = sim->add_subcommand(
+        "create", "Create a simulated board (powers on: BOOTED if its flash boots, else BRICKED)");
+    auto args = std::make_shared<SimArgs>();
+    auto state = std::make_shared<std::string>();
+    auto image = std::make_shared<std::string>();
+    auto flags = std::make_shared<std::array<bool, 3>>();
+    auto settings = std::make_shared<std::vector<std::string>>();
+    add_name(*cmd, *args);
+    cmd->add_option("--state", *state,
+                    "bricked | booted | sos (default: what its flash boots into)");
+    cmd->add_option("--image", *image, "2 MiB file to put on the chip");
+    cmd->add_flag("--test-image", (*flags)[0],
+                  "The synthesized Navi31 image (navi31-flash.md §10.12)");
+    cmd->add_flag("--blank", (*flags)[1], "An erased chip (the default)");
+    cmd->add_flag("--cmp", (*flags)[2],
+                  "Set SR2.CMP: with BP = 0 the whole array is write-protected");
+    cmd->add_option("--set", *settings,
+                    "Simulator setting KEY=VALUE (rx_lag=0, profile=lenient, t_se_us=..., ...)");
+    add_json_flag(*cmd, context);
+    cmd->callback([args, state, image, flags, settings, &context] {
+      create(*args, *state, *image, (*flags)[0], (*flags)[1], (*flags)[2], *settings, context);
+    });
+  }
+  {
+    auto *cmd = sim->add_subcommand(
+        "status", "Show a simulated board: state, status registers, faults, last run");
+    auto args = std::make_shared<SimArgs>();
+    add_name(*cmd, *args);
+    add_json_flag(*cmd, context);
+    cmd->callback([args, &context] {
+      auto store = store_of(*args);
+      auto loaded = store.open(args->name);
+      json j = board_json(*loaded.board, args->name, store);
+      j["last_run"] = loaded.last_run;
+      if (context.json) {
+        print_json_line(j);
+        return;
+      }
+      print_board_text(j);
+      if (!loaded.last_run.is_null()) {
+        std::cout << "  last run     " << loaded.last_run.value("command", "") << " on "
+                  << loaded.last_run.value("device", "") << '\n';
+        for (const auto &f : loaded.last_run.value("findings", json::array()))
+          std::cout << "    " << f["check"].get<std::string>() << ": "
+                    << f["message"].get<std::string>() << '\n';
+      }
+    });
+  }
+  {
+    auto *cmd = sim->add_subcommand(
+        "power-cycle", "Power the board off and on (restores power after a power loss)");
+    auto args = std::make_shared<SimArgs>();
+    add_name(*cmd, *args);
+    add_json_flag(*cmd, context);
+    cmd->callback([args, &context] {
+      with_board(
+          *args, "power-cycle", [](sim::Navi31Board &b) { b.power_cycle(); }, context);
+    });
+  }
+  {
+    auto *cmd =
+        sim->add_subcommand("load-driver", "Let a driver start the PSP secure OS (BOOTED → SOS)");
+    auto args = std::make_shared<SimArgs>();
+    add_name(*cmd, *args);
+    add_json_flag(*cmd, context);
+    cmd->callback([args, &context] {
+      with_board(
+          *args, "load-driver", [](sim::Navi31Board &b) { b.load_driver(); }, context);
+    });
+  }
+  {
+    auto *cmd = sim->add_subcommand(
+        "fault", "Arm faults (navi31-flash.md §10.9), e.g. power-loss:op=erase,nth=4");
+    auto args = std::make_shared<SimArgs>();
+    auto specs = std::make_shared<std::vector<std::string>>();
+    auto clear = std::make_shared<bool>(false);
+    add_name(*cmd, *args);
+    cmd->add_option(
+        "SPEC", *specs,
+        "bitflip:addr=A,bit=B[,sticky] | erase-fail:sector=S | program-fail:page=P | "
+        "stuck-busy[:op=..][,nth=N] | slow:factor=F | rom-sw-hang[:nth=N] | "
+        "rom-sw-gate[:nth=N] | wren-ignored | protect:cmp=1[,bp=N][,lock] | jedec:id=X | "
+        "power-loss:op=erase|program|wrsr,nth=N | psp:mode=... | aperture:mode=mirror|absent | "
+        "usb:... | link-down:nth=N");
+    cmd->add_flag("--clear", *clear, "Remove every armed fault first");
+    add_json_flag(*cmd, context);
+    cmd->callback([args, specs, clear, &context] {
+      if (specs->empty() && !*clear)
+        throw Error(ErrorKind::Usage, "give a fault SPEC or --clear");
+      std::vector<sim::Fault> parsed;
+      for (const auto &s : *specs) {
+        parsed.push_back(sim::parse_fault(s));
+        if (parsed.back().kind == sim::FaultKind::Usb) {
+          UsbFaultPlan check;
+          device::apply_usb_fault(check, parsed.back().usb_spec);
+        }
+      }
+      with_board(
+          *args, "fault",
+          [&](sim::Navi31Board &b) {
+            if (*clear)
+              b.faults().clear();
+            for (auto &f : parsed)
+              b.arm_fault(f);
+          },
+          context);
+    });
+  }
+  {
+    auto *cmd = sim->add_subcommand(
+        "configure", "Change simulator settings KEY=VALUE (rx_lag, profile, t_se_us, ...)");
+    auto args = std::make_shared<SimArgs>();
+    auto settings = std::make_shared<std::vector<std::string>>();
+    add_name(*cmd, *args);
+    cmd->add_option("SETTING", *settings, "KEY=VALUE")->required();
+    add_json_flag(*cmd, context);
+    cmd->callback([args, settings, &context] {
+      with_board(
+          *args, "configure",
+          [&](sim::Navi31Board &b) {
+            for (const auto &s : *settings)
+              sim::apply_config_override(b.mutable_config(), s);
+          },
+          context);
+    });
+  }
+  {
+    auto *cmd = sim->add_subcommand(
+        "export", "Write the simulated chip's bytes to a file (read behind the tools' back)");
+    auto args = std::make_shared<SimArgs>();
+    auto out = std::make_shared<std::string>();
+    add_name(*cmd, *args);
+    cmd->add_option("OUT", *out, "Output file (written atomically)")->required();
+    add_json_flag(*cmd, context);
+    cmd->callback([args, out, &context] {
+      auto store = store_of(*args);
+      auto loaded = store.open(args->name);
+      const auto &flash = loaded.board->flash();
+      hw_cli::write_binary_file(*out, flash);
+      const auto sha = flash::sha256_hex(flash);
+      if (context.json)
+        print_json_line(
+            {{"name", args->name}, {"output", *out}, {"bytes", flash.size()}, {"sha256", sha}});
+      else
+        std::cout << fmt::format("exported {} bytes of {} to {}, SHA-256 {}\n", flash.size(),
+                                 args->name, *out, sha);
+    });
+  }
+  {
+    auto *cmd = sim->add_subcommand("remove", "Delete a simulated board");
+    auto args = std::make_shared<SimArgs>();
+    add_name(*cmd, *args);
+    add_json_flag(*cmd, context);
+    cmd->callback([args, &context] {
+      auto store = store_of(*args);
+      store.remove(args->name);
+      if (context.json)
+        print_json_line({{"removed", args->name}});
+      else
+        std::cout << "removed simulated board " << args->name << '\n';
+    });
+  }
+}
+
+} // namespace wavectl

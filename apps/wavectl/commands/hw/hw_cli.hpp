@@ -1,0 +1,99 @@
+#pragma once
+// What the hardware subcommands (devices, sim, flash, psp, rom) share: device selection options,
+// running a command on an opened device (a simulated board's invariant findings are printed and
+// saved with it), transport-operation counts for --json summaries, progress with an ETA priced
+// from measured per-operation latency, Ctrl-C handling, and binary file helpers.
+
+#include <csignal>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli_context.hpp"
+#include "wavescope/hw/device/device_selector.hpp"
+#include "wavescope/hw/flash/cancel_token.hpp"
+#include "wavescope/hw/flash/flash_session.hpp"
+#include "wavescope/hw/flash/progress_eta.hpp"
+
+namespace wavectl::hw_cli {
+
+struct DeviceOptions {
+  std::string device;   // --device; empty = the first real device
+  std::string sim_root; // --sim-root
+  bool allow_unbind = false;
+  bool allow_remove_siblings = false;
+  bool minimal_bringup = false;
+  bool vfio = false;
+  std::string trace; // --trace FILE: every BAR5 access, one line each
+};
+
+// --device, --sim-root, and the real-device opening options.
+void add_device_options(CLI::App &command, DeviceOptions &options);
+// --sim-root only (the sim and devices commands).
+void add_sim_root_option(CLI::App &command, std::string &sim_root);
+std::filesystem::path sim_root(const std::string &option);
+
+// The §9.11 optimisations and the SPI prescaler of the flash commands.
+struct FlashOptions {
+  std::string optimize = "none";
+  unsigned prescale = 8;
+  wavescope::hw::flash::FlashSessionOptions session() const;
+};
+void add_flash_options(CLI::App &command, FlashOptions &options);
+
+// Opens the device, runs `body` (which prints its result and returns a JSON summary for the
+// simulator's record), closes the device and reports a simulated board's invariant findings on
+// stderr — also when `body` throws, whose error then propagates.
+using DeviceBody = std::function<nlohmann::json(wavescope::hw::device::OpenedDevice &)>;
+void run_on_device(const DeviceOptions &options, const CliContext &context,
+                   const std::string &command, wavescope::hw::sim::RunExpectations expectations,
+                   const DeviceBody &body);
+
+// Transport operation counts for summaries: reads, writes, block reads/writes, USB requests.
+nlohmann::json transport_json(const wavescope::hw::TransportStats &stats);
+std::string transport_text(const wavescope::hw::TransportStats &stats);
+
+// Progress on stderr with the library's ETA (from measured per-operation latency).
+class EtaProgressPrinter {
+public:
+  EtaProgressPrinter(bool enabled, bool simulated_time);
+  ~EtaProgressPrinter();
+  wavescope::hw::flash::OperationProgressSink sink();
+  void finish();
+
+private:
+  void update(const wavescope::hw::flash::OperationProgress &p);
+  bool enabled_, simulated_, tty_;
+  bool drawn_ = false;
+  std::string stage_;
+  std::chrono::steady_clock::time_point last_draw_{};
+};
+
+// While alive, SIGINT goes to `token` (first: finish the unit of work; second: stop at the next
+// register access; third: exit at once with status 130).
+class InterruptScope {
+public:
+  explicit InterruptScope(wavescope::hw::flash::CancelToken &token);
+  ~InterruptScope();
+  InterruptScope(const InterruptScope &) = delete;
+  InterruptScope &operator=(const InterruptScope &) = delete;
+
+private:
+  struct sigaction previous_ {};
+};
+
+std::vector<std::uint8_t> read_binary_file(const std::string &path);
+void write_binary_file(const std::string &path, const std::vector<std::uint8_t> &bytes);
+// Decimal or 0x-prefixed hex; throws Error(Usage) naming `what`.
+std::uint64_t parse_number(const std::string &text, const std::string &what);
+// xxd-style lines: "00001000: C8 60 15 ...  |.`..|".
+std::string hex_dump(std::uint32_t address, const std::vector<std::uint8_t> &bytes);
+
+} // namespace wavectl::hw_cli

@@ -1,0 +1,85 @@
+#pragma once
+// Writing an image to the flash safely (navi31-flash.md §6.5 and the §9 requirements):
+//
+//  1. before any device access: --yes, the image (exactly 2 MiB, validate_flash_image unless
+//     --force-image), the sector range;
+//  2. the state probe and the RDID gate; SR1/SR2 read, the protected range (BP and CMP) checked
+//     against the range to write — refused unless --clear-cmp;
+//  3. a verified backup (every sector read twice, equal) written atomically before the first
+//     erase, or an existing 2 MiB backup whose first and last sectors equal the chip's;
+//  4. the journal written, protection cleared if asked (and checked that it cleared);
+//  5. sector by sector: read and skip if it already matches, erase (unless blank, or with the
+//     skip-erase option when programming alone reaches the image), program the non-blank pages,
+//     read back and compare; journal updated after each verified sector. Header-last order
+//     (§9.14): sector 0 is erased first and programmed last. Ctrl-C finishes the sector;
+//  6. a final verify of the whole range and the SHA-256s; protection restored if asked.
+// Any failure sends WRDI, records the error in the journal and is rethrown with a resume hint.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "wavescope/hw/flash/flash_session.hpp"
+#include "wavescope/hw/flash/progress_eta.hpp"
+
+namespace wavescope::hw::flash {
+
+struct WriteRequest {
+  std::span<const std::uint8_t> image;
+  std::string image_path; // for messages and the journal
+  bool confirmed = false; // --yes
+  bool force_image = false;
+  std::optional<std::uint32_t> start_sector;
+  std::optional<std::uint32_t> sector_count;
+  bool resume = false;
+  bool clear_protection = false;               // --clear-cmp
+  bool restore_protection = false;             // --restore-protection
+  std::optional<std::filesystem::path> backup; // --backup FILE
+  bool no_backup = false;
+  std::filesystem::path work_dir = "."; // default backup and journal location
+  std::optional<std::filesystem::path> journal;
+  bool skip_unchanged = true; // §9.5 (tests turn it off to force every sector)
+  bool header_last = true;    // §9.14
+  bool final_verify = true;   // §9.7
+};
+
+// The outcome of the checks that run before any device access.
+struct WritePlan {
+  std::uint32_t start_sector = 0;
+  std::uint32_t sector_count = 0;
+  std::string image_sha256;
+  std::vector<std::string> image_findings; // warnings, and the errors --force-image overrode
+};
+
+// Throws Error(Usage) for a missing --yes or a bad range, Error(BadInput) for a rejected image.
+WritePlan check_write_request(const WriteRequest &request);
+
+struct WriteSummary {
+  std::string image_sha256; // the whole image
+  std::string range_sha256; // what the final verify read over the range
+  std::uint32_t start_sector = 0, sector_count = 0;
+  unsigned sectors_written = 0, sectors_skipped = 0, sectors_already_done = 0;
+  unsigned erases = 0, erases_skipped = 0, pages_programmed = 0;
+  std::optional<std::filesystem::path> backup;
+  std::string backup_sha256;
+  bool backup_reused = false;
+  std::filesystem::path journal;
+  bool protection_cleared = false, protection_restored = false;
+  std::string protection_before;
+  bool interrupted = false;
+  std::optional<std::uint32_t> next_sector;
+  std::string resume_hint;
+  std::vector<std::string> warnings;
+};
+
+// Where the journal of a write to `device_id` lives.
+std::filesystem::path journal_path(const WriteRequest &request, const std::string &device_id);
+
+WriteSummary write_flash(FlashSession &session, const std::string &device_id,
+                         const WriteRequest &request, const WritePlan &plan,
+                         const OperationProgressSink &progress = {});
+
+} // namespace wavescope::hw::flash

@@ -1,0 +1,359 @@
+#include "wavescope/hw/sim/fault_plan.hpp"
+
+#include <charconv>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "wavescope/base/error.hpp"
+
+namespace wavescope::hw::sim {
+
+namespace {
+
+struct KindName {
+  FaultKind kind;
+  const char *name;
+};
+constexpr KindName kKindNames[] = {
+    {FaultKind::ReadBitFlip, "bitflip"},
+    {FaultKind::EraseFailure, "erase-fail"},
+    {FaultKind::ProgramFailure, "program-fail"},
+    {FaultKind::StuckBusy, "stuck-busy"},
+    {FaultKind::SlowChip, "slow"},
+    {FaultKind::RomSwHang, "rom-sw-hang"},
+    {FaultKind::RomSwGate, "rom-sw-gate"},
+    {FaultKind::WrenIgnored, "wren-ignored"},
+    {FaultKind::Protection, "protect"},
+    {FaultKind::WrongJedec, "jedec"},
+    {FaultKind::PowerLoss, "power-loss"},
+    {FaultKind::Psp, "psp"},
+    {FaultKind::Aperture, "aperture"},
+    {FaultKind::Usb, "usb"},
+    {FaultKind::LinkDown, "link-down"},
+};
+
+const char *kind_name(FaultKind kind) {
+  for (const auto &k : kKindNames)
+    if (k.kind == kind)
+      return k.name;
+  return "?";
+}
+
+const char *op_name(ChipOpFilter op) {
+  switch (op) {
+  case ChipOpFilter::Any: return "any";
+  case ChipOpFilter::Erase: return "erase";
+  case ChipOpFilter::Program: return "program";
+  case ChipOpFilter::Wrsr: return "wrsr";
+  }
+  return "any";
+}
+
+const char *kUsage =
+    "fault specs: bitflip:addr=A,bit=B[,sticky][,sfdp] | erase-fail:sector=S[,cells=K][,stuck0] | "
+    "program-fail:page=P[,bits=K] | stuck-busy[:op=erase|program|wrsr|any][,nth=N] | "
+    "slow:factor=F | rom-sw-hang[:nth=N] | rom-sw-gate[:nth=N] | wren-ignored[:nth=N] | "
+    "protect:[cmp=0|1][,bp=0..31][,sr1=X][,sr2=X][,lock] | jedec:id=0xC86014 | "
+    "power-loss[:op=erase|program|wrsr|any][,nth=N] | "
+    "psp:mode=never-ready|busy|error[,code=E][,cmd=C][,nth=N] | aperture:mode=mirror|absent | "
+    "usb:SPEC | link-down[:nth=N]; triggers: nth=N, from=A,to=B, p=P, always";
+
+std::uint64_t number(const std::string &spec, const std::string &key, const std::string &text) {
+  std::uint64_t value = 0;
+  const char *begin = text.data();
+  const char *end = begin + text.size();
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    begin += 2;
+    base = 16;
+  }
+  const auto [ptr, ec] = std::from_chars(begin, end, value, base);
+  if (ec != std::errc() || ptr != end || begin == end)
+    throw Error(ErrorKind::Usage,
+                fmt::format("fault '{}': {}='{}' is not a number", spec, key, text));
+  return value;
+}
+
+ChipOpFilter parse_op(const std::string &spec, const std::string &text) {
+  if (text == "any")
+    return ChipOpFilter::Any;
+  if (text == "erase")
+    return ChipOpFilter::Erase;
+  if (text == "program")
+    return ChipOpFilter::Program;
+  if (text == "wrsr")
+    return ChipOpFilter::Wrsr;
+  throw Error(
+      ErrorKind::Usage,
+      fmt::format("fault '{}': op='{}' (expected erase, program, wrsr or any)", spec, text));
+}
+
+std::string trigger_text(const FaultTrigger &t) {
+  switch (t.kind) {
+  case FaultTrigger::Kind::Nth: return fmt::format("nth={}", t.n);
+  case FaultTrigger::Kind::Range: return fmt::format("from={},to={}", t.from, t.to);
+  case FaultTrigger::Kind::Probability: return fmt::format("p={}", t.probability);
+  case FaultTrigger::Kind::Always: return "always";
+  }
+  return "always";
+}
+
+} // namespace
+
+bool Fault::hit(SimRandom &random) {
+  ++matched;
+  bool take = false;
+  switch (trigger.kind) {
+  case FaultTrigger::Kind::Nth: take = matched == trigger.n; break;
+  case FaultTrigger::Kind::Range: take = matched >= trigger.from && matched < trigger.to; break;
+  case FaultTrigger::Kind::Probability: take = random.unit() < trigger.probability; break;
+  case FaultTrigger::Kind::Always: take = true; break;
+  }
+  if (take)
+    ++fired;
+  return take;
+}
+
+std::string Fault::describe() const {
+  std::vector<std::string> parts;
+  switch (kind) {
+  case FaultKind::ReadBitFlip:
+    parts.push_back(fmt::format("addr=0x{:06X}", address));
+    parts.push_back(fmt::format("bit={}", bit));
+    if (sfdp)
+      parts.push_back("sfdp");
+    break;
+  case FaultKind::EraseFailure:
+    parts.push_back(fmt::format("sector={}", address));
+    parts.push_back(fmt::format("cells={}", count));
+    if (stuck_at_zero)
+      parts.push_back("stuck0");
+    break;
+  case FaultKind::ProgramFailure:
+    parts.push_back(fmt::format("page=0x{:X}", address));
+    parts.push_back(fmt::format("bits={}", count));
+    break;
+  case FaultKind::StuckBusy:
+  case FaultKind::PowerLoss: parts.push_back(fmt::format("op={}", op_name(op))); break;
+  case FaultKind::SlowChip: parts.push_back(fmt::format("factor={}", factor)); break;
+  case FaultKind::Protection:
+    parts.push_back(fmt::format("sr1=0x{:02X}", sr1));
+    parts.push_back(fmt::format("sr2=0x{:02X}", sr2));
+    if (lock)
+      parts.push_back("lock");
+    break;
+  case FaultKind::WrongJedec: parts.push_back(fmt::format("id=0x{:06X}", jedec)); break;
+  case FaultKind::Psp:
+    parts.push_back("mode=" + mode);
+    if (mode == "error")
+      parts.push_back(fmt::format("code=0x{:02X}", code));
+    if (command)
+      parts.push_back(fmt::format("cmd=0x{:02X}", *command));
+    break;
+  case FaultKind::Aperture: parts.push_back("mode=" + mode); break;
+  case FaultKind::Usb: return "usb:" + usb_spec;
+  default: break;
+  }
+  parts.push_back(trigger_text(trigger));
+  std::string out = kind_name(kind);
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    out += (i ? "," : ":") + parts[i];
+  return out;
+}
+
+Fault parse_fault(const std::string &spec) {
+  const auto colon = spec.find(':');
+  const std::string name = spec.substr(0, colon);
+  Fault f;
+  bool known = false;
+  for (const auto &k : kKindNames) {
+    if (name == k.name) {
+      f.kind = k.kind;
+      known = true;
+    }
+  }
+  if (!known)
+    throw Error(ErrorKind::Usage, fmt::format("unknown fault '{}'; {}", name, kUsage));
+  const std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  if (f.kind == FaultKind::Usb) {
+    if (rest.empty())
+      throw Error(ErrorKind::Usage, "fault 'usb' needs the bridge's fault spec after 'usb:'");
+    f.usb_spec = rest;
+    return f;
+  }
+
+  std::map<std::string, std::string> kv;
+  std::size_t start = 0;
+  while (start < rest.size()) {
+    std::size_t end = rest.find(',', start);
+    if (end == std::string::npos)
+      end = rest.size();
+    const std::string item = rest.substr(start, end - start);
+    if (!item.empty()) {
+      const auto eq = item.find('=');
+      kv[item.substr(0, eq)] = eq == std::string::npos ? "" : item.substr(eq + 1);
+    }
+    start = end + 1;
+  }
+  auto take = [&](const char *key) -> std::optional<std::string> {
+    auto it = kv.find(key);
+    if (it == kv.end())
+      return std::nullopt;
+    std::string value = it->second;
+    kv.erase(it);
+    return value;
+  };
+  auto need = [&](const char *key) {
+    auto value = take(key);
+    if (!value || value->empty())
+      throw Error(ErrorKind::Usage, fmt::format("fault '{}' needs {}=...; {}", spec, key, kUsage));
+    return *value;
+  };
+  auto num = [&](const std::string &key, const std::string &text) {
+    return number(spec, key, text);
+  };
+
+  // Defaults: transient F1 and one-shot F4/F6/F7/F11/F15 fire at the first matching operation;
+  // state-like faults apply from now on.
+  switch (f.kind) {
+  case FaultKind::ReadBitFlip:
+  case FaultKind::StuckBusy:
+  case FaultKind::RomSwHang:
+  case FaultKind::RomSwGate:
+  case FaultKind::PowerLoss:
+  case FaultKind::LinkDown:
+  case FaultKind::Psp: f.trigger.kind = FaultTrigger::Kind::Nth; break;
+  default: f.trigger.kind = FaultTrigger::Kind::Always; break;
+  }
+
+  switch (f.kind) {
+  case FaultKind::ReadBitFlip:
+    f.address = static_cast<std::uint32_t>(num("addr", need("addr")));
+    f.bit = static_cast<unsigned>(num("bit", need("bit")));
+    if (f.bit > 7)
+      throw Error(ErrorKind::Usage, fmt::format("fault '{}': bit must be 0..7", spec));
+    if (take("sticky"))
+      f.trigger.kind = FaultTrigger::Kind::Always;
+    if (take("sfdp"))
+      f.sfdp = true;
+    break;
+  case FaultKind::EraseFailure:
+    f.address = static_cast<std::uint32_t>(num("sector", need("sector")));
+    f.count = 8;
+    if (auto v = take("cells"))
+      f.count = static_cast<unsigned>(num("cells", *v));
+    if (take("stuck0"))
+      f.stuck_at_zero = true;
+    break;
+  case FaultKind::ProgramFailure:
+    f.address = static_cast<std::uint32_t>(num("page", need("page")));
+    f.count = 4;
+    if (auto v = take("bits"))
+      f.count = static_cast<unsigned>(num("bits", *v));
+    break;
+  case FaultKind::StuckBusy:
+  case FaultKind::PowerLoss:
+    if (auto v = take("op"))
+      f.op = parse_op(spec, *v);
+    break;
+  case FaultKind::SlowChip: {
+    const auto v = need("factor");
+    f.factor = static_cast<double>(num("factor", v));
+    if (f.factor < 1)
+      throw Error(ErrorKind::Usage, "fault 'slow': factor must be >= 1");
+    break;
+  }
+  case FaultKind::Protection:
+    if (auto v = take("sr1"))
+      f.sr1 = static_cast<std::uint8_t>(num("sr1", *v));
+    if (auto v = take("sr2"))
+      f.sr2 = static_cast<std::uint8_t>(num("sr2", *v));
+    if (auto v = take("bp"))
+      f.sr1 = static_cast<std::uint8_t>((f.sr1 & ~0x7C) | ((num("bp", *v) & 0x1F) << 2));
+    if (auto v = take("cmp"))
+      f.sr2 = static_cast<std::uint8_t>(num("cmp", *v) ? (f.sr2 | 0x40) : (f.sr2 & ~0x40));
+    if (take("lock"))
+      f.lock = true;
+    break;
+  case FaultKind::WrongJedec:
+    f.jedec = static_cast<std::uint32_t>(num("id", need("id")) & 0xFFFFFF);
+    break;
+  case FaultKind::Psp:
+    f.mode = need("mode");
+    if (f.mode != "never-ready" && f.mode != "busy" && f.mode != "error")
+      throw Error(ErrorKind::Usage,
+                  fmt::format("fault '{}': mode must be never-ready, busy or error", spec));
+    if (f.mode == "error")
+      f.code = static_cast<std::uint16_t>(num("code", need("code")));
+    if (auto v = take("cmd"))
+      f.command = static_cast<std::uint8_t>(num("cmd", *v));
+    if (f.mode == "never-ready")
+      f.trigger.kind = FaultTrigger::Kind::Always;
+    break;
+  case FaultKind::Aperture:
+    f.mode = need("mode");
+    if (f.mode != "mirror" && f.mode != "absent")
+      throw Error(ErrorKind::Usage, fmt::format("fault '{}': mode must be mirror or absent", spec));
+    break;
+  default: break;
+  }
+
+  // Trigger.
+  if (auto v = take("nth")) {
+    f.trigger.kind = FaultTrigger::Kind::Nth;
+    f.trigger.n = num("nth", *v);
+    if (f.trigger.n == 0)
+      throw Error(ErrorKind::Usage, fmt::format("fault '{}': nth counts from 1", spec));
+  }
+  if (auto v = take("from")) {
+    f.trigger.kind = FaultTrigger::Kind::Range;
+    f.trigger.from = num("from", *v);
+    f.trigger.to = num("to", need("to"));
+  }
+  if (auto v = take("p")) {
+    f.trigger.kind = FaultTrigger::Kind::Probability;
+    try {
+      f.trigger.probability = std::stod(*v);
+    } catch (const std::exception &) {
+      throw Error(ErrorKind::Usage,
+                  fmt::format("fault '{}': p='{}' is not a probability", spec, *v));
+    }
+  }
+  if (take("always"))
+    f.trigger.kind = FaultTrigger::Kind::Always;
+  if (!kv.empty())
+    throw Error(ErrorKind::Usage,
+                fmt::format("fault '{}': unknown key '{}'; {}", spec, kv.begin()->first, kUsage));
+  return f;
+}
+
+std::vector<Fault *> FaultPlan::of(FaultKind kind) {
+  std::vector<Fault *> out;
+  for (auto &f : faults_)
+    if (f.kind == kind)
+      out.push_back(&f);
+  return out;
+}
+
+bool FaultPlan::any(FaultKind kind) const {
+  for (const auto &f : faults_)
+    if (f.kind == kind)
+      return true;
+  return false;
+}
+
+nlohmann::json to_json(const Fault &f) {
+  nlohmann::json j = {{"spec", f.describe()}, {"matched", f.matched}, {"fired", f.fired}};
+  return j;
+}
+
+Fault fault_from_json(const nlohmann::json &j) {
+  Fault f = parse_fault(j.at("spec").get<std::string>());
+  f.matched = j.value("matched", std::uint64_t{0});
+  f.fired = j.value("fired", std::uint64_t{0});
+  return f;
+}
+
+} // namespace wavescope::hw::sim

@@ -23,6 +23,7 @@
 #include <span>
 #include <vector>
 
+#include "wavescope/trace/sqtt/block_scan.hpp"
 #include "wavescope/trace/sqtt/packet.hpp"
 
 namespace wavescope::trace::sqtt {
@@ -75,26 +76,53 @@ concept AcceptsNopRuns = requires(Sink &sink, const Packet &packet) {
 // What the hot loop needs of a packet type, in one 16-byte entry.
 struct DecodeEntry {
   PacketType type = PacketType::Nop;
-  std::uint8_t size = 1;     // nibbles
-  std::uint8_t flags = 0;    // kSpecial, kMarker, kTimestamp
-  std::uint8_t delta_lo = 0; // time += ((raw >> delta_lo) & delta_mask) << delta_shift + add
+  std::uint8_t size = 1;  // nibbles
+  std::uint8_t flags = 0; // kSpecial, kTimestamp, kMarker, kInst, kNop
+  std::uint8_t delta_lo = 0;
   std::uint8_t delta_shift = 0;
   std::uint8_t add = 0;
-  std::uint64_t delta_mask = 0; // 0 for types that do not move the time
+  // time += (((raw >> delta_lo) & delta_mask) << delta_shift) + add, computed with the delta
+  // already shifted into place (delta_lo >= delta_shift for every type).
+  std::uint8_t time_lo = 0;
+  std::uint64_t time_mask = 0; // 0 for types that do not move the time
 
-  static constexpr std::uint8_t kSpecial = 1;   // LAYOUT_HEADER, TS_DELTA_S8_W3, INST ops
-  static constexpr std::uint8_t kMarker = 2;    // TS_DELTA_OR_MARK*: + delta unless a marker
-  static constexpr std::uint8_t kTimestamp = 4; // CDNA_TIMESTAMP re-anchoring
+  std::uint64_t delta_mask() const { return time_mask >> delta_shift; }
+  std::uint64_t time_step(std::uint64_t raw) const { return ((raw >> time_lo) & time_mask) + add; }
+
+  // Rare packets, decoded out of line (PacketDecoder::special): layout headers (which may switch
+  // the family) and TS_DELTA_S8_W3 (a divergence from tinygrad to count).
+  static constexpr std::uint8_t kSpecial = 1;
+  static constexpr std::uint8_t kTimestamp = 2; // CDNA_TIMESTAMP re-anchoring, out of line too
+  // Common enough to be handled in the hot loop, off its straight path:
+  static constexpr std::uint8_t kMarker = 4; // TS_DELTA_OR_MARK*: + delta unless a marker
+  static constexpr std::uint8_t kInst = 8;   // INST types: count op values without a name
+  static constexpr std::uint8_t kNop = 16;   // NOP: may start a run (AcceptsNopRuns)
+  static constexpr std::uint8_t kOutOfLine = kSpecial | kTimestamp;
+  static constexpr std::uint8_t kAnySpecial = kSpecial | kTimestamp | kMarker | kInst;
 };
 // The entries of a family's 256 low-byte values, and of every type (after an override).
 const DecodeEntry *decode_entries_by_byte(Family family);
 const DecodeEntry *decode_entries_by_type();
 
+// Which op values of an INST type have a name (spec §9.1), as a bit set; the others are counted
+// in DecodeNotes::unknown_ops.
+struct NamedOps {
+  std::uint8_t lo = 0; // the op field
+  std::uint64_t mask = 0;
+  std::uint64_t bits[4] = {}; // bit v: op value v has a name (op fields are at most 8 bits)
+
+  bool names_op_of(std::uint64_t raw) const {
+    const std::uint64_t op = (raw >> lo) & mask;
+    return (bits[op >> 6] >> (op & 63)) & 1;
+  }
+};
+// The INST type of `family`'s named ops.
+const NamedOps &named_ops(Family family);
+
 class PacketDecoder {
 public:
   explicit PacketDecoder(const DecodeOptions &options = {}) : options_(options) {
-    family_ = options.family.value_or(Family::Rdna3);
-    by_byte_ = decode_entries_by_byte(family_);
+    set_family(options.family.value_or(Family::Rdna3));
   }
 
   // Decodes a whole blob in memory; returns the summary.
@@ -131,6 +159,9 @@ private:
 
   // `data` holds the blob's bytes from `first_byte` on; the blob ends at byte `end`; when
   // `last`, at least 32 zero bytes follow it in memory.
+  //
+  // Block by block (block_scan.hpp says why): first the sizes of packets at every nibble of the
+  // block, then the walk from packet to packet through them.
   template <class Sink>
   void run(const std::uint8_t *data, std::uint64_t first_byte, std::uint64_t end, bool last,
            Sink &sink) {
@@ -141,80 +172,98 @@ private:
     // and their whole size (at most 18 nibbles) lie inside the data.
     const std::int64_t fast_end =
         last ? std::int64_t(end_nibble) - 18 : std::int64_t(end_nibble) - 32;
-    const DecodeEntry *by_byte = by_byte_;
-    std::uint64_t s = nibble_, index = index_;
-    std::int64_t time = time_;
-    Packet packet;
-    if (index == 0 && std::int64_t(s) <= fast_end &&
-        by_byte[data[(s >> 1) - first_byte]].type != PacketType::LayoutHeader)
+    std::uint64_t s = nibble_;
+    if (index_ == 0 && std::int64_t(s) <= fast_end &&
+        by_byte_[data[(s >> 1) - first_byte]].type != PacketType::LayoutHeader)
       summary_.notes.missing_layout_header = true;
 
+    const std::uint64_t index_before = index_;
+    BlockScan scan;
     while (std::int64_t(s) <= fast_end) {
-      // The type (and so the next packet's start) from a 2-byte load: the shortest dependency
-      // chain from one packet to the next; the full window is computed beside it.
-      const std::uint8_t *bytes = data + ((s >> 1) - first_byte);
-      std::uint16_t pair;
-      std::memcpy(&pair, bytes, 2);
-      const DecodeEntry *e = &by_byte[(pair >> (4 * (s & 1))) & 0xFF];
-      const u128 window = load_window(data, first_byte, s);
-      packet.raw = static_cast<std::uint64_t>(window);
-      if (e->type == PacketType::Nop) {
-        // A run of NOPs (zero nibbles, or one byte without an encoding): one packet each.
-        std::uint64_t eight;
-        std::memcpy(&eight, bytes, 8);
-        eight >>= 4 * (s & 1);
-        unsigned run_length =
-            (eight & 0xF) ? 1u : std::min(zero_nibbles(eight), 16u - unsigned(s & 1));
-        run_length = static_cast<unsigned>(
-            std::min<std::int64_t>(run_length, fast_end - std::int64_t(s) + 1));
-        packet.type = PacketType::Nop;
-        packet.time = time;
-        if constexpr (AcceptsNopRuns<Sink>) {
-          // The sink takes the run at once: the first NOP and how many follow in a row.
-          packet.raw_high = static_cast<std::uint8_t>(window >> 64);
-          packet.index = index;
-          packet.nibble = s;
-          sink.on_nops(static_cast<const Packet &>(packet), run_length);
-          index += run_length;
-          s += run_length;
-        } else {
-          for (unsigned k = 0; k < run_length; ++k) {
-            const u128 w = window >> (4 * k);
-            packet.raw = static_cast<std::uint64_t>(w);
-            packet.raw_high = static_cast<std::uint8_t>(w >> 64);
-            packet.index = index++;
-            packet.nibble = s++;
-            sink(static_cast<const Packet &>(packet));
-          }
-        }
-        continue;
-      }
-      packet.raw_high = static_cast<std::uint8_t>(window >> 64);
+      // A block starts on a byte boundary and holds packet starts up to fast_end, so the scan
+      // reads only bytes a packet there may read.
+      const std::uint64_t base = s & ~std::uint64_t{1};
+      const auto count = static_cast<unsigned>(
+          std::min<std::int64_t>(BlockScan::kNibbles, fast_end + 1 - std::int64_t(base)));
+      const std::uint8_t *block = data + (base / 2 - first_byte);
+      scan_block(family_, block, count, scan);
+      s = base + walk_block(block, scan, static_cast<unsigned>(s - base), count, base, sink);
+    }
+    summary_.packets += index_ - index_before;
+    nibble_ = s;
+    if (last)
+      run_end(data, first_byte, end_nibble, sink);
+  }
+
+  // Decodes the packets starting at block nibbles [r, count) (the block starts at blob nibble
+  // `base`); returns the block nibble after the last packet. Returns early when a layout header
+  // switches the family: the scan's sizes are the old family's.
+  template <class Sink>
+  unsigned walk_block(const std::uint8_t *block, const BlockScan &scan, unsigned r, unsigned count,
+                      std::uint64_t base, Sink &sink) {
+    const DecodeEntry *const by_byte = by_byte_;
+    // The bytes from nibble r on: the block's own for even r, the shifted copy's for odd r.
+    const std::uint8_t *const bytes_at[2] = {block, scan.shifted};
+    std::uint64_t index = index_;
+    std::int64_t time = time_;
+    // NOPs leave the straight path only when the sink takes them in runs.
+    constexpr std::uint8_t kRare =
+        DecodeEntry::kAnySpecial | (AcceptsNopRuns<Sink> ? DecodeEntry::kNop : 0);
+    const NamedOps *const inst_ops = inst_ops_;
+    Packet packet;
+    while (r < count) {
+      const std::uint8_t *bytes = bytes_at[r & 1] + r / 2;
+      std::memcpy(&packet.raw, bytes, 8);
+      packet.raw_high = bytes[8];
+      const DecodeEntry *e = &by_byte[packet.raw & 0xFF];
       packet.type = e->type;
       packet.index = index;
-      packet.nibble = s;
-      if (e->flags) {
-        // A copy, so `packet` never escapes the loop: the compiler can then drop the stores of
-        // fields the (inlined) sink does not read.
-        Packet rare = packet;
-        e = special(rare, time);
-        packet.type = rare.type;
-        by_byte = by_byte_;
-      } else {
-        time += static_cast<std::int64_t>(
-            (((packet.raw >> e->delta_lo) & e->delta_mask) << e->delta_shift) + e->add);
+      packet.nibble = base + r;
+      std::uint64_t step = e->time_step(packet.raw);
+      if (e->flags & kRare) [[unlikely]] {
+        packet.time = time;
+        if constexpr (AcceptsNopRuns<Sink>) {
+          if (e->flags & DecodeEntry::kNop) {
+            // A run of NOPs (zero nibbles, or one byte without an encoding) in one call.
+            const unsigned run_length =
+                std::min((packet.raw & 0xF) ? 1u : zero_nibbles(packet.raw), count - r);
+            sink.on_nops(static_cast<const Packet &>(packet), run_length);
+            index += run_length;
+            r += run_length;
+            continue;
+          }
+        }
+        if (e->flags & DecodeEntry::kMarker) {
+          if (packet.is_marker())
+            step = 0; // the field holds a realtime sample, not a delta
+        } else if (e->flags & DecodeEntry::kInst) {
+          summary_.notes.unknown_ops += !inst_ops->names_op_of(packet.raw);
+        } else {
+          // Copies, so neither `packet` nor `time` escapes the loop: the compiler keeps them in
+          // registers and drops the stores of fields the (inlined) sink does not read.
+          Packet rare = packet;
+          std::int64_t rare_time = time;
+          e = special(rare, rare_time);
+          time = rare_time;
+          packet.type = rare.type;
+          packet.time = time;
+          sink(static_cast<const Packet &>(packet));
+          ++index;
+          r += e->size;
+          if (by_byte_ != by_byte)
+            break;
+          continue;
+        }
       }
+      time += static_cast<std::int64_t>(step);
       packet.time = time;
       sink(static_cast<const Packet &>(packet));
       ++index;
-      s += e->size;
+      r += scan.sizes[r]; // the chain from one packet to the next
     }
-    summary_.packets += index - index_;
-    nibble_ = s;
     index_ = index;
     time_ = time;
-    if (last)
-      run_end(data, first_byte, end_nibble, sink);
+    return r;
   }
 
   // The last packets of the blob, one by one with the end-of-blob rules (spec §2 rule 6).
@@ -246,11 +295,10 @@ private:
       packet.nibble = s;
       packet.in_tail = in_tail;
       std::int64_t time = time_;
-      if (e->flags)
+      if (e->flags & DecodeEntry::kAnySpecial)
         e = special(packet, time);
       else
-        time += static_cast<std::int64_t>(
-            (((packet.raw >> e->delta_lo) & e->delta_mask) << e->delta_shift) + e->add);
+        time += static_cast<std::int64_t>(e->time_step(packet.raw));
       if (index_ == 0 && packet.type != PacketType::LayoutHeader)
         summary_.notes.missing_layout_header = true;
       if (s + e->size > end_nibble) {
@@ -285,11 +333,17 @@ private:
   // header override, divergences from tinygrad, op checks, markers and timestamps. Returns the
   // entry of the packet's final type; advances `time`.
   const DecodeEntry *special(Packet &packet, std::int64_t &time);
+  void set_family(Family family) {
+    family_ = family;
+    by_byte_ = decode_entries_by_byte(family);
+    inst_ops_ = &named_ops(family);
+  }
   void on_layout_header(Packet &packet);
 
   DecodeOptions options_;
   Family family_;
   const DecodeEntry *by_byte_;
+  const NamedOps *inst_ops_;
   std::uint64_t nibble_ = 0;
   std::uint64_t index_ = 0;
   std::int64_t time_ = 0;

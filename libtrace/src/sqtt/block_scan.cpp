@@ -72,25 +72,55 @@ void scan_portable(const SizeTables &t, const std::uint8_t *block, unsigned k, u
 }
 
 #ifdef WAVESCOPE_SCAN_AVX2
-// The sizes of 32 packets whose low bytes are `x`.
-__attribute__((target("avx2"))) inline __m256i sizes_avx2(const SizeTables &t, __m256i x) {
-  const __m256i nibble = _mm256_set1_epi8(0x0F);
-  const __m256i low = _mm256_and_si256(x, nibble);
-  const __m256i high = _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
-  __m256i sizes = _mm256_shuffle_epi8(_mm256_load_si256((const __m256i *)t.by_low), low);
-  for (unsigned i = 0; i < t.split_count; ++i) {
-    const __m256i row =
-        _mm256_shuffle_epi8(_mm256_load_si256((const __m256i *)t.split_rows[i]), high);
-    const __m256i is_split = _mm256_cmpeq_epi8(low, _mm256_set1_epi8(char(t.split_low[i])));
-    sizes = _mm256_blendv_epi8(sizes, row, is_split);
+// The split rows of a family held in registers: kRows of them (the tables' split_count), or
+// any number read from memory when kRows is kAnyRows.
+constexpr unsigned kAnyRows = ~0u;
+
+template <unsigned kRows> struct SplitRowsAvx2 {
+  __m256i low[kRows > 0 ? kRows : 1]; // (a zero-size array is not standard C++)
+  __m256i row[kRows > 0 ? kRows : 1];
+  __attribute__((target("avx2"))) explicit SplitRowsAvx2(const SizeTables &t) {
+    for (unsigned i = 0; i < kRows; ++i) {
+      low[i] = _mm256_set1_epi8(char(t.split_low[i]));
+      row[i] = _mm256_load_si256((const __m256i *)t.split_rows[i]);
+    }
   }
-  return sizes;
-}
+  __attribute__((target("avx2"))) __m256i apply(const SizeTables &, __m256i sizes,
+                                                __m256i low_nibbles, __m256i high_nibbles) const {
+    for (unsigned i = 0; i < kRows; ++i)
+      sizes = _mm256_blendv_epi8(sizes, _mm256_shuffle_epi8(row[i], high_nibbles),
+                                 _mm256_cmpeq_epi8(low_nibbles, low[i]));
+    return sizes;
+  }
+};
+
+template <> struct SplitRowsAvx2<kAnyRows> {
+  explicit SplitRowsAvx2(const SizeTables &) {}
+  __attribute__((target("avx2"))) __m256i apply(const SizeTables &t, __m256i sizes,
+                                                __m256i low_nibbles, __m256i high_nibbles) const {
+    for (unsigned i = 0; i < t.split_count; ++i) {
+      const __m256i row = _mm256_load_si256((const __m256i *)t.split_rows[i]);
+      sizes = _mm256_blendv_epi8(
+          sizes, _mm256_shuffle_epi8(row, high_nibbles),
+          _mm256_cmpeq_epi8(low_nibbles, _mm256_set1_epi8(char(t.split_low[i]))));
+    }
+    return sizes;
+  }
+};
 
 // 32 input bytes per step: 64 sizes and 32 shifted bytes; the rest byte by byte.
+template <unsigned kRows>
 __attribute__((target("avx2"))) void scan_avx2(const SizeTables &t, const std::uint8_t *block,
                                                unsigned count, BlockScan &out) {
   const __m256i nibble = _mm256_set1_epi8(0x0F);
+  const __m256i by_low = _mm256_load_si256((const __m256i *)t.by_low);
+  const SplitRowsAvx2<kRows> split(t);
+  // The sizes of the 32 packets whose low bytes are `x`.
+  const auto sizes_of = [&](__m256i x) __attribute__((target("avx2"))) {
+    const __m256i low = _mm256_and_si256(x, nibble);
+    const __m256i high = _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
+    return split.apply(t, _mm256_shuffle_epi8(by_low, low), low, high);
+  };
   const unsigned readable = readable_bytes(count), needed = shifted_needed(count);
   unsigned k = 0;
   for (; k + 33 <= readable && k < needed; k += 32) {
@@ -101,7 +131,7 @@ __attribute__((target("avx2"))) void scan_avx2(const SizeTables &t, const std::u
     const __m256i odd = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(even, 4), nibble),
                                         _mm256_andnot_si256(nibble, _mm256_slli_epi16(next, 4)));
     _mm256_storeu_si256((__m256i *)(out.shifted + k), odd);
-    const __m256i even_sizes = sizes_avx2(t, even), odd_sizes = sizes_avx2(t, odd);
+    const __m256i even_sizes = sizes_of(even), odd_sizes = sizes_of(odd);
     // Interleave even and odd nibbles; unpack works per 128-bit lane, so put the lanes in order.
     const __m256i a = _mm256_unpacklo_epi8(even_sizes, odd_sizes);
     const __m256i b = _mm256_unpackhi_epi8(even_sizes, odd_sizes);
@@ -114,15 +144,29 @@ __attribute__((target("avx2"))) void scan_avx2(const SizeTables &t, const std::u
 
 using ScanFunction = void (*)(const SizeTables &, const std::uint8_t *, unsigned, BlockScan &);
 
-ScanFunction scan_function(ScanKernel kernel) {
+void scan_portable_block(const SizeTables &t, const std::uint8_t *block, unsigned count,
+                         BlockScan &out) {
+  scan_portable(t, block, 0, count, out);
+}
+
+// The scan of `kernel` for the tables `t`: with AVX2, specialised for their number of split
+// rows (every family has at most 4).
+ScanFunction scan_function(ScanKernel kernel, const SizeTables &t) {
 #ifdef WAVESCOPE_SCAN_AVX2
-  if (kernel == ScanKernel::Avx2)
-    return scan_avx2;
+  if (kernel == ScanKernel::Avx2) {
+    switch (t.split_count) {
+    case 0: return scan_avx2<0>;
+    case 1: return scan_avx2<1>;
+    case 2: return scan_avx2<2>;
+    case 3: return scan_avx2<3>;
+    case 4: return scan_avx2<4>;
+    default: return scan_avx2<kAnyRows>;
+    }
+  }
 #endif
   (void)kernel;
-  return [](const SizeTables &t, const std::uint8_t *block, unsigned count, BlockScan &out) {
-    scan_portable(t, block, 0, count, out);
-  };
+  (void)t;
+  return scan_portable_block;
 }
 
 } // namespace
@@ -152,13 +196,20 @@ void scan_block(ScanKernel kernel, Family family, const std::uint8_t *block, uns
     return;
   if (!scan_kernel_available(kernel))
     kernel = ScanKernel::Portable;
-  scan_function(kernel)(size_tables(family), block, count, out);
+  const SizeTables &t = size_tables(family);
+  scan_function(kernel, t)(t, block, count, out);
 }
 
 void scan_block(Family family, const std::uint8_t *block, unsigned count, BlockScan &out) {
-  static const ScanFunction best = scan_function(best_scan_kernel());
+  // The best scan per family, chosen once.
+  static const auto best = [] {
+    std::array<ScanFunction, 3> f{};
+    for (std::size_t i = 0; i < f.size(); ++i)
+      f[i] = scan_function(best_scan_kernel(), size_tables(static_cast<Family>(i)));
+    return f;
+  }();
   if (count != 0)
-    best(size_tables(family), block, count, out);
+    best[static_cast<std::size_t>(family)](size_tables(family), block, count, out);
 }
 
 } // namespace wavescope::trace::sqtt

@@ -199,8 +199,8 @@ private:
   // `base`); returns the block nibble after the last packet. Returns early when a layout header
   // switches the family: the scan's sizes are the old family's.
   template <class Sink>
-  unsigned walk_block(const std::uint8_t *block, const BlockScan &scan, unsigned r, unsigned count,
-                      std::uint64_t base, Sink &sink) {
+  std::size_t walk_block(const std::uint8_t *block, const BlockScan &scan, std::size_t r,
+                         std::size_t count, std::uint64_t base, Sink &sink) {
     const DecodeEntry *const by_byte = by_byte_;
     // The bytes from nibble r on: the block's own for even r, the shifted copy's for odd r.
     const std::uint8_t *const bytes_at[2] = {block, scan.shifted};
@@ -210,23 +210,24 @@ private:
     constexpr std::uint8_t kRare =
         DecodeEntry::kAnySpecial | (AcceptsNopRuns<Sink> ? DecodeEntry::kNop : 0);
     const NamedOps *const inst_ops = inst_ops_;
+    std::size_t last_size = 1;
     Packet packet;
     while (r < count) {
       const std::uint8_t *bytes = bytes_at[r & 1] + r / 2;
       std::memcpy(&packet.raw, bytes, 8);
-      packet.raw_high = bytes[8];
       const DecodeEntry *e = &by_byte[packet.raw & 0xFF];
       packet.type = e->type;
       packet.index = index;
       packet.nibble = base + r;
       std::uint64_t step = e->time_step(packet.raw);
       if (e->flags & kRare) [[unlikely]] {
+        packet.raw_high = bytes[8];
         packet.time = time;
         if constexpr (AcceptsNopRuns<Sink>) {
           if (e->flags & DecodeEntry::kNop) {
             // A run of NOPs (zero nibbles, or one byte without an encoding) in one call.
-            const unsigned run_length =
-                std::min((packet.raw & 0xF) ? 1u : zero_nibbles(packet.raw), count - r);
+            const unsigned run_length = static_cast<unsigned>(std::min<std::size_t>(
+                (packet.raw & 0xF) ? 1u : zero_nibbles(packet.raw), count - r));
             sink.on_nops(static_cast<const Packet &>(packet), run_length);
             index += run_length;
             r += run_length;
@@ -256,10 +257,21 @@ private:
         }
       }
       time += static_cast<std::int64_t>(step);
+      packet.raw_high = bytes[8]; // (dropped by the compiler when the sink does not read it)
       packet.time = time;
       sink(static_cast<const Packet &>(packet));
       ++index;
-      r += scan.sizes[r]; // the chain from one packet to the next
+      // The step to the next packet, written as a branch on "the same size as the previous
+      // packet" (runs of one type are common: CDNA_MISC, NOPs, REG). The CPU predicts the branch
+      // and starts on the next packet without waiting for the load of this one's size, which
+      // would otherwise bound the loop (load + add per packet).
+      const std::size_t size = scan.sizes[r];
+      if (size == last_size) [[likely]] {
+        r += last_size;
+      } else {
+        last_size = size;
+        r += size;
+      }
     }
     index_ = index;
     time_ = time;

@@ -1,8 +1,8 @@
 // The decoder's fast path (block_scan.hpp, PacketDecoder::walk_block): the block pre-pass of
 // per-nibble sizes in every kernel, packets across block boundaries and on odd nibbles, the
-// predicted step between packets, family switches inside a block, and NOP runs. Each is checked
-// against an independent oracle: the table definition, the encoder's own record of what it
-// wrote, or the blob's bytes.
+// predicted step between packets, family switches inside a block, and NOP runs, each with and
+// without the SIMD pre-pass (DecodeOptions::simd). Each is checked against an independent
+// oracle: the table definition, the encoder's own record of what it wrote, or the blob's bytes.
 
 #include <catch2/catch.hpp>
 
@@ -184,6 +184,7 @@ TEST_CASE("every packet's raw and raw_high are the 72 stream bits from its first
   for (const auto &bytes : inputs())
     for (int family = -1; family < 3; ++family) {
       DecodeOptions options;
+      options.simd = family % 2 == 0; // both paths, each over every input
       if (family >= 0)
         options.family = static_cast<Family>(family);
       options.decode_tail = true;
@@ -218,10 +219,14 @@ TEST_CASE("random encoder-built streams of every family decode to exactly what w
         w.nibble(0);
       }
       add_random_packets(w, written, family, stream < 2 ? 30 : 600 * std::size_t(stream), rng);
-      DecodeOptions options;
-      options.family = family;
       const auto bytes = w.nops(18).finish();
-      CHECK(starts_with_written(decode(bytes, options).packets, written));
+      for (bool simd : {true, false}) {
+        INFO("simd " << simd);
+        DecodeOptions options;
+        options.family = family;
+        options.simd = simd;
+        CHECK(starts_with_written(decode(bytes, options).packets, written));
+      }
     }
 }
 
@@ -239,10 +244,16 @@ TEST_CASE("a layout header inside a block switches the family for the rest of th
     written.push_back({PacketType::LayoutHeader, w.nibbles(), layout4});
     w.add_bits(PacketType::LayoutHeader, layout4);
     add_random_packets(w, written, Family::Rdna4, 2000, rng);
-    const auto d = decode(w.nops(18).finish());
-    CHECK(starts_with_written(d.packets, written));
-    CHECK(d.summary.notes.mid_stream_layout_headers == 1);
-    CHECK(d.summary.family == Family::Rdna4);
+    const auto bytes = w.nops(18).finish();
+    for (bool simd : {true, false}) {
+      INFO("simd " << simd);
+      DecodeOptions options;
+      options.simd = simd;
+      const auto d = decode(bytes, options);
+      CHECK(starts_with_written(d.packets, written));
+      CHECK(d.summary.notes.mid_stream_layout_headers == 1);
+      CHECK(d.summary.family == Family::Rdna4);
+    }
   }
 }
 
@@ -253,6 +264,7 @@ TEST_CASE("a sink taking NOP runs sees the same packets as one taking every pack
     for (bool tail : {false, true}) {
       DecodeOptions options;
       options.decode_tail = tail;
+      options.simd = tail; // both paths
       const auto single = decode(bytes, options);
       RunExpander expander;
       PacketDecoder decoder(options);
@@ -270,4 +282,40 @@ TEST_CASE("a sink taking NOP runs sees the same packets as one taking every pack
       CHECK(summary.last_time == single.summary.last_time);
     }
   CHECK(runs > 1000);
+}
+
+TEST_CASE("decoding without the SIMD pre-pass gives the same packets, times and summary") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::size_t packets = 0;
+  for (const auto &bytes : inputs())
+    for (int family = -1; family < 3; ++family) {
+      DecodeOptions options;
+      if (family >= 0)
+        options.family = static_cast<Family>(family);
+      options.decode_tail = true;
+      const auto with = decode(bytes, options);
+      options.simd = false;
+      const auto without = decode(bytes, options);
+      REQUIRE(with.packets.size() == without.packets.size());
+      bool same = true;
+      for (std::size_t i = 0; i < with.packets.size(); ++i) {
+        const Packet &a = with.packets[i], &b = without.packets[i];
+        same = same && a.index == b.index && a.nibble == b.nibble && a.time == b.time &&
+               a.raw == b.raw && a.raw_high == b.raw_high && a.type == b.type &&
+               a.in_tail == b.in_tail;
+      }
+      CHECK(same);
+      const auto &x = with.summary, &y = without.summary;
+      CHECK(x.family == y.family);
+      CHECK(x.packets == y.packets);
+      CHECK(x.tail_packets == y.tail_packets);
+      CHECK(x.decoded_nibbles == y.decoded_nibbles);
+      CHECK(x.last_time == y.last_time);
+      CHECK(x.notes.unknown_ops == y.notes.unknown_ops);
+      CHECK(x.notes.mid_stream_layout_headers == y.notes.mid_stream_layout_headers);
+      CHECK(x.notes.cdna_header_like_timestamps == y.notes.cdna_header_like_timestamps);
+      CHECK(x.notes.byte_aligned_ts_delta_s8_w3 == y.notes.byte_aligned_ts_delta_s8_w3);
+      packets += with.packets.size();
+    }
+  CHECK(packets > 100000);
 }

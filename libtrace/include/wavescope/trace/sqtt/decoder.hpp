@@ -34,6 +34,9 @@ struct DecodeOptions {
   std::optional<Family> family;
   // Also decode the complete packets of the undecoded tail (marked Packet::in_tail).
   bool decode_tail = false;
+  // Use the SIMD block pre-pass (block_scan.hpp) where the CPU has one. false takes the path
+  // of CPUs without one: the same packets, for tests and benchmarks.
+  bool simd = true;
 };
 
 // Where and why the decode deviated from what tinygrad does, or found something unusual.
@@ -121,7 +124,8 @@ const NamedOps &named_ops(Family family);
 
 class PacketDecoder {
 public:
-  explicit PacketDecoder(const DecodeOptions &options = {}) : options_(options) {
+  explicit PacketDecoder(const DecodeOptions &options = {})
+      : options_(options), scanned_(options.simd && best_scan_kernel() != ScanKernel::Portable) {
     set_family(options.family.value_or(Family::Rdna3));
   }
 
@@ -160,8 +164,10 @@ private:
   // `data` holds the blob's bytes from `first_byte` on; the blob ends at byte `end`; when
   // `last`, at least 32 zero bytes follow it in memory.
   //
-  // Block by block (block_scan.hpp says why): first the sizes of packets at every nibble of the
-  // block, then the walk from packet to packet through them.
+  // Block by block: with a SIMD kernel, first the sizes of packets at every nibble of the block
+  // (block_scan.hpp says why), then the walk from packet to packet through them. Without one,
+  // the walk reads each packet's size from its entry: scanning byte by byte would cost more than
+  // it saves.
   template <class Sink>
   void run(const std::uint8_t *data, std::uint64_t first_byte, std::uint64_t end, bool last,
            Sink &sink) {
@@ -186,8 +192,12 @@ private:
       const auto count = static_cast<unsigned>(
           std::min<std::int64_t>(BlockScan::kNibbles, fast_end + 1 - std::int64_t(base)));
       const std::uint8_t *block = data + (base / 2 - first_byte);
-      scan_block(family_, block, count, scan);
-      s = base + walk_block(block, scan, static_cast<unsigned>(s - base), count, base, sink);
+      if (scanned_) {
+        scan_block(family_, block, count, scan);
+        s = base + walk_block<true>(block, &scan, s - base, count, base, sink);
+      } else {
+        s = base + walk_block<false>(block, nullptr, s - base, count, base, sink);
+      }
     }
     summary_.packets += index_ - index_before;
     nibble_ = s;
@@ -196,14 +206,15 @@ private:
   }
 
   // Decodes the packets starting at block nibbles [r, count) (the block starts at blob nibble
-  // `base`); returns the block nibble after the last packet. Returns early when a layout header
-  // switches the family: the scan's sizes are the old family's.
-  template <class Sink>
-  std::size_t walk_block(const std::uint8_t *block, const BlockScan &scan, std::size_t r,
+  // `base`); returns the block nibble after the last packet, or after a layout header that
+  // switched the family (the scan's sizes and the local tables are the old family's). With
+  // kScanned, `scan` holds the block's pre-pass.
+  template <bool kScanned, class Sink>
+  std::size_t walk_block(const std::uint8_t *block, const BlockScan *scan, std::size_t r,
                          std::size_t count, std::uint64_t base, Sink &sink) {
     const DecodeEntry *const by_byte = by_byte_;
     // The bytes from nibble r on: the block's own for even r, the shifted copy's for odd r.
-    const std::uint8_t *const bytes_at[2] = {block, scan.shifted};
+    const std::uint8_t *const bytes_at[2] = {block, kScanned ? scan->shifted : nullptr};
     std::uint64_t index = index_;
     std::int64_t time = time_;
     // NOPs leave the straight path only when the sink takes them in runs.
@@ -213,15 +224,27 @@ private:
     std::size_t last_size = 1;
     Packet packet;
     while (r < count) {
-      const std::uint8_t *bytes = bytes_at[r & 1] + r / 2;
-      std::memcpy(&packet.raw, bytes, 8);
+      const std::uint8_t *bytes = bytes_at[kScanned ? r & 1 : 0] + r / 2;
+      std::uint8_t raw_high;
+      if constexpr (kScanned) {
+        std::memcpy(&packet.raw, bytes, 8);
+        raw_high = bytes[8];
+      } else {
+        // Two loads and a funnel shift by 0 or 4 bits ((hi << 1) << 63 is 0).
+        std::uint64_t lo, hi;
+        std::memcpy(&lo, bytes, 8);
+        std::memcpy(&hi, bytes + 8, 8);
+        const unsigned shift = 4 * (r & 1);
+        packet.raw = (lo >> shift) | ((hi << 1) << (63 - shift));
+        raw_high = static_cast<std::uint8_t>(hi >> shift);
+      }
       const DecodeEntry *e = &by_byte[packet.raw & 0xFF];
       packet.type = e->type;
       packet.index = index;
       packet.nibble = base + r;
       std::uint64_t step = e->time_step(packet.raw);
       if (e->flags & kRare) [[unlikely]] {
-        packet.raw_high = bytes[8];
+        packet.raw_high = raw_high;
         packet.time = time;
         if constexpr (AcceptsNopRuns<Sink>) {
           if (e->flags & DecodeEntry::kNop) {
@@ -252,20 +275,21 @@ private:
           ++index;
           r += e->size;
           if (by_byte_ != by_byte)
-            break;
+            break; // the caller goes on in a new block, with the new family's tables
           continue;
         }
       }
       time += static_cast<std::int64_t>(step);
-      packet.raw_high = bytes[8]; // (dropped by the compiler when the sink does not read it)
+      packet.raw_high = raw_high; // (dropped by the compiler when the sink does not read it)
       packet.time = time;
       sink(static_cast<const Packet &>(packet));
       ++index;
       // The step to the next packet, written as a branch on "the same size as the previous
       // packet" (runs of one type are common: CDNA_MISC, NOPs, REG). The CPU predicts the branch
-      // and starts on the next packet without waiting for the load of this one's size, which
-      // would otherwise bound the loop (load + add per packet).
-      const std::size_t size = scan.sizes[r];
+      // and starts on the next packet without waiting for this one's size, which would
+      // otherwise bound the loop: a load and an add per packet with the pre-pass, the window
+      // load and the table lookup without it.
+      const std::size_t size = kScanned ? scan->sizes[r] : e->size;
       if (size == last_size) [[likely]] {
         r += last_size;
       } else {
@@ -354,6 +378,7 @@ private:
 
   DecodeOptions options_;
   Family family_;
+  const bool scanned_; // the block pre-pass runs (a SIMD kernel exists, options_.simd)
   const DecodeEntry *by_byte_;
   const NamedOps *inst_ops_;
   std::uint64_t nibble_ = 0;

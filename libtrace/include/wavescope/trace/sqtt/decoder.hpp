@@ -217,45 +217,55 @@ private:
     const std::uint8_t *const bytes_at[2] = {block, kScanned ? scan->shifted : nullptr};
     std::uint64_t index = index_;
     std::int64_t time = time_;
-    // NOPs leave the straight path only when the sink takes them in runs.
-    constexpr std::uint8_t kRare =
-        DecodeEntry::kAnySpecial | (AcceptsNopRuns<Sink> ? DecodeEntry::kNop : 0);
+    constexpr std::uint8_t kRare = DecodeEntry::kAnySpecial | DecodeEntry::kNop;
     const NamedOps *const inst_ops = inst_ops_;
-    std::size_t last_size = 1;
-    Packet packet;
-    while (r < count) {
-      const std::uint8_t *bytes = bytes_at[kScanned ? r & 1 : 0] + r / 2;
-      std::uint8_t raw_high;
+    // The 72 bits from block nibble r on: the shifted copy's bytes for odd r with the pre-pass,
+    // else two loads and a funnel shift by 0 or 4 bits ((hi << 1) << 63 is 0).
+    const auto load_window = [&](std::size_t r_at, Packet &p) {
+      const std::uint8_t *bytes = bytes_at[kScanned ? r_at & 1 : 0] + r_at / 2;
       if constexpr (kScanned) {
-        std::memcpy(&packet.raw, bytes, 8);
-        raw_high = bytes[8];
+        std::memcpy(&p.raw, bytes, 8);
+        p.raw_high = bytes[8];
       } else {
-        // Two loads and a funnel shift by 0 or 4 bits ((hi << 1) << 63 is 0).
         std::uint64_t lo, hi;
         std::memcpy(&lo, bytes, 8);
         std::memcpy(&hi, bytes + 8, 8);
-        const unsigned shift = 4 * (r & 1);
-        packet.raw = (lo >> shift) | ((hi << 1) << (63 - shift));
-        raw_high = static_cast<std::uint8_t>(hi >> shift);
+        const unsigned shift = 4 * (r_at & 1);
+        p.raw = (lo >> shift) | ((hi << 1) << (63 - shift));
+        p.raw_high = static_cast<std::uint8_t>(hi >> shift);
       }
+    };
+    std::size_t last_size = 1;
+    Packet packet;
+    while (r < count) {
+      load_window(r, packet);
       const DecodeEntry *e = &by_byte[packet.raw & 0xFF];
       packet.type = e->type;
       packet.index = index;
       packet.nibble = base + r;
       std::uint64_t step = e->time_step(packet.raw);
       if (e->flags & kRare) [[unlikely]] {
-        packet.raw_high = raw_high;
         packet.time = time;
-        if constexpr (AcceptsNopRuns<Sink>) {
-          if (e->flags & DecodeEntry::kNop) {
-            // A run of NOPs (zero nibbles, or one byte without an encoding) in one call.
-            const unsigned run_length = static_cast<unsigned>(std::min<std::size_t>(
-                (packet.raw & 0xF) ? 1u : zero_nibbles(packet.raw), count - r));
+        if (e->flags & DecodeEntry::kNop) {
+          // A run of NOPs (zero nibbles, or one byte without an encoding): in one call if the
+          // sink takes runs, else one call each from a loop that only moves the window.
+          const unsigned run_length = static_cast<unsigned>(
+              std::min<std::size_t>((packet.raw & 0xF) ? 1u : zero_nibbles(packet.raw), count - r));
+          if constexpr (AcceptsNopRuns<Sink>) {
             sink.on_nops(static_cast<const Packet &>(packet), run_length);
-            index += run_length;
-            r += run_length;
-            continue;
+          } else {
+            for (unsigned k = 0;;) {
+              sink(static_cast<const Packet &>(packet));
+              if (++k == run_length)
+                break;
+              load_window(r + k, packet);
+              packet.index = index + k;
+              packet.nibble = base + r + k;
+            }
           }
+          index += run_length;
+          r += run_length;
+          continue;
         }
         if (e->flags & DecodeEntry::kMarker) {
           if (packet.is_marker())
@@ -280,7 +290,6 @@ private:
         }
       }
       time += static_cast<std::int64_t>(step);
-      packet.raw_high = raw_high; // (dropped by the compiler when the sink does not read it)
       packet.time = time;
       sink(static_cast<const Packet &>(packet));
       ++index;

@@ -219,32 +219,35 @@ private:
     std::int64_t time = time_;
     constexpr std::uint8_t kRare = DecodeEntry::kAnySpecial | DecodeEntry::kNop;
     const NamedOps *const inst_ops = inst_ops_;
-    // The 72 bits from block nibble r on: the shifted copy's bytes for odd r with the pre-pass,
-    // else two loads and a funnel shift by 0 or 4 bits ((hi << 1) << 63 is 0).
-    const auto load_window = [&](std::size_t r_at, Packet &p) {
+    // Bits 0..63 and 64..71 from block nibble r on: the shifted copy's bytes for odd r with the
+    // pre-pass, else two loads and a funnel shift by 0 or 4 bits ((hi << 1) << 63 is 0). Apart,
+    // so the compiler drops the high bits where the sink does not read them.
+    const auto bits_at = [&](std::size_t r_at) {
       const std::uint8_t *bytes = bytes_at[kScanned ? r_at & 1 : 0] + r_at / 2;
-      if constexpr (kScanned) {
-        std::memcpy(&p.raw, bytes, 8);
-        p.raw_high = bytes[8];
-      } else {
-        std::uint64_t lo, hi;
-        std::memcpy(&lo, bytes, 8);
-        std::memcpy(&hi, bytes + 8, 8);
-        const unsigned shift = 4 * (r_at & 1);
-        p.raw = (lo >> shift) | ((hi << 1) << (63 - shift));
-        p.raw_high = static_cast<std::uint8_t>(hi >> shift);
-      }
+      std::uint64_t lo, hi;
+      std::memcpy(&lo, bytes, 8);
+      if constexpr (kScanned)
+        return lo;
+      std::memcpy(&hi, bytes + 8, 8);
+      const unsigned shift = 4 * (r_at & 1);
+      return (lo >> shift) | ((hi << 1) << (63 - shift));
+    };
+    const auto high_bits_at = [&](std::size_t r_at) {
+      const std::uint8_t *bytes = bytes_at[kScanned ? r_at & 1 : 0] + r_at / 2;
+      return static_cast<std::uint8_t>(kScanned ? bytes[8]
+                                                : (bytes[8] | bytes[9] << 8) >> (4 * (r_at & 1)));
     };
     std::size_t last_size = 1;
     Packet packet;
     while (r < count) {
-      load_window(r, packet);
+      packet.raw = bits_at(r);
       const DecodeEntry *e = &by_byte[packet.raw & 0xFF];
       packet.type = e->type;
       packet.index = index;
       packet.nibble = base + r;
       std::uint64_t step = e->time_step(packet.raw);
       if (e->flags & kRare) [[unlikely]] {
+        packet.raw_high = high_bits_at(r);
         packet.time = time;
         if (e->flags & DecodeEntry::kNop) {
           // A run of NOPs (zero nibbles, or one byte without an encoding): in one call if the
@@ -258,7 +261,8 @@ private:
               sink(static_cast<const Packet &>(packet));
               if (++k == run_length)
                 break;
-              load_window(r + k, packet);
+              packet.raw = bits_at(r + k);
+              packet.raw_high = high_bits_at(r + k);
               packet.index = index + k;
               packet.nibble = base + r + k;
             }
@@ -290,6 +294,7 @@ private:
         }
       }
       time += static_cast<std::int64_t>(step);
+      packet.raw_high = high_bits_at(r);
       packet.time = time;
       sink(static_cast<const Packet &>(packet));
       ++index;

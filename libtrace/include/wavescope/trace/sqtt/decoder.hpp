@@ -15,6 +15,11 @@
 //     CDNA_TIMESTAMPs;
 //   * with decode_tail, the complete packets in the last 1-15 nibbles (which tinygrad never
 //     decodes) are handed out too, marked in_tail.
+//
+// Speed (docs/sqtt.md, "Performance"): the stream is decoded in blocks; a SIMD pre-pass computes
+// the size of a packet at every nibble of a block (block_scan.hpp), so the step from one packet
+// to the next is short, and the walk predicts that step; per-type facts come from one 16-byte
+// entry per low byte (decode_entry.hpp); rare packets go out of line.
 
 #include <algorithm>
 #include <cstdint>
@@ -24,6 +29,7 @@
 #include <vector>
 
 #include "wavescope/trace/sqtt/block_scan.hpp"
+#include "wavescope/trace/sqtt/decode_entry.hpp"
 #include "wavescope/trace/sqtt/packet.hpp"
 
 namespace wavescope::trace::sqtt {
@@ -75,52 +81,6 @@ template <class Sink>
 concept AcceptsNopRuns = requires(Sink &sink, const Packet &packet) {
   sink.on_nops(packet, 1u);
 };
-
-// What the hot loop needs of a packet type, in one 16-byte entry.
-struct DecodeEntry {
-  PacketType type = PacketType::Nop;
-  std::uint8_t size = 1;  // nibbles
-  std::uint8_t flags = 0; // kSpecial, kTimestamp, kMarker, kInst, kNop
-  std::uint8_t delta_lo = 0;
-  std::uint8_t delta_shift = 0;
-  std::uint8_t add = 0;
-  // time += (((raw >> delta_lo) & delta_mask) << delta_shift) + add, computed with the delta
-  // already shifted into place (delta_lo >= delta_shift for every type).
-  std::uint8_t time_lo = 0;
-  std::uint64_t time_mask = 0; // 0 for types that do not move the time
-
-  std::uint64_t delta_mask() const { return time_mask >> delta_shift; }
-  std::uint64_t time_step(std::uint64_t raw) const { return ((raw >> time_lo) & time_mask) + add; }
-
-  // Rare packets, decoded out of line (PacketDecoder::special): layout headers (which may switch
-  // the family) and TS_DELTA_S8_W3 (a divergence from tinygrad to count).
-  static constexpr std::uint8_t kSpecial = 1;
-  static constexpr std::uint8_t kTimestamp = 2; // CDNA_TIMESTAMP re-anchoring, out of line too
-  // Common enough to be handled in the hot loop, off its straight path:
-  static constexpr std::uint8_t kMarker = 4; // TS_DELTA_OR_MARK*: + delta unless a marker
-  static constexpr std::uint8_t kInst = 8;   // INST types: count op values without a name
-  static constexpr std::uint8_t kNop = 16;   // NOP: may start a run (AcceptsNopRuns)
-  static constexpr std::uint8_t kOutOfLine = kSpecial | kTimestamp;
-  static constexpr std::uint8_t kAnySpecial = kSpecial | kTimestamp | kMarker | kInst;
-};
-// The entries of a family's 256 low-byte values, and of every type (after an override).
-const DecodeEntry *decode_entries_by_byte(Family family);
-const DecodeEntry *decode_entries_by_type();
-
-// Which op values of an INST type have a name (spec §9.1), as a bit set; the others are counted
-// in DecodeNotes::unknown_ops.
-struct NamedOps {
-  std::uint8_t lo = 0; // the op field
-  std::uint64_t mask = 0;
-  std::uint64_t bits[4] = {}; // bit v: op value v has a name (op fields are at most 8 bits)
-
-  bool names_op_of(std::uint64_t raw) const {
-    const std::uint64_t op = (raw >> lo) & mask;
-    return (bits[op >> 6] >> (op & 63)) & 1;
-  }
-};
-// The INST type of `family`'s named ops.
-const NamedOps &named_ops(Family family);
 
 class PacketDecoder {
 public:
@@ -222,15 +182,18 @@ private:
     // Bits 0..63 and 64..71 from block nibble r on: the shifted copy's bytes for odd r with the
     // pre-pass, else two loads and a funnel shift by 0 or 4 bits ((hi << 1) << 63 is 0). Apart,
     // so the compiler drops the high bits where the sink does not read them.
-    const auto bits_at = [&](std::size_t r_at) {
+    const auto bits_at = [&](std::size_t r_at) -> std::uint64_t {
       const std::uint8_t *bytes = bytes_at[kScanned ? r_at & 1 : 0] + r_at / 2;
-      std::uint64_t lo, hi;
+      std::uint64_t lo;
       std::memcpy(&lo, bytes, 8);
-      if constexpr (kScanned)
+      if constexpr (kScanned) {
         return lo;
-      std::memcpy(&hi, bytes + 8, 8);
-      const unsigned shift = 4 * (r_at & 1);
-      return (lo >> shift) | ((hi << 1) << (63 - shift));
+      } else {
+        std::uint64_t hi;
+        std::memcpy(&hi, bytes + 8, 8);
+        const unsigned shift = 4 * (r_at & 1);
+        return (lo >> shift) | ((hi << 1) << (63 - shift));
+      }
     };
     const auto high_bits_at = [&](std::size_t r_at) {
       const std::uint8_t *bytes = bytes_at[kScanned ? r_at & 1 : 0] + r_at / 2;

@@ -1,12 +1,20 @@
 // SQTT decode throughput and large-capture statistics.
 //
-//  * BM_Memcpy: copying the corpus blobs repeated to >= 64 MB (the baseline every run measures).
-//  * BM_Decode: decoding the same bytes blob by blob on one core; reports MB/s, the ratio to the
-//    memcpy baseline measured in this run ("x_memcpy") and to tinygrad's Python decoder
-//    ("x_tinygrad", taking its 2.5 MB/s on this machine class).
+// Every MB/s figure is bytes over this thread's CPU time (the machine is shared: wall time would
+// measure the neighbours), and every "x_memcpy" the ratio to a memcpy of the same bytes measured
+// in the same run, also in CPU time (best of 10).
+//
+//  * BM_Memcpy: copying the corpus blobs repeated to >= 64 MB.
+//  * BM_Decode: decoding the same bytes blob by blob on one core into a histogram of packet
+//    types; reports MB/s, x_memcpy and the ratio to tinygrad's Python decoder ("x_tinygrad",
+//    taking its 2.5 MB/s on this machine class). nop_runs: the sink takes NOP runs at once (1) or
+//    one call per packet (0); simd: with the SIMD block pre-pass where the CPU has one (1), or
+//    the path of CPUs without one (0).
+//  * BM_DecodeArch: the same per architecture (0 gfx1100, 1 gfx1200, 2 gfx950), each repeated to
+//    >= 64 MB: the packet mix differs (gfx950 is mostly 4-nibble CDNA_MISC).
 //  * BM_DecodeAnalyze: decode plus the timeline layer (waves, PC walk, per-PC statistics).
 //  * BM_LargeCapture: wave/PC statistics over a synthetic 1.5 GB capture (gfx1100 gemm blobs
-//    repeated, written to a temp folder and deleted afterwards): seconds and peak RSS.
+//    repeated, written to a temp folder and deleted afterwards): wall and CPU seconds, peak RSS.
 
 #include <benchmark/benchmark.h>
 
@@ -41,82 +49,95 @@ struct Corpus {
   std::vector<std::span<const std::uint8_t>> blobs; // views into the arena
 };
 
-const Corpus &corpus() {
-  static const Corpus c = [] {
-    std::vector<std::vector<std::uint8_t>> originals;
-    for (const auto &dir : wavescope::testing::sqtt_capture_dirs())
-      for (const auto &b : Capture::open(dir).blobs) {
-        const auto bytes = wavescope::testing::read_file(b.file);
-        originals.emplace_back(bytes.begin(), bytes.end());
-      }
-    Corpus out;
-    std::size_t one_pass = 0;
-    for (const auto &o : originals)
-      one_pass += o.size();
-    if (one_pass == 0)
-      return out;
-    const std::size_t passes = (kMinBytes + one_pass - 1) / one_pass;
-    out.arena.reserve(passes * one_pass);
-    std::vector<std::size_t> offsets;
-    for (std::size_t p = 0; p < passes; ++p)
-      for (const auto &o : originals) {
-        offsets.push_back(out.arena.size());
-        out.arena.insert(out.arena.end(), o.begin(), o.end());
-      }
-    std::size_t i = 0;
-    for (std::size_t p = 0; p < passes; ++p)
-      for (const auto &o : originals)
-        out.blobs.emplace_back(out.arena.data() + offsets[i++], o.size());
+// The blobs of the corpus captures whose architecture `arch` names (all when empty), repeated to
+// at least 64 MB.
+Corpus make_corpus(const std::string &arch) {
+  std::vector<std::vector<std::uint8_t>> originals;
+  for (const auto &dir : wavescope::testing::sqtt_capture_dirs()) {
+    const auto capture = Capture::open(dir);
+    if (!arch.empty() && capture.arch != arch)
+      continue;
+    for (const auto &b : capture.blobs) {
+      const auto bytes = wavescope::testing::read_file(b.file);
+      originals.emplace_back(bytes.begin(), bytes.end());
+    }
+  }
+  Corpus out;
+  std::size_t one_pass = 0;
+  for (const auto &o : originals)
+    one_pass += o.size();
+  if (one_pass == 0)
     return out;
-  }();
+  const std::size_t passes = (kMinBytes + one_pass - 1) / one_pass;
+  out.arena.reserve(passes * one_pass);
+  std::vector<std::size_t> offsets;
+  for (std::size_t p = 0; p < passes; ++p)
+    for (const auto &o : originals) {
+      offsets.push_back(out.arena.size());
+      out.arena.insert(out.arena.end(), o.begin(), o.end());
+    }
+  std::size_t i = 0;
+  for (std::size_t p = 0; p < passes; ++p)
+    for (const auto &o : originals)
+      out.blobs.emplace_back(out.arena.data() + offsets[i++], o.size());
+  return out;
+}
+
+const Corpus &corpus() {
+  static const Corpus c = make_corpus("");
   return c;
 }
 
-// This thread's CPU time: the machine is shared, so wall time would measure the neighbours.
+// This thread's CPU time.
 double cpu_seconds() {
   timespec t{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
 }
 
-// memcpy throughput of the arena, measured once per run: the baseline of the ratios.
+// memcpy throughput of the arena in CPU time, measured once per run: the baseline of the ratios.
 double memcpy_bytes_per_second() {
   static const double rate = [] {
     const auto &c = corpus();
-    std::vector<std::uint8_t> target(c.arena.size());
+    std::vector<std::uint8_t> target(c.arena.size(), 1); // touched: no page faults in the copy
     double best = 1e30;
     for (int i = 0; i < 10; ++i) {
-      const auto t0 = std::chrono::steady_clock::now();
+      const double t0 = cpu_seconds();
       std::memcpy(target.data(), c.arena.data(), c.arena.size());
       benchmark::DoNotOptimize(target.data());
       benchmark::ClobberMemory();
-      best = std::min(best,
-                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      best = std::min(best, cpu_seconds() - t0);
     }
     return double(c.arena.size()) / best;
   }();
   return rate;
 }
 
-void report(benchmark::State &state, std::size_t bytes) {
+// MB/s over `cpu` seconds, and the ratio to memcpy.
+void report(benchmark::State &state, std::size_t bytes, double cpu) {
   state.SetBytesProcessed(static_cast<std::int64_t>(bytes));
-  state.counters["MB/s"] = benchmark::Counter(double(bytes) / 1e6, benchmark::Counter::kIsRate);
+  const double rate = double(bytes) / cpu;
+  state.counters["MB/s"] = rate / 1e6;
   state.counters["memcpy_MB/s"] = memcpy_bytes_per_second() / 1e6;
+  state.counters["x_memcpy"] = rate / memcpy_bytes_per_second();
 }
 
 void BM_Memcpy(benchmark::State &state) {
   const auto &c = corpus();
   if (c.arena.empty())
     return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
-  std::vector<std::uint8_t> target(c.arena.size());
+  std::vector<std::uint8_t> target(c.arena.size(), 1);
   std::size_t bytes = 0;
+  double seconds = 0;
   for (auto _ : state) {
+    const double t0 = cpu_seconds();
     std::memcpy(target.data(), c.arena.data(), c.arena.size());
     benchmark::DoNotOptimize(target.data());
     benchmark::ClobberMemory();
+    seconds += cpu_seconds() - t0;
     bytes += c.arena.size();
   }
-  report(state, bytes);
+  report(state, bytes, seconds);
 }
 
 // Counts packets per type; takes NOP runs at once (decoder.hpp, AcceptsNopRuns).
@@ -128,21 +149,18 @@ struct TypeHistogram {
   }
 };
 
-// range(0): 1 = the sink takes NOP runs at once, 0 = one call per packet.
-void BM_Decode(benchmark::State &state) {
-  const bool nop_runs = state.range(0) != 0;
-  const auto &c = corpus();
-  if (c.arena.empty())
-    return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
+// Decodes every blob of `c` with `options` into a histogram (NOP runs at once or not), for as
+// long as `state` runs.
+void decode_corpus(benchmark::State &state, const Corpus &c, bool nop_runs,
+                   const sqtt::DecodeOptions &options) {
   std::size_t bytes = 0;
   std::uint64_t packets = 0;
   double seconds = 0;
   for (auto _ : state) {
     const double t0 = cpu_seconds();
-    // A minimal consumer: a histogram of packet types.
     TypeHistogram histogram;
     for (const auto &blob : c.blobs) {
-      sqtt::PacketDecoder decoder;
+      sqtt::PacketDecoder decoder(options);
       if (nop_runs)
         decoder.decode(blob, histogram);
       else
@@ -153,11 +171,37 @@ void BM_Decode(benchmark::State &state) {
     benchmark::DoNotOptimize(histogram.by_type.data());
     seconds += cpu_seconds() - t0;
   }
-  report(state, bytes);
-  const double rate = double(bytes) / seconds;
-  state.counters["x_memcpy"] = rate / memcpy_bytes_per_second();
-  state.counters["x_tinygrad"] = rate / 1e6 / kTinygradMBps;
-  state.counters["packets/s"] = benchmark::Counter(double(packets), benchmark::Counter::kIsRate);
+  report(state, bytes, seconds);
+  state.counters["x_tinygrad"] = double(bytes) / seconds / 1e6 / kTinygradMBps;
+  state.counters["Mpackets/s"] = double(packets) / seconds / 1e6;
+}
+
+// range(0): the sink takes NOP runs at once (1) or one call per packet (0); range(1): SIMD
+// pre-pass where available (1) or not (0).
+void BM_Decode(benchmark::State &state) {
+  const auto &c = corpus();
+  if (c.arena.empty())
+    return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
+  sqtt::DecodeOptions options;
+  options.simd = state.range(1) != 0;
+  decode_corpus(state, c, state.range(0) != 0, options);
+}
+
+// range(0): 0 gfx1100, 1 gfx1200, 2 gfx950; the sink takes NOP runs, SIMD where available.
+void BM_DecodeArch(benchmark::State &state) {
+  static constexpr const char *kArchs[] = {"gfx1100", "gfx1200", "gfx950"};
+  const std::string arch = kArchs[state.range(0)];
+  // One architecture's arena at a time.
+  static std::string cached_arch;
+  static Corpus cached;
+  if (cached_arch != arch) {
+    cached = make_corpus(arch);
+    cached_arch = arch;
+  }
+  if (cached.arena.empty())
+    return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
+  state.SetLabel(arch);
+  decode_corpus(state, cached, true, {});
 }
 
 // Decode + the analysis `sqtt insts` runs (PC walk and per-PC statistics) on the RDNA blobs.
@@ -205,8 +249,7 @@ void BM_DecodeAnalyze(benchmark::State &state) {
     }
     seconds += cpu_seconds() - t0;
   }
-  report(state, bytes);
-  state.counters["x_memcpy"] = double(bytes) / seconds / memcpy_bytes_per_second();
+  report(state, bytes, seconds);
 }
 
 long peak_rss_kib() {
@@ -284,7 +327,8 @@ void BM_LargeCapture(benchmark::State &state) {
   state.counters["GB"] = double(bytes) / 1e9 / double(state.iterations());
   state.counters["seconds"] = seconds / double(state.iterations());
   state.counters["cpu_seconds"] = cpu / double(state.iterations());
-  state.counters["MB/s"] = double(bytes) / 1e6 / seconds;
+  state.counters["MB/s"] = double(bytes) / 1e6 / cpu;          // CPU time, as everywhere
+  state.counters["wall_MB/s"] = double(bytes) / 1e6 / seconds; // file reads included
   state.counters["waves"] = double(waves) / double(state.iterations());
   state.counters["mapped_issues"] = double(hits) / double(state.iterations());
   state.counters["peak_RSS_MiB"] = double(peak_rss_kib()) / 1024.0;
@@ -296,7 +340,14 @@ void BM_LargeCapture(benchmark::State &state) {
 // The large capture first, so its peak RSS is not the 64 MB arena's.
 BENCHMARK(BM_LargeCapture)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 BENCHMARK(BM_Memcpy)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Decode)->ArgName("nop_runs")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Decode)
+    ->ArgNames({"nop_runs", "simd"})
+    ->Args({1, 1})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Args({0, 0})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DecodeArch)->ArgName("arch")->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DecodeAnalyze)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

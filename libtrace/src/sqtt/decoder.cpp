@@ -7,25 +7,51 @@ DecodeEntry entry_for(const PacketSpec &spec) {
   DecodeEntry d;
   d.type = spec.type;
   d.size = spec.size_nibbles;
+  std::uint64_t delta_mask = 0;
   if (spec.delta_field >= 0) {
     d.delta_lo = spec.fields[spec.delta_field].lo;
-    d.delta_mask = spec.fields[spec.delta_field].mask();
+    delta_mask = spec.fields[spec.delta_field].mask();
   }
   switch (spec.time_rule) {
-  case TimeRule::None: d.delta_mask = 0; break;
+  case TimeRule::None: delta_mask = 0; break;
   case TimeRule::AddDelta: break;
   case TimeRule::AddDeltaPlus4: d.add = 4; break;
   case TimeRule::AddDeltaTimes4: d.delta_shift = 2; break;
   case TimeRule::DeltaOrMarker: d.flags |= DecodeEntry::kMarker; break;
   case TimeRule::CdnaTimestamp: d.flags |= DecodeEntry::kTimestamp; break;
   }
-  if (spec.type == PacketType::LayoutHeader || spec.type == PacketType::TsDeltaS8W3 ||
-      spec.op_field >= 0)
+  // The hot loop shifts the delta right by delta_lo - delta_shift (CDNA_MISC: 4 - 2).
+  d.time_lo = static_cast<std::uint8_t>(d.delta_lo - d.delta_shift);
+  d.time_mask = delta_mask << d.delta_shift;
+  if (spec.type == PacketType::Nop)
+    d.flags |= DecodeEntry::kNop;
+  if (spec.type == PacketType::LayoutHeader || spec.type == PacketType::TsDeltaS8W3)
     d.flags |= DecodeEntry::kSpecial;
+  if (spec.op_field >= 0)
+    d.flags |= DecodeEntry::kInst;
   return d;
 }
 
+NamedOps make_named_ops(PacketType inst_type) {
+  const PacketSpec &spec = packet_spec(inst_type);
+  const FieldSpec &op = spec.fields[spec.op_field];
+  NamedOps n;
+  n.lo = op.lo;
+  n.mask = op.mask();
+  for (std::uint64_t v = 0; v <= n.mask; ++v)
+    if (!inst_op_name(inst_type, v).empty())
+      n.bits[v >> 6] |= std::uint64_t{1} << (v & 63);
+  return n;
+}
+
 } // namespace
+
+const NamedOps &named_ops(Family family) {
+  static const std::array<NamedOps, 3> ops = {make_named_ops(PacketType::Inst),
+                                              make_named_ops(PacketType::InstRdna4),
+                                              make_named_ops(PacketType::CdnaInst)};
+  return ops[static_cast<std::size_t>(family)];
+}
 
 const DecodeEntry *decode_entries_by_type() {
   static const std::array<DecodeEntry, kPacketTypeCount> entries = [] {
@@ -64,9 +90,7 @@ const DecodeEntry *PacketDecoder::special(Packet &packet, std::int64_t &time) {
   const DecodeEntry *e = &decode_entries_by_type()[static_cast<std::size_t>(packet.type)];
   if (packet.type == PacketType::TsDeltaS8W3 && !(packet.nibble & 1))
     ++summary_.notes.byte_aligned_ts_delta_s8_w3;
-  const PacketSpec &spec = packet_spec(packet.type);
-  if (spec.op_field >= 0 &&
-      inst_op_name(packet.type, packet.field(spec.fields[spec.op_field])).empty())
+  if ((e->flags & DecodeEntry::kInst) && !named_ops(family_of(packet.type)).names_op_of(packet.raw))
     ++summary_.notes.unknown_ops;
   if (e->flags & DecodeEntry::kMarker) {
     if (packet.is_marker())
@@ -83,9 +107,7 @@ const DecodeEntry *PacketDecoder::special(Packet &packet, std::int64_t &time) {
     }
     return e;
   }
-  time = static_cast<std::int64_t>(
-      static_cast<std::uint64_t>(time) +
-      (((packet.raw >> e->delta_lo) & e->delta_mask) << e->delta_shift) + e->add);
+  time = static_cast<std::int64_t>(static_cast<std::uint64_t>(time) + e->time_step(packet.raw));
   return e;
 }
 
@@ -105,17 +127,14 @@ void PacketDecoder::on_layout_header(Packet &packet) {
     if (options_.family) {
       summary_.notes.layout_mismatch = family_of_layout(layout) != *options_.family;
     } else {
-      family_ = family_of_layout(layout);
-      by_byte_ = decode_entries_by_byte(family_);
+      set_family(family_of_layout(layout));
       // tinygrad re-reads the first window with the CDNA table; a 0x11 header stays one.
       packet.type = by_byte_[packet.raw & 0xFF].type;
     }
   } else if (family_ != Family::Cdna) {
     ++summary_.notes.mid_stream_layout_headers;
-    if (!options_.family && (layout == 3 || layout == 4)) {
-      family_ = family_of_layout(layout);
-      by_byte_ = decode_entries_by_byte(family_);
-    }
+    if (!options_.family && (layout == 3 || layout == 4))
+      set_family(family_of_layout(layout));
   }
 }
 

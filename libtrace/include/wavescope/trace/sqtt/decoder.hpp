@@ -15,6 +15,11 @@
 //     CDNA_TIMESTAMPs;
 //   * with decode_tail, the complete packets in the last 1-15 nibbles (which tinygrad never
 //     decodes) are handed out too, marked in_tail.
+//
+// Speed (docs/sqtt.md, "Performance"): the stream is decoded in blocks; a SIMD pre-pass computes
+// the size of a packet at every nibble of a block (block_scan.hpp), so the step from one packet
+// to the next is short, and the walk predicts that step; per-type facts come from one 16-byte
+// entry per low byte (decode_entry.hpp); rare packets go out of line.
 
 #include <algorithm>
 #include <cstdint>
@@ -23,6 +28,8 @@
 #include <span>
 #include <vector>
 
+#include "wavescope/trace/sqtt/block_scan.hpp"
+#include "wavescope/trace/sqtt/decode_entry.hpp"
 #include "wavescope/trace/sqtt/packet.hpp"
 
 namespace wavescope::trace::sqtt {
@@ -33,6 +40,9 @@ struct DecodeOptions {
   std::optional<Family> family;
   // Also decode the complete packets of the undecoded tail (marked Packet::in_tail).
   bool decode_tail = false;
+  // Use the SIMD block pre-pass (block_scan.hpp) where the CPU has one. false takes the path
+  // of CPUs without one: the same packets, for tests and benchmarks.
+  bool simd = true;
 };
 
 // Where and why the decode deviated from what tinygrad does, or found something unusual.
@@ -72,29 +82,11 @@ concept AcceptsNopRuns = requires(Sink &sink, const Packet &packet) {
   sink.on_nops(packet, 1u);
 };
 
-// What the hot loop needs of a packet type, in one 16-byte entry.
-struct DecodeEntry {
-  PacketType type = PacketType::Nop;
-  std::uint8_t size = 1;     // nibbles
-  std::uint8_t flags = 0;    // kSpecial, kMarker, kTimestamp
-  std::uint8_t delta_lo = 0; // time += ((raw >> delta_lo) & delta_mask) << delta_shift + add
-  std::uint8_t delta_shift = 0;
-  std::uint8_t add = 0;
-  std::uint64_t delta_mask = 0; // 0 for types that do not move the time
-
-  static constexpr std::uint8_t kSpecial = 1;   // LAYOUT_HEADER, TS_DELTA_S8_W3, INST ops
-  static constexpr std::uint8_t kMarker = 2;    // TS_DELTA_OR_MARK*: + delta unless a marker
-  static constexpr std::uint8_t kTimestamp = 4; // CDNA_TIMESTAMP re-anchoring
-};
-// The entries of a family's 256 low-byte values, and of every type (after an override).
-const DecodeEntry *decode_entries_by_byte(Family family);
-const DecodeEntry *decode_entries_by_type();
-
 class PacketDecoder {
 public:
-  explicit PacketDecoder(const DecodeOptions &options = {}) : options_(options) {
-    family_ = options.family.value_or(Family::Rdna3);
-    by_byte_ = decode_entries_by_byte(family_);
+  explicit PacketDecoder(const DecodeOptions &options = {})
+      : options_(options), scanned_(options.simd && best_scan_kernel() != ScanKernel::Portable) {
+    set_family(options.family.value_or(Family::Rdna3));
   }
 
   // Decodes a whole blob in memory; returns the summary.
@@ -131,6 +123,11 @@ private:
 
   // `data` holds the blob's bytes from `first_byte` on; the blob ends at byte `end`; when
   // `last`, at least 32 zero bytes follow it in memory.
+  //
+  // Block by block: with a SIMD kernel, first the sizes of packets at every nibble of the block
+  // (block_scan.hpp says why), then the walk from packet to packet through them. Without one,
+  // the walk reads each packet's size from its entry: scanning byte by byte would cost more than
+  // it saves.
   template <class Sink>
   void run(const std::uint8_t *data, std::uint64_t first_byte, std::uint64_t end, bool last,
            Sink &sink) {
@@ -141,80 +138,145 @@ private:
     // and their whole size (at most 18 nibbles) lie inside the data.
     const std::int64_t fast_end =
         last ? std::int64_t(end_nibble) - 18 : std::int64_t(end_nibble) - 32;
-    const DecodeEntry *by_byte = by_byte_;
-    std::uint64_t s = nibble_, index = index_;
-    std::int64_t time = time_;
-    Packet packet;
-    if (index == 0 && std::int64_t(s) <= fast_end &&
-        by_byte[data[(s >> 1) - first_byte]].type != PacketType::LayoutHeader)
+    std::uint64_t s = nibble_;
+    if (index_ == 0 && std::int64_t(s) <= fast_end &&
+        by_byte_[data[(s >> 1) - first_byte]].type != PacketType::LayoutHeader)
       summary_.notes.missing_layout_header = true;
 
+    const std::uint64_t index_before = index_;
+    BlockScan scan;
     while (std::int64_t(s) <= fast_end) {
-      // The type (and so the next packet's start) from a 2-byte load: the shortest dependency
-      // chain from one packet to the next; the full window is computed beside it.
-      const std::uint8_t *bytes = data + ((s >> 1) - first_byte);
-      std::uint16_t pair;
-      std::memcpy(&pair, bytes, 2);
-      const DecodeEntry *e = &by_byte[(pair >> (4 * (s & 1))) & 0xFF];
-      const u128 window = load_window(data, first_byte, s);
-      packet.raw = static_cast<std::uint64_t>(window);
-      if (e->type == PacketType::Nop) {
-        // A run of NOPs (zero nibbles, or one byte without an encoding): one packet each.
-        std::uint64_t eight;
-        std::memcpy(&eight, bytes, 8);
-        eight >>= 4 * (s & 1);
-        unsigned run_length =
-            (eight & 0xF) ? 1u : std::min(zero_nibbles(eight), 16u - unsigned(s & 1));
-        run_length = static_cast<unsigned>(
-            std::min<std::int64_t>(run_length, fast_end - std::int64_t(s) + 1));
-        packet.type = PacketType::Nop;
-        packet.time = time;
-        if constexpr (AcceptsNopRuns<Sink>) {
-          // The sink takes the run at once: the first NOP and how many follow in a row.
-          packet.raw_high = static_cast<std::uint8_t>(window >> 64);
-          packet.index = index;
-          packet.nibble = s;
-          sink.on_nops(static_cast<const Packet &>(packet), run_length);
-          index += run_length;
-          s += run_length;
-        } else {
-          for (unsigned k = 0; k < run_length; ++k) {
-            const u128 w = window >> (4 * k);
-            packet.raw = static_cast<std::uint64_t>(w);
-            packet.raw_high = static_cast<std::uint8_t>(w >> 64);
-            packet.index = index++;
-            packet.nibble = s++;
-            sink(static_cast<const Packet &>(packet));
-          }
-        }
-        continue;
+      // A block starts on a byte boundary and holds packet starts up to fast_end, so the scan
+      // reads only bytes a packet there may read.
+      const std::uint64_t base = s & ~std::uint64_t{1};
+      const auto count = static_cast<unsigned>(
+          std::min<std::int64_t>(BlockScan::kNibbles, fast_end + 1 - std::int64_t(base)));
+      const std::uint8_t *block = data + (base / 2 - first_byte);
+      if (scanned_) {
+        scan_block(family_, block, count, scan);
+        s = base + walk_block<true>(block, &scan, s - base, count, base, sink);
+      } else {
+        s = base + walk_block<false>(block, nullptr, s - base, count, base, sink);
       }
-      packet.raw_high = static_cast<std::uint8_t>(window >> 64);
+    }
+    summary_.packets += index_ - index_before;
+    nibble_ = s;
+    if (last)
+      run_end(data, first_byte, end_nibble, sink);
+  }
+
+  // Decodes the packets starting at block nibbles [r, count) (the block starts at blob nibble
+  // `base`); returns the block nibble after the last packet, or after a layout header that
+  // switched the family (the scan's sizes and the local tables are the old family's). With
+  // kScanned, `scan` holds the block's pre-pass.
+  template <bool kScanned, class Sink>
+  std::size_t walk_block(const std::uint8_t *block, const BlockScan *scan, std::size_t r,
+                         std::size_t count, std::uint64_t base, Sink &sink) {
+    const DecodeEntry *const by_byte = by_byte_;
+    // The bytes from nibble r on: the block's own for even r, the shifted copy's for odd r.
+    const std::uint8_t *const bytes_at[2] = {block, kScanned ? scan->shifted : nullptr};
+    std::uint64_t index = index_;
+    std::int64_t time = time_;
+    constexpr std::uint8_t kRare = DecodeEntry::kAnySpecial | DecodeEntry::kNop;
+    const NamedOps *const inst_ops = inst_ops_;
+    // Bits 0..63 and 64..71 from block nibble r on: the shifted copy's bytes for odd r with the
+    // pre-pass, else two loads and a funnel shift by 0 or 4 bits ((hi << 1) << 63 is 0). Apart,
+    // so the compiler drops the high bits where the sink does not read them.
+    const auto bits_at = [&](std::size_t r_at) -> std::uint64_t {
+      const std::uint8_t *bytes = bytes_at[kScanned ? r_at & 1 : 0] + r_at / 2;
+      std::uint64_t lo;
+      std::memcpy(&lo, bytes, 8);
+      if constexpr (kScanned) {
+        return lo;
+      } else {
+        std::uint64_t hi;
+        std::memcpy(&hi, bytes + 8, 8);
+        const unsigned shift = 4 * (r_at & 1);
+        return (lo >> shift) | ((hi << 1) << (63 - shift));
+      }
+    };
+    const auto high_bits_at = [&](std::size_t r_at) {
+      const std::uint8_t *bytes = bytes_at[kScanned ? r_at & 1 : 0] + r_at / 2;
+      return static_cast<std::uint8_t>(kScanned ? bytes[8]
+                                                : (bytes[8] | bytes[9] << 8) >> (4 * (r_at & 1)));
+    };
+    std::size_t last_size = 1;
+    Packet packet;
+    while (r < count) {
+      packet.raw = bits_at(r);
+      const DecodeEntry *e = &by_byte[packet.raw & 0xFF];
       packet.type = e->type;
       packet.index = index;
-      packet.nibble = s;
-      if (e->flags) {
-        // A copy, so `packet` never escapes the loop: the compiler can then drop the stores of
-        // fields the (inlined) sink does not read.
-        Packet rare = packet;
-        e = special(rare, time);
-        packet.type = rare.type;
-        by_byte = by_byte_;
-      } else {
-        time += static_cast<std::int64_t>(
-            (((packet.raw >> e->delta_lo) & e->delta_mask) << e->delta_shift) + e->add);
+      packet.nibble = base + r;
+      std::uint64_t step = e->time_step(packet.raw);
+      if (e->flags & kRare) [[unlikely]] {
+        packet.raw_high = high_bits_at(r);
+        packet.time = time;
+        if (e->flags & DecodeEntry::kNop) {
+          // A run of NOPs (zero nibbles, or one byte without an encoding): in one call if the
+          // sink takes runs, else one call each from a loop that only moves the window.
+          const unsigned run_length = static_cast<unsigned>(
+              std::min<std::size_t>((packet.raw & 0xF) ? 1u : zero_nibbles(packet.raw), count - r));
+          if constexpr (AcceptsNopRuns<Sink>) {
+            sink.on_nops(static_cast<const Packet &>(packet), run_length);
+          } else {
+            for (unsigned k = 0;;) {
+              sink(static_cast<const Packet &>(packet));
+              if (++k == run_length)
+                break;
+              packet.raw = bits_at(r + k);
+              packet.raw_high = high_bits_at(r + k);
+              packet.index = index + k;
+              packet.nibble = base + r + k;
+            }
+          }
+          index += run_length;
+          r += run_length;
+          continue;
+        }
+        if (e->flags & DecodeEntry::kMarker) {
+          if (packet.is_marker())
+            step = 0; // the field holds a realtime sample, not a delta
+        } else if (e->flags & DecodeEntry::kInst) {
+          summary_.notes.unknown_ops += !inst_ops->names_op_of(packet.raw);
+        } else {
+          // Copies, so neither `packet` nor `time` escapes the loop: the compiler keeps them in
+          // registers and drops the stores of fields the (inlined) sink does not read.
+          Packet rare = packet;
+          std::int64_t rare_time = time;
+          e = special(rare, rare_time);
+          time = rare_time;
+          packet.type = rare.type;
+          packet.time = time;
+          sink(static_cast<const Packet &>(packet));
+          ++index;
+          r += e->size;
+          if (by_byte_ != by_byte)
+            break; // the caller goes on in a new block, with the new family's tables
+          continue;
+        }
       }
+      time += static_cast<std::int64_t>(step);
+      packet.raw_high = high_bits_at(r);
       packet.time = time;
       sink(static_cast<const Packet &>(packet));
       ++index;
-      s += e->size;
+      // The step to the next packet, written as a branch on "the same size as the previous
+      // packet" (runs of one type are common: CDNA_MISC, NOPs, REG). The CPU predicts the branch
+      // and starts on the next packet without waiting for this one's size, which would
+      // otherwise bound the loop: a load and an add per packet with the pre-pass, the window
+      // load and the table lookup without it.
+      const std::size_t size = kScanned ? scan->sizes[r] : e->size;
+      if (size == last_size) [[likely]] {
+        r += last_size;
+      } else {
+        last_size = size;
+        r += size;
+      }
     }
-    summary_.packets += index - index_;
-    nibble_ = s;
     index_ = index;
     time_ = time;
-    if (last)
-      run_end(data, first_byte, end_nibble, sink);
+    return r;
   }
 
   // The last packets of the blob, one by one with the end-of-blob rules (spec §2 rule 6).
@@ -246,11 +308,10 @@ private:
       packet.nibble = s;
       packet.in_tail = in_tail;
       std::int64_t time = time_;
-      if (e->flags)
+      if (e->flags & DecodeEntry::kAnySpecial)
         e = special(packet, time);
       else
-        time += static_cast<std::int64_t>(
-            (((packet.raw >> e->delta_lo) & e->delta_mask) << e->delta_shift) + e->add);
+        time += static_cast<std::int64_t>(e->time_step(packet.raw));
       if (index_ == 0 && packet.type != PacketType::LayoutHeader)
         summary_.notes.missing_layout_header = true;
       if (s + e->size > end_nibble) {
@@ -285,11 +346,18 @@ private:
   // header override, divergences from tinygrad, op checks, markers and timestamps. Returns the
   // entry of the packet's final type; advances `time`.
   const DecodeEntry *special(Packet &packet, std::int64_t &time);
+  void set_family(Family family) {
+    family_ = family;
+    by_byte_ = decode_entries_by_byte(family);
+    inst_ops_ = &named_ops(family);
+  }
   void on_layout_header(Packet &packet);
 
   DecodeOptions options_;
   Family family_;
+  const bool scanned_; // the block pre-pass runs (a SIMD kernel exists, options_.simd)
   const DecodeEntry *by_byte_;
+  const NamedOps *inst_ops_;
   std::uint64_t nibble_ = 0;
   std::uint64_t index_ = 0;
   std::int64_t time_ = 0;

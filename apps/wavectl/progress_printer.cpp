@@ -9,7 +9,9 @@ namespace wavectl {
 
 ProgressPrinter::ProgressPrinter(bool enabled) : enabled_(enabled), tty_(::isatty(2) != 0) {}
 
-ProgressPrinter::~ProgressPrinter() { finish(); }
+ProgressPrinter::~ProgressPrinter() {
+  finish();
+}
 
 wavescope::ProgressSink ProgressPrinter::sink() {
   return [this](const wavescope::ProgressUpdate &u) { update(u); };
@@ -45,8 +47,10 @@ void ProgressPrinter::update(const wavescope::ProgressUpdate &u) {
     line += fmt::format(" {}", u.unit);
   }
   line += fmt::format(", {:.1f}s", elapsed);
-  if (tty_) std::fprintf(stderr, "\r\033[K%s", line.c_str());
-  else std::fprintf(stderr, "%s\n", line.c_str());
+  if (tty_)
+    std::fprintf(stderr, "\r\033[K%s", line.c_str());
+  else
+    std::fprintf(stderr, "%s\n", line.c_str());
   drawn_ = true;
   std::fflush(stderr);
 }

@@ -25,8 +25,10 @@ std::string Table::render() const {
     for (std::size_t c = 0; c < cells.size(); ++c) {
       const std::string pad(width[c] - cells[c].size(), ' ');
       const bool last = c + 1 == cells.size();
-      if (align_[c] == Align::Right) out += pad + cells[c];
-      else out += last ? cells[c] : cells[c] + pad;
+      if (align_[c] == Align::Right)
+        out += pad + cells[c];
+      else
+        out += last ? cells[c] : cells[c] + pad;
       if (!last) out += "  ";
     }
     return out + "\n";

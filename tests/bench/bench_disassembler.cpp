@@ -24,7 +24,8 @@ const std::vector<Text> &corpus_texts() {
     std::vector<Text> out;
     for (const auto &p : wavescope::testing::corpus_programs()) {
       const auto code = CodeObject::load(p.elf, {p.target, p.name});
-      out.push_back({code.target(), {code.text_bytes().begin(), code.text_bytes().end()},
+      out.push_back({code.target(),
+                     {code.text_bytes().begin(), code.text_bytes().end()},
                      code.text().address});
     }
     return out;

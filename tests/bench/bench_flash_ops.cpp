@@ -63,8 +63,7 @@ std::vector<std::uint8_t> random_bytes(std::uint64_t seed) {
   std::vector<std::uint8_t> bytes(navi31::kFlashSize);
   for (std::size_t i = 0; i < bytes.size(); i += 8) {
     const auto v = random.next();
-    for (int k = 0; k < 8; ++k)
-      bytes[i + k] = static_cast<std::uint8_t>(v >> (8 * k));
+    for (int k = 0; k < 8; ++k) bytes[i + k] = static_cast<std::uint8_t>(v >> (8 * k));
   }
   return bytes;
 }
@@ -81,7 +80,7 @@ struct Board {
   std::unique_ptr<PciFunction> function;
   Board(std::vector<std::uint8_t> flash, bool usb) {
     sim::SimConfig config;
-    config.op_cost_native = config.op_cost; // §6.7's timing on the direct path too
+    config.op_cost_native = config.op_cost;  // §6.7's timing on the direct path too
     board = std::make_unique<sim::Navi31Board>(config, clock, std::move(flash));
     board->force_state(sim::BoardState::Bricked);
     if (usb) {
@@ -112,8 +111,7 @@ Count dump_ops(Variant v, bool read_twice, bool usb) {
 Count write_ops(Variant v, const std::vector<std::uint8_t> &old,
                 const std::vector<std::uint8_t> &image, bool backup, bool usb) {
   char dir[] = "/tmp/wavescope-bench-XXXXXX";
-  if (!::mkdtemp(dir))
-    throw std::runtime_error("mkdtemp");
+  if (!::mkdtemp(dir)) throw std::runtime_error("mkdtemp");
   Board b(old, usb);
   WriteRequest request;
   request.image = image;
@@ -121,7 +119,7 @@ Count write_ops(Variant v, const std::vector<std::uint8_t> &old,
   request.force_image = true;
   request.no_backup = !backup;
   request.work_dir = dir;
-  if (v == Variant::Reference) { // the reference writes every sector in ascending order, once
+  if (v == Variant::Reference) {  // the reference writes every sector in ascending order, once
     request.skip_unchanged = false;
     request.header_last = false;
     request.final_verify = false;
@@ -137,8 +135,7 @@ Count write_ops(Variant v, const std::vector<std::uint8_t> &old,
 std::uint64_t baseline(const std::string &key, const std::function<std::uint64_t()> &measure) {
   static std::map<std::string, std::uint64_t> cache;
   auto it = cache.find(key);
-  if (it == cache.end())
-    it = cache.emplace(key, measure()).first;
+  if (it == cache.end()) it = cache.emplace(key, measure()).first;
   return it->second;
 }
 
@@ -147,8 +144,7 @@ void report(benchmark::State &state, Count c, std::uint64_t conservative, std::u
   state.counters["vs_conservative"] =
       static_cast<double>(c.ops) / static_cast<double>(conservative);
   state.counters["vs_reference"] = static_cast<double>(c.ops) / static_cast<double>(reference);
-  if (c.usb)
-    state.counters["usb_requests"] = static_cast<double>(c.usb);
+  if (c.usb) state.counters["usb_requests"] = static_cast<double>(c.usb);
 }
 
 // args: variant, read twice (0/1), usb (0/1)
@@ -160,8 +156,7 @@ void BM_Dump(benchmark::State &state) {
   const auto reference =
       baseline("dump-ref", [] { return dump_ops(Variant::Reference, false, false).ops; });
   Count c;
-  for (auto _ : state)
-    c = dump_ops(v, twice, usb);
+  for (auto _ : state) c = dump_ops(v, twice, usb);
   state.SetLabel(std::string(kVariantNames[static_cast<int>(v)]) +
                  (twice ? ", read twice" : ", one read") + (usb ? ", usb" : ", sim-pci"));
   report(state, c, conservative, reference);
@@ -177,8 +172,7 @@ void BM_WriteRandom(benchmark::State &state) {
   const auto reference = baseline(
       "random-ref", [] { return write_ops(Variant::Reference, old, image, false, false).ops; });
   Count c;
-  for (auto _ : state)
-    c = write_ops(v, old, image, backup, usb);
+  for (auto _ : state) c = write_ops(v, old, image, backup, usb);
   state.SetLabel(std::string(kVariantNames[static_cast<int>(v)]) +
                  (backup ? ", with backup" : ", no backup") + (usb ? ", usb" : ", sim-pci"));
   report(state, c, conservative, reference);
@@ -195,8 +189,7 @@ void BM_WriteTestImage(benchmark::State &state) {
     return write_ops(Variant::Reference, blank, test_image(), false, false).ops;
   });
   Count c;
-  for (auto _ : state)
-    c = write_ops(v, blank, test_image(), false, false);
+  for (auto _ : state) c = write_ops(v, blank, test_image(), false, false);
   state.SetLabel(std::string(kVariantNames[static_cast<int>(v)]) + ", no backup, sim-pci");
   report(state, c, conservative, reference);
 }
@@ -216,8 +209,7 @@ void BM_IfwiAll(benchmark::State &state) {
   };
   const auto slow = baseline("ifwi", [&] { return run(false); });
   std::uint64_t ops = 0;
-  for (auto _ : state)
-    ops = run(state.range(0) != 0);
+  for (auto _ : state) ops = run(state.range(0) != 0);
   state.SetLabel(state.range(0) ? "fast mailbox" : "reference mailbox (6 ops per dword)");
   state.counters["ops"] = static_cast<double>(ops);
   state.counters["vs_conservative"] = static_cast<double>(ops) / static_cast<double>(slow);
@@ -247,7 +239,7 @@ void write_args(benchmark::internal::Benchmark *b) {
   b->Iterations(1)->Unit(benchmark::kMillisecond);
 }
 
-} // namespace
+}  // namespace
 
 BENCHMARK(BM_Dump)->Apply(dump_args);
 BENCHMARK(BM_WriteRandom)->Apply(write_args);

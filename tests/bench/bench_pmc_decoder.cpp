@@ -67,6 +67,6 @@ void BM_DecodeSamples(benchmark::State &state) {
 }
 BENCHMARK(BM_DecodeSamples);
 
-} // namespace
+}  // namespace
 
 BENCHMARK_MAIN();

@@ -45,8 +45,8 @@ constexpr std::size_t kMinBytes = std::size_t{64} << 20;
 constexpr double kTinygradMBps = 2.5;
 
 struct Corpus {
-  std::vector<std::uint8_t> arena;                  // every blob, repeated to >= 64 MB
-  std::vector<std::span<const std::uint8_t>> blobs; // views into the arena
+  std::vector<std::uint8_t> arena;                   // every blob, repeated to >= 64 MB
+  std::vector<std::span<const std::uint8_t>> blobs;  // views into the arena
 };
 
 // The blobs of the corpus captures whose architecture `arch` names (all when empty), repeated to
@@ -55,8 +55,7 @@ Corpus make_corpus(const std::string &arch) {
   std::vector<std::vector<std::uint8_t>> originals;
   for (const auto &dir : wavescope::testing::sqtt_capture_dirs()) {
     const auto capture = Capture::open(dir);
-    if (!arch.empty() && capture.arch != arch)
-      continue;
+    if (!arch.empty() && capture.arch != arch) continue;
     for (const auto &b : capture.blobs) {
       const auto bytes = wavescope::testing::read_file(b.file);
       originals.emplace_back(bytes.begin(), bytes.end());
@@ -64,10 +63,8 @@ Corpus make_corpus(const std::string &arch) {
   }
   Corpus out;
   std::size_t one_pass = 0;
-  for (const auto &o : originals)
-    one_pass += o.size();
-  if (one_pass == 0)
-    return out;
+  for (const auto &o : originals) one_pass += o.size();
+  if (one_pass == 0) return out;
   const std::size_t passes = (kMinBytes + one_pass - 1) / one_pass;
   out.arena.reserve(passes * one_pass);
   std::vector<std::size_t> offsets;
@@ -99,7 +96,7 @@ double cpu_seconds() {
 double memcpy_bytes_per_second() {
   static const double rate = [] {
     const auto &c = corpus();
-    std::vector<std::uint8_t> target(c.arena.size(), 1); // touched: no page faults in the copy
+    std::vector<std::uint8_t> target(c.arena.size(), 1);  // touched: no page faults in the copy
     double best = 1e30;
     for (int i = 0; i < 10; ++i) {
       const double t0 = cpu_seconds();
@@ -124,8 +121,7 @@ void report(benchmark::State &state, std::size_t bytes, double cpu) {
 
 void BM_Memcpy(benchmark::State &state) {
   const auto &c = corpus();
-  if (c.arena.empty())
-    return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
+  if (c.arena.empty()) return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
   std::vector<std::uint8_t> target(c.arena.size(), 1);
   std::size_t bytes = 0;
   double seconds = 0;
@@ -180,8 +176,7 @@ void decode_corpus(benchmark::State &state, const Corpus &c, bool nop_runs,
 // pre-pass where available (1) or not (0).
 void BM_Decode(benchmark::State &state) {
   const auto &c = corpus();
-  if (c.arena.empty())
-    return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
+  if (c.arena.empty()) return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
   sqtt::DecodeOptions options;
   options.simd = state.range(1) != 0;
   decode_corpus(state, c, state.range(0) != 0, options);
@@ -198,8 +193,7 @@ void BM_DecodeArch(benchmark::State &state) {
     cached = make_corpus(arch);
     cached_arch = arch;
   }
-  if (cached.arena.empty())
-    return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
+  if (cached.arena.empty()) return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
   state.SetLabel(arch);
   decode_corpus(state, cached, true, {});
 }
@@ -217,8 +211,7 @@ void BM_DecodeAnalyze(benchmark::State &state) {
   if (items.empty())
     for (const auto &dir : wavescope::testing::sqtt_capture_dirs()) {
       const auto capture = Capture::open(dir);
-      if (capture.arch == "gfx950")
-        continue;
+      if (capture.arch == "gfx950") continue;
       timeline::CaptureAnalyzer analyzer(capture);
       std::map<std::uint32_t, std::size_t> index;
       for (const auto &b : capture.blobs) {
@@ -231,8 +224,7 @@ void BM_DecodeAnalyze(benchmark::State &state) {
         items.push_back({{bytes.begin(), bytes.end()}, b.kernel_tag, b.se, index[b.kernel_tag]});
       }
     }
-  if (items.empty())
-    return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
+  if (items.empty()) return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
   std::size_t bytes = 0;
   double seconds = 0;
   for (auto _ : state) {
@@ -268,8 +260,7 @@ std::filesystem::path make_large_capture(std::uint64_t target_bytes) {
   std::ifstream in(source / "meta.json");
   auto meta = nlohmann::json::parse(in);
   std::uint64_t one_pass = 0;
-  for (const auto &b : meta["sqtt"])
-    one_pass += b["size"].get<std::uint64_t>() + 16;
+  for (const auto &b : meta["sqtt"]) one_pass += b["size"].get<std::uint64_t>() + 16;
   const std::uint64_t copies = target_bytes / one_pass + 1;
   for (auto &b : meta["sqtt"]) {
     const auto bytes = wavescope::testing::read_file(source / b["file"].get<std::string>());
@@ -318,8 +309,7 @@ void BM_LargeCapture(benchmark::State &state) {
       bytes += blob.size;
       waves += counter.waves;
     }
-    for (const auto &[tag, acc] : stats)
-      hits += acc->total_hits();
+    for (const auto &[tag, acc] : stats) hits += acc->total_hits();
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     cpu += cpu_seconds() - c0;
   }
@@ -327,15 +317,15 @@ void BM_LargeCapture(benchmark::State &state) {
   state.counters["GB"] = double(bytes) / 1e9 / double(state.iterations());
   state.counters["seconds"] = seconds / double(state.iterations());
   state.counters["cpu_seconds"] = cpu / double(state.iterations());
-  state.counters["MB/s"] = double(bytes) / 1e6 / cpu;          // CPU time, as everywhere
-  state.counters["wall_MB/s"] = double(bytes) / 1e6 / seconds; // file reads included
+  state.counters["MB/s"] = double(bytes) / 1e6 / cpu;           // CPU time, as everywhere
+  state.counters["wall_MB/s"] = double(bytes) / 1e6 / seconds;  // file reads included
   state.counters["waves"] = double(waves) / double(state.iterations());
   state.counters["mapped_issues"] = double(hits) / double(state.iterations());
   state.counters["peak_RSS_MiB"] = double(peak_rss_kib()) / 1024.0;
   state.counters["RSS_growth_MiB"] = double(peak_rss_kib() - rss_before) / 1024.0;
 }
 
-} // namespace
+}  // namespace
 
 // The large capture first, so its peak RSS is not the 64 MB arena's.
 BENCHMARK(BM_LargeCapture)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();

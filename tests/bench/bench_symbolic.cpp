@@ -21,7 +21,7 @@ namespace {
 
 struct Prepared {
   SymbolicCase c;
-  CaseGraph graph; // its scope binds the variables
+  CaseGraph graph;  // its scope binds the variables
 };
 
 const std::vector<Prepared> &dev_cases() {
@@ -55,8 +55,7 @@ void run_simplify(benchmark::State &state, bool cold) {
   double baseline_s = 0, full_s = 0;
   std::size_t n = 0;
   for (auto _ : state) {
-    if (cold)
-      clear_caches();
+    if (cold) clear_caches();
     for (const auto &p : dev_cases()) {
       const auto t0 = Clock::now();
       benchmark::DoNotOptimize(render_expression(parse_expression(p.c.expr, p.graph.scope)));
@@ -84,6 +83,6 @@ void BM_Simplify_Warm(benchmark::State &state) {
 }
 BENCHMARK(BM_Simplify_Warm)->Unit(benchmark::kMillisecond);
 
-} // namespace
+}  // namespace
 
 BENCHMARK_MAIN();

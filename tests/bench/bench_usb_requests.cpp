@@ -23,8 +23,7 @@ double direct_ns_per_read() {
     constexpr int kCount = 2'000'000;
     const auto start = std::chrono::steady_clock::now();
     std::uint32_t sink = 0;
-    for (int i = 0; i < kCount; ++i)
-      sink += gpu.bar_read32(5, kRegister);
+    for (int i = 0; i < kCount; ++i) sink += gpu.bar_read32(5, kRegister);
     benchmark::DoNotOptimize(sink);
     return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
                .count() /
@@ -40,8 +39,7 @@ template <typename Operation> void run(benchmark::State &state, Operation &&oper
   const auto requests_before = f.transport->stats().usb_requests;
   const auto sim_before = f.clock.now();
   const auto start = std::chrono::steady_clock::now();
-  for (auto _ : state)
-    operation(bar5);
+  for (auto _ : state) operation(bar5);
   const double host_ns =
       std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   const auto ops = static_cast<double>(state.iterations());
@@ -54,8 +52,7 @@ template <typename Operation> void run(benchmark::State &state, Operation &&oper
 
 void BM_Baseline_DirectEndpointRead32(benchmark::State &state) {
   wavescope::testing::TestEndpoint gpu;
-  for (auto _ : state)
-    benchmark::DoNotOptimize(gpu.bar_read32(5, kRegister));
+  for (auto _ : state) benchmark::DoNotOptimize(gpu.bar_read32(5, kRegister));
   state.counters["usb_requests/op"] = 0;
   state.counters["x_direct"] = 1;
 }
@@ -88,13 +85,12 @@ BENCHMARK(BM_Asm24_WriteBlock256);
 // 64 single reads of the same window, what a tool without block reads pays.
 void BM_Asm24_Read32x64(benchmark::State &state) {
   run(state, [](wavescope::hw::Mmio &bar5) {
-    for (std::uint64_t i = 0; i < 64; ++i)
-      benchmark::DoNotOptimize(bar5.read32(0x5A400 + 4 * i));
+    for (std::uint64_t i = 0; i < 64; ++i) benchmark::DoNotOptimize(bar5.read32(0x5A400 + 4 * i));
   });
   state.SetBytesProcessed(state.iterations() * 256);
 }
 BENCHMARK(BM_Asm24_Read32x64);
 
-} // namespace
+}  // namespace
 
 BENCHMARK_MAIN();

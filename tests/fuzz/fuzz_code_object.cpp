@@ -15,8 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     // The first byte picks the fallback target so every encoding family gets exercised.
     static const char *const targets[] = {"gfx1100", "gfx1201", "gfx950"};
     const char *target = targets[size ? data[0] % 3 : 0];
-    const auto code = CodeObject::from_bytes(std::vector<std::uint8_t>(data, data + size),
-                                             {target, {}}, "fuzz");
+    const auto code =
+        CodeObject::from_bytes(std::vector<std::uint8_t>(data, data + size), {target, {}}, "fuzz");
     const auto text = disassemble_text(code);
     Cfg::build(text);
     for (const auto &kernel : code.kernels()) Cfg::build(disassemble_kernel(code, kernel));

@@ -31,8 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     device::apply_usb_fault(plan, text);
   });
   const auto json = nlohmann::json::parse(text, nullptr, false);
-  if (json.is_discarded() || !json.is_object())
-    return 0;
+  if (json.is_discarded() || !json.is_object()) return 0;
   guarded([&] {
     VirtualClock clock;
     auto board = sim::Navi31Board::load(json, clock, std::vector<std::uint8_t>(0x200000, 0xFF));

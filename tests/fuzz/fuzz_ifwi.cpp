@@ -19,11 +19,10 @@ void exercise(std::span<const std::uint8_t> image) {
   const auto check = validate_flash_image(image);
   (void)check.error_summary();
   for (const auto &r : resolve_all_ifwi_items(image))
-    if (r.resolved && r.resolved->offset + r.resolved->size > image.size())
-      __builtin_trap();
+    if (r.resolved && r.resolved->offset + r.resolved->size > image.size()) __builtin_trap();
 }
 
-} // namespace
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
   static const std::vector<std::uint8_t> base = wavescope::hw::ifwi::make_test_ifwi_image();

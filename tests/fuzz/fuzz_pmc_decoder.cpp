@@ -17,7 +17,7 @@ using wavescope::trace::PmcSampleSpec;
 
 struct Layout {
   const char *processor;
-  unsigned xcc, se, sa, wgp; // SQ geometry per XCC
+  unsigned xcc, se, sa, wgp;  // SQ geometry per XCC
   unsigned l2_instances;
   const char *l2_block;
 };
@@ -64,7 +64,7 @@ const Layout kLayouts[] = {
     {"gfx950", 8, 4, 1, 1, 16, "TCC"},
 };
 
-} // namespace
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
   // Byte 0 picks the layout and a disturbance, byte 1 its argument; the rest is the buffer.
@@ -77,10 +77,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   auto &victim = schedule[arg % schedule.size()];
   switch ((pick / 3) % 5) {
   case 0: break;
-  case 1: victim.wgp = arg / 8; break;                           // zero or odd instance counts
-  case 2: victim.offset += arg; break;                           // misaligned or overlapping
-  case 3: victim.size = std::uint64_t{arg} << (arg % 61); break; // sizes of every magnitude
-  case 4: victim.inst = 0xFFFFFFFFu - arg; break;                // geometry far past any buffer
+  case 1: victim.wgp = arg / 8; break;                            // zero or odd instance counts
+  case 2: victim.offset += arg; break;                            // misaligned or overlapping
+  case 3: victim.size = std::uint64_t{arg} << (arg % 61); break;  // sizes of every magnitude
+  case 4: victim.inst = 0xFFFFFFFFu - arg; break;                 // geometry far past any buffer
   }
   try {
     wavescope::trace::pmc::DecodeOptions options;
@@ -90,12 +90,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const auto decoded = wavescope::trace::pmc::decode_samples(buffer, schedule, options);
     // Touch the derived data so sanitizers see every read.
     std::uint64_t checksum = 0;
-    for (const auto &c : decoded.counters)
-      checksum += c.sum + c.rows.size();
-    for (const auto &m : decoded.metrics)
-      checksum += m.text.size();
-    if (checksum == 0x5eed)
-      return 0;
+    for (const auto &c : decoded.counters) checksum += c.sum + c.rows.size();
+    for (const auto &m : decoded.metrics) checksum += m.text.size();
+    if (checksum == 0x5eed) return 0;
   } catch (const wavescope::Error &) {
   }
   return 0;

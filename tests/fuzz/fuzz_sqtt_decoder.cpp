@@ -16,8 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   // The first byte picks the family (auto, RDNA3, RDNA4, CDNA) and whether the tail is decoded.
   const unsigned mode = size ? data[0] : 0;
   sqtt::DecodeOptions options;
-  if (mode % 4)
-    options.family = static_cast<sqtt::Family>(mode % 4 - 1);
+  if (mode % 4) options.family = static_cast<sqtt::Family>(mode % 4 - 1);
   options.decode_tail = (mode / 4) % 2;
 
   timeline::TimelineBuilder builder(0, "fuzz");
@@ -25,16 +24,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   std::uint64_t next = 0;
   sqtt::PacketDecoder decoder(options);
   const auto &summary = decoder.decode(blob, [&](const sqtt::Packet &p) {
-    if (p.nibble != next)
-      std::abort(); // packets must tile the stream
+    if (p.nibble != next) std::abort();  // packets must tile the stream
     next = p.nibble + p.size_nibbles();
     analyzer.on_packet(p);
   });
   analyzer.finish();
   const auto model = builder.finish();
-  if (summary.decoded_nibbles > 2 * size)
-    std::abort();
-  for (const auto &row : model.rows)
-    (void)row.overlapping(model.begin, model.end);
+  if (summary.decoded_nibbles > 2 * size) std::abort();
+  for (const auto &row : model.rows) (void)row.overlapping(model.begin, model.end);
   return 0;
 }

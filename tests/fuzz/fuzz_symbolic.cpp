@@ -53,7 +53,7 @@ void fuzz_text(std::span<const std::uint8_t> bytes) {
   try {
     expr = parse_expression(text, scope);
   } catch (const wavescope::Error &) {
-    return; // refusing malformed text is the parser's job
+    return;  // refusing malformed text is the parser's job
   }
   try {
     render_expression(simplify(expr));
@@ -62,11 +62,10 @@ void fuzz_text(std::span<const std::uint8_t> bytes) {
   }
 }
 
-} // namespace
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
-  if (size == 0)
-    return 0;
+  if (size == 0) return 0;
   // Keep inputs small: the replay of the real corpus feeds whole capture files.
   const std::span<const std::uint8_t> bytes(data + 1, std::min<std::size_t>(size - 1, 2048));
   if (data[0] % 2 == 0)

@@ -21,7 +21,7 @@ namespace {
 Path path_under_test() {
   return GENERATE(Path::SimPci, Path::Usb);
 }
-} // namespace
+}  // namespace
 
 TEST_CASE(
     "scenario 1: a bricked board with an empty chip is identified, flashed, verified and boots") {
@@ -104,7 +104,7 @@ TEST_CASE("scenario 3: a booted board refuses ROM_SW, answers the PSP, dumps thr
                 [&](RunOutcome &) { dump = rom::rom_dump(bench.bar5(), bench.clock()); });
   REQUIRE(outcome.ok());
   CHECK((dump.bytes == image));
-  CHECK(outcome.findings.empty()); // ROM_CNTL and ROM_INDEX restored exactly
+  CHECK(outcome.findings.empty());  // ROM_CNTL and ROM_INDEX restored exactly
 
   psp::IfwiAllResult streamed;
   outcome = run(bench, false, false, [&](RunOutcome &) {
@@ -122,8 +122,7 @@ TEST_CASE("scenario 3: a booted board refuses ROM_SW, answers the PSP, dumps thr
   for (std::size_t i = 0; i < image.size(); ++i) {
     const bool allowed = (i >= 0x50 && i < 0x54) || (i >= 0x13000 && i < 0x13004) ||
                          (i >= 0x13008 && i < 0x1300C) || (i >= 0x1EF000 && i < 0x1F0000);
-    if (!allowed && flash[i] != image[i])
-      FAIL("flash differs from the image at " << i);
+    if (!allowed && flash[i] != image[i]) FAIL("flash differs from the image at " << i);
   }
   bench.board().power_cycle();
   CHECK(bench.board().booted_slot() == sim::Slot::B);

@@ -33,7 +33,7 @@ device::OpenOptions options_in(const TempDir &dir) {
   return o;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("device specs parse the four forms and refuse anything else") {
   CHECK(parse_device_spec("usb:0").kind == DeviceSpec::Kind::Usb);
@@ -89,7 +89,7 @@ TEST_CASE("a USB fault armed on the board is used by the next sim: command and t
   }
   CHECK_THROWS_WITH(open_device(parse_device_spec("sim:b"), options_in(dir)),
                     Catch::Contains("0x11"));
-  auto device = open_device(parse_device_spec("sim:b"), options_in(dir)); // the fault is used up
+  auto device = open_device(parse_device_spec("sim:b"), options_in(dir));  // the fault is used up
   CHECK(device->bar5().read32(navi31::kRomCntl) == 1);
 }
 

@@ -26,9 +26,9 @@ struct FaultCase {
   const char *name;
   std::function<void(SimBench &)> arm;
   ErrorKind kind;
-  const char *message;                // the error must contain this
-  std::vector<std::string> may_break; // invariants the fault itself may break
-  bool optimised = false;             // run with every §9.11 optimisation (10× fewer operations)
+  const char *message;                 // the error must contain this
+  std::vector<std::string> may_break;  // invariants the fault itself may break
+  bool optimised = false;              // run with every §9.11 optimisation (10× fewer operations)
   bool usb_only = false;
 };
 
@@ -161,16 +161,14 @@ std::vector<std::uint8_t> slurp(const fs::path &p) {
 }
 
 void run_case(const FaultCase &c, Path path) {
-  if (c.usb_only && path != Path::Usb)
-    return;
+  if (c.usb_only && path != Path::Usb) return;
   const auto &image = SimBench::test_image();
   const auto old = SimBench::random_flash(77);
   TempDir dir;
   SimBench bench({}, old, path);
   CAPTURE(c.name, bench.path_name());
   FlashSessionOptions options;
-  if (c.optimised)
-    options.optimise = FlashOptimisations::all();
+  if (c.optimised) options.optimise = FlashOptimisations::all();
   c.arm(bench);
 
   const auto failed = run_write(bench, write_request(image, dir), options);
@@ -190,12 +188,11 @@ void run_case(const FaultCase &c, Path path) {
 
   // The fault is gone (power restored where it was lost); the same command resumes.
   bench.board().faults().clear();
-  if (bench.usb_faults())
-    bench.usb_faults()->clear();
+  if (bench.usb_faults()) bench.usb_faults()->clear();
   if (bench.board().state() == sim::BoardState::Offline || c.kind == ErrorKind::Timeout ||
       c.kind == ErrorKind::State)
     bench.board().power_restore();
-  CHECK(bench.board().state() == sim::BoardState::Bricked); // header-last: never bootable early
+  CHECK(bench.board().state() == sim::BoardState::Bricked);  // header-last: never bootable early
   bench.reopen();
   auto resume = write_request(image, dir);
   resume.resume = true;
@@ -208,12 +205,11 @@ void run_case(const FaultCase &c, Path path) {
 
 const FaultCase &fault(const std::string &prefix) {
   for (const auto &c : cases())
-    if (std::string(c.name).rfind(prefix, 0) == 0)
-      return c;
+    if (std::string(c.name).rfind(prefix, 0) == 0) return c;
   throw std::runtime_error("no fault case " + prefix);
 }
 
-} // namespace
+}  // namespace
 
 #define FAULT_CASE(prefix)                                                                         \
   TEST_CASE("fault matrix: " prefix " ends cleanly and --resume yields the image") {               \
@@ -288,7 +284,7 @@ TEST_CASE("a power loss late in an ascending write could leave a bootable half i
       auto resume = request;
       resume.resume = true;
       const auto refused = run_write(bench, resume, options);
-      CHECK(refused.error == ErrorKind::State); // the gated refusal the spec expects here
+      CHECK(refused.error == ErrorKind::State);  // the gated refusal the spec expects here
     }
   }
 }
@@ -299,7 +295,7 @@ TEST_CASE(
   const auto old = SimBench::random_flash(78);
   TempDir dir;
   SimBench bench({}, old);
-  arm(bench, "link-down:nth=1000000"); // the conservative backup reads ~2.8 M dwords
+  arm(bench, "link-down:nth=1000000");  // the conservative backup reads ~2.8 M dwords
   const auto failed = run_write(bench, write_request(image, dir));
   CHECK(failed.error == ErrorKind::Device);
   CHECK(bench.board().activity().erases == 0);

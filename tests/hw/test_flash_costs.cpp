@@ -24,7 +24,7 @@ FlashSessionOptions reference() {
   o.reference_procedure = true;
   return o;
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("a ROM_SW transaction costs 25 (RX) or 24 (no data) operations in the reference "
           "procedure, 22 or 21 in the baseline") {
@@ -39,7 +39,7 @@ TEST_CASE("a ROM_SW transaction costs 25 (RX) or 24 (no data) operations in the 
     CHECK(bench.operations() - before == (ref ? 25u : 22u));
     const auto before_tx = bench.operations();
     session.execute({navi31::spi::kWriteEnable, 0, 0, {}, 0}, 0);
-    CHECK(bench.operations() - before_tx == (ref ? 24u : 21u)); // no RX window read
+    CHECK(bench.operations() - before_tx == (ref ? 24u : 21u));  // no RX window read
   }
 }
 

@@ -28,7 +28,7 @@ FlashSessionOptions with(FlashOptimisations o) {
   return options;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("optimisation names parse and print, unknown names are refused") {
   CHECK(FlashOptimisations::parse("none").describe() == "none");
@@ -88,7 +88,7 @@ TEST_CASE("a tool that does not prime reads shifted data from a lag-1 engine") {
   const auto flash = SimBench::random_flash(22);
   SimBench bench(lag_config(1, sim::RxLagTrigger::Rx), flash);
   auto options = with(FlashOptimisations::parse("pipeline"));
-  options.assume_lag = 0; // trusts every window as its own capture
+  options.assume_lag = 0;  // trusts every window as its own capture
   const auto outcome = run_dump(bench, options);
   // Two reads agree with each other, yet both are wrong: why markers are mandatory (§9.3).
   REQUIRE(outcome.ok());
@@ -107,7 +107,7 @@ TEST_CASE("pipelining forced to assume lag 1 on a lag-0 engine is stopped by its
 TEST_CASE("skip-erase programs without erasing when the image only clears bits") {
   TempDir dir;
   auto image = SimBench::random_flash(24);
-  SimBench bench; // blank chip: reachable by programming alone
+  SimBench bench;  // blank chip: reachable by programming alone
   auto request = write_request(image, dir);
   request.force_image = true;
   request.header_last = false;
@@ -115,8 +115,7 @@ TEST_CASE("skip-erase programs without erasing when the image only clears bits")
   request.sector_count = 4;
   // First half of the sector written, then the image ANDs more zeros in: no erase needed.
   auto first = image;
-  for (auto &b : first)
-    b |= 0x0F;
+  for (auto &b : first) b |= 0x0F;
   auto first_request = request;
   first_request.image = first;
   REQUIRE(run_write(bench, first_request, with(FlashOptimisations::parse("skip-erase"))).ok());
@@ -131,7 +130,7 @@ TEST_CASE("skip-erase programs without erasing when the image only clears bits")
 TEST_CASE("the fully optimised procedure needs at most a quarter of the reference's operations") {
   // Reference (§6.7): 409 652 for a dump, 2 375 782 for a full flash of random data.
   SimBench dump_bench(usb_timing_config(), SimBench::random_flash(25));
-  const auto dump = run_dump(dump_bench, with(FlashOptimisations::all())); // reads twice
+  const auto dump = run_dump(dump_bench, with(FlashOptimisations::all()));  // reads twice
   REQUIRE(dump.ok());
   CHECK(dump.operations * 4 <= 409652);
 
@@ -148,7 +147,7 @@ TEST_CASE("the fully optimised procedure needs at most a quarter of the referenc
 
 TEST_CASE("block reads use their window only when its STATUS dword shows DONE (slow engine)") {
   sim::SimConfig config;
-  config.sw_latency = std::chrono::microseconds(300); // DONE after a few 1 µs operations
+  config.sw_latency = std::chrono::microseconds(300);  // DONE after a few 1 µs operations
   const auto flash = SimBench::random_flash(27);
   for (const char *variant : {"block-read", "all"}) {
     CAPTURE(variant);

@@ -24,7 +24,7 @@ std::vector<std::uint8_t> slurp(const fs::path &p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
 }
-} // namespace
+}  // namespace
 
 TEST_CASE(
     "write puts the image on a bricked board, with a verified backup and a complete journal") {
@@ -45,7 +45,7 @@ TEST_CASE(
   REQUIRE(journal);
   CHECK(journal->status == "complete");
   CHECK(journal->verified.size() == 512);
-  CHECK(outcome.findings.empty()); // I1–I7 hold
+  CHECK(outcome.findings.empty());  // I1–I7 hold
   CHECK(bench.board().state() == sim::BoardState::Bricked);
   bench.board().power_cycle();
   CHECK(bench.board().state() == sim::BoardState::Booted);
@@ -69,7 +69,7 @@ TEST_CASE("blank sectors are programmed without an erase, header-last order keep
           "until the end") {
   TempDir dir;
   const auto &image = SimBench::test_image();
-  SimBench bench; // blank chip
+  SimBench bench;  // blank chip
   bench.board().arm_fault(sim::parse_fault("power-loss:op=program,nth=500"));
   const auto outcome = run_write(bench, write_request(image, dir));
   REQUIRE(outcome.error == ErrorKind::Device);
@@ -111,7 +111,7 @@ TEST_CASE("CMP protection refuses the write before any erase, --clear-cmp clears
   CHECK(cleared.summary.protection_cleared);
   CHECK(cleared.summary.protection_restored);
   CHECK((bench.board().flash() == image));
-  CHECK(bench.board().sr2() == navi31::kSr2Cmp); // put back
+  CHECK(bench.board().sr2() == navi31::kSr2Cmp);  // put back
   CHECK(cleared.findings.empty());
 }
 
@@ -120,9 +120,9 @@ TEST_CASE("a protected range outside the sectors written does not refuse the wri
   const auto &image = SimBench::test_image();
   SimBench bench({}, image);
   bench.board().force_state(sim::BoardState::Bricked);
-  bench.board().arm_fault(sim::parse_fault("protect:bp=1")); // top 64 KiB
+  bench.board().arm_fault(sim::parse_fault("protect:bp=1"));  // top 64 KiB
   const auto random = SimBench::random_flash(3);
-  auto request = write_request(random, dir); // the request only refers to the image's bytes
+  auto request = write_request(random, dir);  // the request only refers to the image's bytes
   request.force_image = true;
   request.start_sector = 0;
   request.sector_count = 16;
@@ -217,7 +217,7 @@ TEST_CASE("an unfinished journal blocks a fresh write, --resume continues from t
   const auto failed = run_write(bench, write_request(image, dir));
   REQUIRE(failed.error == ErrorKind::Chip);
   CHECK_THAT(failed.message, Catch::Contains("WEL (bit 1) not set") && Catch::Contains("--resume"));
-  CHECK(failed.findings_except({"I4"}).empty()); // registers restored, WEL clear (WRDI)
+  CHECK(failed.findings_except({"I4"}).empty());  // registers restored, WEL clear (WRDI)
   bench.board().faults().clear();
   const auto blocked = run_write(bench, write_request(image, dir));
   CHECK(blocked.error == ErrorKind::Usage);

@@ -19,8 +19,7 @@ namespace {
 std::string hex_dwords(std::span<const std::uint8_t> bytes) {
   std::string out;
   for (std::size_t i = 0; i < bytes.size(); ++i) {
-    if (i && i % 4 == 0)
-      out += ' ';
+    if (i && i % 4 == 0) out += ' ';
     out += fmt::format("{:02x}", bytes[i]);
   }
   return out;
@@ -30,19 +29,18 @@ bool all_ff(std::span<const std::uint8_t> bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t b) { return b == 0xFF; });
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("xorshift byte stream matches the spec's test vector") {
   CHECK(xorshift_bytes(1, 8) ==
         std::vector<std::uint8_t>{0x21, 0x20, 0x04, 0x00, 0x01, 0x06, 0x08, 0x04});
-  CHECK(xorshift_bytes(0, 4) != xorshift_bytes(1, 4)); // seed 0 is replaced, not a stuck stream
+  CHECK(xorshift_bytes(0, 4) != xorshift_bytes(1, 4));  // seed 0 is replaced, not a stuck stream
   CHECK(xorshift_bytes(7, 5).size() == 5);
 }
 
 TEST_CASE("Fletcher-32 matches the spec's test vector") {
   std::vector<std::uint8_t> bytes(16);
-  for (std::size_t i = 0; i < bytes.size(); ++i)
-    bytes[i] = static_cast<std::uint8_t>(i);
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(i);
   CHECK(fletcher32(bytes) == 0xCCA84038u);
 }
 
@@ -50,8 +48,7 @@ TEST_CASE("CRC-32 agrees with zlib on random data of every small length") {
   std::mt19937 rng(5);
   for (std::size_t length = 0; length < 300; ++length) {
     std::vector<std::uint8_t> bytes(length);
-    for (auto &b : bytes)
-      b = static_cast<std::uint8_t>(rng());
+    for (auto &b : bytes) b = static_cast<std::uint8_t>(rng());
     const auto expected = ::crc32(::crc32(0L, Z_NULL, 0), bytes.data(), static_cast<uInt>(length));
     REQUIRE(crc32(bytes) == expected);
   }
@@ -91,10 +88,8 @@ TEST_CASE("test image has the stated number of non-blank pages and sectors") {
   const auto image = make_test_ifwi_image();
   const std::span<const std::uint8_t> img(image);
   int pages = 0, sectors = 0;
-  for (std::size_t p = 0; p < 8192; ++p)
-    pages += !all_ff(img.subspan(p * 256, 256));
-  for (std::size_t s = 0; s < 512; ++s)
-    sectors += !all_ff(img.subspan(s * 4096, 4096));
+  for (std::size_t p = 0; p < 8192; ++p) pages += !all_ff(img.subspan(p * 256, 256));
+  for (std::size_t s = 0; s < 512; ++s) sectors += !all_ff(img.subspan(s * 4096, 4096));
   CHECK(pages == 1083);
   CHECK(sectors == 78);
   CHECK(all_ff(img.subspan(0x1EF000, 0x1000)));

@@ -28,7 +28,7 @@ void require_error_at(const ImageCheck &check, std::uint64_t offset, const std::
   CHECK(found);
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("parse_ifwi reads every structure of the test image") {
   const auto layout = parse_ifwi(make_test_ifwi_image());

@@ -41,13 +41,11 @@ public:
   }
   std::vector<std::uint32_t> read_block(std::uint64_t offset, std::size_t dwords) override {
     std::vector<std::uint32_t> out;
-    for (std::size_t i = 0; i < dwords; ++i)
-      out.push_back(gpu_.bar_read32(5, offset + 4 * i));
+    for (std::size_t i = 0; i < dwords; ++i) out.push_back(gpu_.bar_read32(5, offset + 4 * i));
     return out;
   }
   void write_block(std::uint64_t offset, std::span<const std::uint32_t> values) override {
-    for (std::size_t i = 0; i < values.size(); ++i)
-      gpu_.bar_write32(5, offset + 4 * i, values[i]);
+    for (std::size_t i = 0; i < values.size(); ++i) gpu_.bar_write32(5, offset + 4 * i, values[i]);
   }
   void flush() override {}
   const TransportStats &stats() const override { return stats_; }
@@ -58,7 +56,7 @@ private:
   TransportStats stats_;
 };
 
-} // namespace
+}  // namespace
 
 TEST_CASE("sysfs: opening an unbound Navi31 enables it and says so") {
   FakeSysfs fs;
@@ -128,7 +126,7 @@ TEST_CASE("sysfs: the BAR mapping goes through an injected Mmio factory") {
   SysfsPciFunction gpu(kBdf, options);
   CHECK(gpu.map_bar(5).read32(0x5A3A4) == 0x04000800);
   CHECK(mapped == fs.device(kBdf) / "resource5");
-  CHECK(&gpu.map_bar(5) == &gpu.map_bar(5)); // mapped once
+  CHECK(&gpu.map_bar(5) == &gpu.map_bar(5));  // mapped once
 }
 
 TEST_CASE("sysfs: config space is read and written little-endian at the register offset") {
@@ -215,8 +213,7 @@ TEST_CASE("sysfs: missing permission is reported with the remedy") {
   const pid_t child = ::fork();
   REQUIRE(child >= 0);
   if (child == 0) {
-    if (::setresgid(65534, 65534, 65534) != 0 || ::setresuid(65534, 65534, 65534) != 0)
-      ::_exit(3);
+    if (::setresgid(65534, 65534, 65534) != 0 || ::setresuid(65534, 65534, 65534) != 0) ::_exit(3);
     ::_exit(attempt());
   }
   int status = 0;

@@ -41,7 +41,7 @@ struct VfioBench {
   }
 };
 
-} // namespace
+}  // namespace
 
 TEST_CASE("vfio: an unbound device is handed to vfio-pci and attached in type1v2 order") {
   VfioBench b;

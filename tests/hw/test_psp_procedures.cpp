@@ -34,7 +34,7 @@ ErrorKind kind_of(const std::function<void()> &f) {
   return ErrorKind::Internal;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("the early PSP answers the query commands, the transfer state machine rejects misuse") {
   SimBench bench({}, SimBench::test_image());
@@ -43,16 +43,16 @@ TEST_CASE("the early PSP answers the query commands, the transfer state machine 
   CHECK(type.error == 0);
   CHECK(type.response == 0x001u);
   CHECK(mailbox.send(command::kSpiGetModelId, std::nullopt).response == 0x001560C8u);
-  CHECK(error_of(mailbox, command::kDataTransfer, 0) == 0x10);                    // no START
-  CHECK(error_of(mailbox, command::kStartTransfer, (0x54u << 8) | 0x02) == 0x11); // wrong item
-  CHECK(error_of(mailbox, command::kStartTransfer, (0x53u << 8) | 0x01) == 0x03); // size % 4
-  CHECK(error_of(mailbox, 0x42, std::nullopt) == 0x0E);                           // unknown command
+  CHECK(error_of(mailbox, command::kDataTransfer, 0) == 0x10);                     // no START
+  CHECK(error_of(mailbox, command::kStartTransfer, (0x54u << 8) | 0x02) == 0x11);  // wrong item
+  CHECK(error_of(mailbox, command::kStartTransfer, (0x53u << 8) | 0x01) == 0x03);  // size % 4
+  CHECK(error_of(mailbox, 0x42, std::nullopt) == 0x0E);  // unknown command
   CHECK(error_of(mailbox, command::kStartTransfer, (8u << 8) | 0x01) == 0);
-  CHECK(error_of(mailbox, command::kStartTransfer, (8u << 8) | 0x01) == 0x11); // already receiving
+  CHECK(error_of(mailbox, command::kStartTransfer, (8u << 8) | 0x01) == 0x11);  // already receiving
   CHECK(error_of(mailbox, command::kDataTransfer, 1) == 0);
   CHECK(error_of(mailbox, command::kDataTransfer, 2) == 0);
-  CHECK(error_of(mailbox, command::kDataTransfer, 3) == 0x02);               // beyond the size
-  CHECK(error_of(mailbox, command::kEndTransfer, (8u << 8) | 0x01) == 0x06); // not 0x55AA55AA
+  CHECK(error_of(mailbox, command::kDataTransfer, 3) == 0x02);                // beyond the size
+  CHECK(error_of(mailbox, command::kEndTransfer, (8u << 8) | 0x01) == 0x06);  // not 0x55AA55AA
 }
 
 TEST_CASE("the mailbox primitive refuses a bricked board's dead mailbox and a lost device") {
@@ -105,8 +105,7 @@ TEST_CASE(
   const auto &flash = bench.board().flash();
   std::vector<std::size_t> differing;
   for (std::size_t i = 0; i < image.size(); ++i)
-    if (flash[i] != image[i] && (i < 0x1EF000 || i >= 0x1F0000))
-      differing.push_back(i / 4 * 4);
+    if (flash[i] != image[i] && (i < 0x1EF000 || i >= 0x1F0000)) differing.push_back(i / 4 * 4);
   differing.erase(std::unique(differing.begin(), differing.end()), differing.end());
   CHECK(differing == std::vector<std::size_t>{0x50, 0x13000, 0x13008});
   CHECK(std::memcmp(flash.data() + 0x1EF000, "SIMMETA", 8) == 0);

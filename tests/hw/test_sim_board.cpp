@@ -36,14 +36,14 @@ void launch(sim::Navi31Board &b, std::uint32_t command, std::uint32_t cntl) {
 
 constexpr std::uint32_t kRx4 = (1u << 19) | 4;
 
-} // namespace
+}  // namespace
 
 TEST_CASE("the RX window shows the previous RX capture (lag 1), little-endian per dword") {
   SimBench bench;
   auto &b = bench.board();
   set_up(b);
   launch(b, spi::kReadJedecId, kRx4);
-  CHECK(b.bar_read32(5, kRomSwData1) == 0); // the shadow starts zero
+  CHECK(b.bar_read32(5, kRomSwData1) == 0);  // the shadow starts zero
   launch(b, spi::kReadJedecId, kRx4);
   CHECK(b.bar_read32(5, kRomSwData1) == 0xC81560C8);
 }
@@ -144,7 +144,7 @@ TEST_CASE("ROM_DATA streams the flash little-endian from ROM_INDEX, 1 MiB apertu
   CHECK(b.bar_read32(5, kRomIndex) == 0x100004);
   b.arm_fault(sim::parse_fault("aperture:mode=mirror"));
   b.bar_write32(5, kRomIndex, 0x100000);
-  CHECK(b.bar_read32(5, kRomData) == 0xFFFFFFFF); // shows 0x000000 instead
+  CHECK(b.bar_read32(5, kRomData) == 0xFFFFFFFF);  // shows 0x000000 instead
   b.arm_fault(sim::parse_fault("aperture:mode=absent"));
   CHECK(b.bar_read32(5, kRomCntl) == 0xFFFFFFFF);
 }
@@ -165,7 +165,7 @@ TEST_CASE("board states: bricked until a power cycle boots a flashed image, SOS 
   SimBench bench;
   auto &b = bench.board();
   CHECK(b.state() == sim::BoardState::Bricked);
-  CHECK(b.bar_read32(5, kPspCommand) == 0); // dead mailbox
+  CHECK(b.bar_read32(5, kPspCommand) == 0);  // dead mailbox
   b.mutable_flash() = SimBench::test_image();
   CHECK(b.state() == sim::BoardState::Bricked);
   b.power_cycle();
@@ -196,7 +196,7 @@ TEST_CASE("the bootable rule needs magic, a checksummed $PSP directory and a slo
   CHECK(sim::bootable_slot(image) == sim::Slot::A);
   CHECK(sim::bootable_slot(image, sim::Slot::B) == sim::Slot::B);
   auto broken_primary = image;
-  broken_primary[0x2004] ^= 1; // primary $PSP checksum wrong: the backup at 0x3000 serves
+  broken_primary[0x2004] ^= 1;  // primary $PSP checksum wrong: the backup at 0x3000 serves
   CHECK(sim::is_bootable(broken_primary));
   auto no_pl2 = image;
   no_pl2[0x20000] = 'X';
@@ -211,10 +211,10 @@ TEST_CASE("config space: Navi31 ids, BAR size masks, Resizable BAR up to 32 GiB"
   auto &b = bench.board();
   CHECK(b.config_read(0, 4) == 0x744C1002);
   b.config_write(0x24, 0xFFFFFFFF, 4);
-  CHECK(b.config_read(0x24, 4) == 0xFFF00000); // BAR5: 1 MiB, 32-bit memory
+  CHECK(b.config_read(0x24, 4) == 0xFFF00000);  // BAR5: 1 MiB, 32-bit memory
   b.config_write(0x20, 0xFFFFFFFF, 4);
-  CHECK(b.config_read(0x20, 4) == 0xFFFFFF01);  // BAR4: 256 bytes I/O
-  CHECK(b.config_read(0x104, 4) == 0x000FF000); // 256 MiB .. 32 GiB supported
+  CHECK(b.config_read(0x20, 4) == 0xFFFFFF01);   // BAR4: 256 bytes I/O
+  CHECK(b.config_read(0x104, 4) == 0x000FF000);  // 256 MiB .. 32 GiB supported
   b.config_write(0x108, 15u << 8, 4);
   b.config_write(0x10, 0xFFFFFFFF, 4);
   b.config_write(0x14, 0xFFFFFFFF, 4);
@@ -283,8 +283,8 @@ TEST_CASE("with sw_latency the RX window changes only when DONE is set") {
   b.bar_write32(5, kRomSwStatus, 0);
   b.bar_write32(5, kRomSwCommand, spi::kReadJedecId);
   b.bar_write32(5, kRomSwCntl, kRx4);
-  CHECK(b.bar_read32(5, kRomSwStatus) == 0); // not done yet
-  CHECK(b.bar_read32(5, kRomSwData1) == 0);  // the old window
+  CHECK(b.bar_read32(5, kRomSwStatus) == 0);  // not done yet
+  CHECK(b.bar_read32(5, kRomSwData1) == 0);   // the old window
   bench.clock().advance(std::chrono::microseconds(300));
   CHECK(b.bar_read32(5, kRomSwStatus) == 1);
   CHECK(b.bar_read32(5, kRomSwData1) == 0xC81560C8);

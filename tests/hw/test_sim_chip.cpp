@@ -51,7 +51,7 @@ struct Chip {
   void wait(Clock::Duration d) { now += d; }
 };
 
-} // namespace
+}  // namespace
 
 TEST_CASE("RDID streams C8 60 15 cyclically, after any address bytes, and rotates on request") {
   Chip chip;
@@ -80,15 +80,15 @@ TEST_CASE("SFDP answers a dummy byte first, then the JESD216 header and the BFPT
 TEST_CASE("erase sets 0xFF after t_se, program only clears bits after t_pp, both need WEL") {
   Chip chip;
   chip.model.array()[0x1000] = 0x0F;
-  chip.frame({spi::kSectorErase, 0, 0x10, 0}); // no WREN: ignored
+  chip.frame({spi::kSectorErase, 0, 0x10, 0});  // no WREN: ignored
   CHECK(chip.sr1() == 0);
   CHECK(chip.read(0x1000, 1)[0] == 0x0F);
-  chip.erase(0x1234); // aligned down to the sector
+  chip.erase(0x1234);  // aligned down to the sector
   CHECK(chip.sr1() == (navi31::kSr1Busy | navi31::kSr1Wel));
-  CHECK(chip.read(0x1000, 1)[0] == 0xFF);    // a busy chip drives nothing
-  CHECK(chip.model.array()[0x1000] == 0x0F); // not yet applied
+  CHECK(chip.read(0x1000, 1)[0] == 0xFF);     // a busy chip drives nothing
+  CHECK(chip.model.array()[0x1000] == 0x0F);  // not yet applied
   chip.wait(50ms);
-  CHECK(chip.sr1() == 0); // WEL clears when the erase completes
+  CHECK(chip.sr1() == 0);  // WEL clears when the erase completes
   CHECK(chip.read(0x1000, 1)[0] == 0xFF);
   chip.program(0x1000, {0xF0, 0x3C});
   chip.wait(1ms);
@@ -99,13 +99,13 @@ TEST_CASE("erase sets 0xFF after t_se, program only clears bits after t_pp, both
 
 TEST_CASE("write-type commands need exact framing") {
   Chip chip;
-  chip.frame({spi::kWriteEnable, 0x00}); // extra byte: ignored
+  chip.frame({spi::kWriteEnable, 0x00});  // extra byte: ignored
   CHECK(chip.sr1() == 0);
-  chip.frame({spi::kWriteEnable}, 1); // RX clocks: ignored
+  chip.frame({spi::kWriteEnable}, 1);  // RX clocks: ignored
   CHECK(chip.sr1() == 0);
   chip.wren();
   CHECK(chip.sr1() == navi31::kSr1Wel);
-  chip.frame({spi::kSectorErase, 0x00, 0x10}); // two address bytes: ignored
+  chip.frame({spi::kSectorErase, 0x00, 0x10});  // two address bytes: ignored
   CHECK(chip.sr1() == navi31::kSr1Wel);
   chip.frame({spi::kWriteDisable});
   CHECK(chip.sr1() == 0);
@@ -114,8 +114,7 @@ TEST_CASE("write-type commands need exact framing") {
 TEST_CASE("page program wraps within the page and keeps only the last 256 bytes") {
   Chip chip;
   std::vector<std::uint8_t> data(300);
-  for (std::size_t i = 0; i < data.size(); ++i)
-    data[i] = static_cast<std::uint8_t>(i);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i);
   chip.program(0x2080, data);
   chip.wait(1ms);
   // The last 256 bytes (44..299) start at 0x2080 and wrap to 0x2000.
@@ -144,15 +143,15 @@ TEST_CASE("the BP/CMP table selects the GigaDevice 16 Mbit ranges") {
   constexpr std::size_t size = 0x200000;
   CHECK(protected_range(0, 0, size).empty());
   CHECK(protected_range(0, navi31::kSr2Cmp, size) == ProtectedRange{0, 0x200000});
-  CHECK(protected_range(1 << 2, 0, size) == ProtectedRange{0x1F0000, 0x200000}); // top 1/32
+  CHECK(protected_range(1 << 2, 0, size) == ProtectedRange{0x1F0000, 0x200000});  // top 1/32
   CHECK(protected_range((1 << 2) | (1 << 5), 0, size) ==
-        ProtectedRange{0, 0x10000});                                               // bottom 64 KiB
-  CHECK(protected_range((5 << 2), 0, size) == ProtectedRange{0x100000, 0x200000}); // top half
+        ProtectedRange{0, 0x10000});                                                // bottom 64 KiB
+  CHECK(protected_range((5 << 2), 0, size) == ProtectedRange{0x100000, 0x200000});  // top half
   CHECK(protected_range((1 << 2) | (1 << 6), 0, size) ==
-        ProtectedRange{0x1FF000, 0x200000}); // top 4 KiB
+        ProtectedRange{0x1FF000, 0x200000});  // top 4 KiB
   CHECK(protected_range(6 << 2, 0, size) == ProtectedRange{0, 0x200000});
   CHECK(protected_range(1 << 2, navi31::kSr2Cmp, size) ==
-        ProtectedRange{0, 0x1F0000}); // complement
+        ProtectedRange{0, 0x1F0000});  // complement
   CHECK(protected_range(1 << 2, navi31::kSr2Cmp, size).describe(size) ==
         "0x000000-0x1EFFFF (1984 KiB, bottom)");
 }
@@ -160,25 +159,25 @@ TEST_CASE("the BP/CMP table selects the GigaDevice 16 Mbit ranges") {
 TEST_CASE(
     "WRSR needs WEL, completes after t_w, keeps LB one-time bits, and is refused when locked") {
   Chip chip;
-  chip.frame({spi::kWriteStatus, 0x04, 0x40}); // no WEL
+  chip.frame({spi::kWriteStatus, 0x04, 0x40});  // no WEL
   CHECK(chip.frame({spi::kReadStatus2}, 1)[0] == 0);
   chip.wren();
-  chip.frame({spi::kWriteStatus, 0x04, 0x48}); // BP0, CMP, LB1
+  chip.frame({spi::kWriteStatus, 0x04, 0x48});  // BP0, CMP, LB1
   CHECK((chip.sr1() & navi31::kSr1Busy) != 0);
-  CHECK(chip.frame({spi::kReadStatus2}, 1)[0] == 0); // not yet
+  CHECK(chip.frame({spi::kReadStatus2}, 1)[0] == 0);  // not yet
   chip.wait(5ms);
   CHECK(chip.sr1() == 0x04);
   CHECK(chip.frame({spi::kReadStatus2}, 1)[0] == 0x48);
   chip.wren();
   chip.frame({spi::kWriteStatus, 0x00, 0x00});
   chip.wait(5ms);
-  CHECK(chip.frame({spi::kReadStatus2}, 1)[0] == 0x08); // LB1 stays set
+  CHECK(chip.frame({spi::kReadStatus2}, 1)[0] == 0x08);  // LB1 stays set
   chip.wren();
-  chip.frame({spi::kWriteStatus, 0x00, navi31::kSr2Srp1}); // SRP1: locked from now on
+  chip.frame({spi::kWriteStatus, 0x00, navi31::kSr2Srp1});  // SRP1: locked from now on
   chip.wait(5ms);
   chip.wren();
   chip.frame({spi::kWriteStatus, 0x7C, 0x01});
-  CHECK(chip.sr1() == 0); // not executed, WEL cleared
+  CHECK(chip.sr1() == 0);  // not executed, WEL cleared
 }
 
 TEST_CASE("a volatile status write (0x50) needs no WEL, is not busy, and is lost at power cycle") {
@@ -220,8 +219,7 @@ TEST_CASE("F2: cells of a failing sector keep their old value, F3: bits of a fai
   chip.wait(1ms);
   const auto page = chip.read(0x2000, 256);
   unsigned ones = 0;
-  for (auto b : page)
-    ones += static_cast<unsigned>(__builtin_popcount(b));
+  for (auto b : page) ones += static_cast<unsigned>(__builtin_popcount(b));
   CHECK(ones == 3);
 }
 

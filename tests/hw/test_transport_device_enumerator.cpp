@@ -14,7 +14,7 @@ using wavescope::testing::FakeSysfs;
 TEST_CASE("enumeration with no PCI sysfs and no bridges returns an empty list") {
   FakeSysfs fs;
   EnumerateOptions options;
-  options.usb = false; // this host's USB bus is not ours to rely on
+  options.usb = false;  // this host's USB bus is not ours to rely on
   options.sysfs_root = fs.root() / "missing";
   CHECK(enumerate_real_devices(options).empty());
 }
@@ -26,10 +26,8 @@ TEST_CASE("USB bridge listing never throws and lists only ASM24 ids, 0x3801 firs
   for (const auto &b : bridges) {
     CHECK(b.product_id == 0x0001);
     CHECK((b.vendor_id == 0x3801 || b.vendor_id == 0xADD1));
-    if (b.vendor_id == 0xADD1)
-      seen_tiny = true;
-    if (b.vendor_id == 0x3801)
-      CHECK_FALSE(seen_tiny);
+    if (b.vendor_id == 0xADD1) seen_tiny = true;
+    if (b.vendor_id == 0x3801) CHECK_FALSE(seen_tiny);
   }
 }
 
@@ -54,7 +52,7 @@ TEST_CASE("PCI Navi31 cards are listed after USB, by BDF, with their drivers") {
   fs.add_device("0000:0b:00.0");
   fs.add_device("0000:03:00.0");
   fs.bind("0000:0b:00.0", "amdgpu");
-  fs.add_device("0000:01:00.0", 0x1002, 0x164E, 0); // an iGPU: not listed
+  fs.add_device("0000:01:00.0", 0x1002, 0x164E, 0);  // an iGPU: not listed
   EnumerateOptions options;
   options.usb = false;
   options.sysfs_root = fs.root();

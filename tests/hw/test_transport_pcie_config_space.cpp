@@ -11,21 +11,21 @@ TEST_CASE("Navi31 config space reports its ids and class") {
   CHECK(cfg.read(0, 4) == 0x744C1002);
   CHECK(cfg.read(0x0B, 1) == 0x03);
   cfg.write(0, 0x12345678, 4);
-  CHECK(cfg.read(0, 2) == 0x1002); // read-only
+  CHECK(cfg.read(0, 2) == 0x1002);  // read-only
 }
 
 TEST_CASE("BAR sizing reads back the size mask with the type bits") {
   PcieConfigSpace cfg(navi31_pcie_identity());
   cfg.write(0x24, 0xFFFFFFFF, 4);
-  CHECK(cfg.read(0x24, 4) == 0xFFF00000); // BAR5: 1 MiB, 32-bit, non-prefetchable
+  CHECK(cfg.read(0x24, 4) == 0xFFF00000);  // BAR5: 1 MiB, 32-bit, non-prefetchable
   cfg.write(0x10, 0xFFFFFFFF, 4);
   cfg.write(0x14, 0xFFFFFFFF, 4);
-  CHECK(cfg.read(0x10, 4) == 0xF000000C); // BAR0: 256 MiB, 64-bit prefetchable
+  CHECK(cfg.read(0x10, 4) == 0xF000000C);  // BAR0: 256 MiB, 64-bit prefetchable
   CHECK(cfg.read(0x14, 4) == 0xFFFFFFFF);
   cfg.write(0x20, 0xFFFFFFFF, 4);
-  CHECK(cfg.read(0x20, 4) == 0xFFFFFF01); // BAR4: 256 bytes of I/O
+  CHECK(cfg.read(0x20, 4) == 0xFFFFFF01);  // BAR4: 256 bytes of I/O
   cfg.write(0x1C, 0xFFFFFFFF, 4);
-  CHECK(cfg.read(0x1C, 4) == 0xFFFFFFFF); // BAR2's upper half
+  CHECK(cfg.read(0x1C, 4) == 0xFFFFFFFF);  // BAR2's upper half
 }
 
 TEST_CASE("the Resizable-BAR control sets BAR0's size") {
@@ -39,7 +39,7 @@ TEST_CASE("the Resizable-BAR control sets BAR0's size") {
   cfg.write(0x14, 0xFFFFFFFF, 4);
   CHECK(cfg.read(0x10, 4) == 0x0000000C);
   CHECK(cfg.read(0x14, 4) == 0xFFFFFFF8);
-  cfg.write(0x108, 3u << 8, 4); // unsupported size: ignored
+  cfg.write(0x108, 3u << 8, 4);  // unsupported size: ignored
   CHECK(cfg.bar_size(0) == (32ull << 30));
 }
 

@@ -17,7 +17,7 @@ TEST_CASE("full bring-up assigns the BARs where B.7 says") {
   const auto bar0 = t.bar(0), bar2 = t.bar(2), bar5 = t.bar(5);
   CHECK(bar0.present);
   CHECK(bar0.bus_address == 0x8'0000'0000);
-  CHECK(bar0.size == (32ull << 30)); // resized to the largest Resizable-BAR size
+  CHECK(bar0.size == (32ull << 30));  // resized to the largest Resizable-BAR size
   CHECK(bar0.is64);
   CHECK(bar0.prefetchable);
   CHECK(bar2.bus_address == 0x10'0000'0000);
@@ -53,7 +53,7 @@ TEST_CASE("minimal bring-up assigns BAR5 only and enables MEMORY without MASTER"
   auto &t = f.open(options);
   CHECK(t.bar(5).bus_address == 0x1000'0000);
   CHECK_FALSE(t.bar(0).present);
-  CHECK(f.gpu.config().bar_size(0) == (256u << 20)); // not resized
+  CHECK(f.gpu.config().bar_size(0) == (256u << 20));  // not resized
   CHECK(f.gpu.config().read(0x04, 1) == 0x02);
   CHECK(f.bridge.bridge_config(0, 0x04, 1) == 0x02);
   CHECK_THROWS_WITH(t.map_bar(0), Catch::Contains("minimal bring-up assigns BAR5 only"));

@@ -35,7 +35,7 @@ std::size_t count_requests(const RecordingUsbDevice &recorder, std::uint8_t requ
       }));
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("a bulk IN timeout on read32 names the register and the transfer, in virtual time") {
   BridgeFixture f;
@@ -68,8 +68,8 @@ TEST_CASE("a short bulk IN of a FIFO read fails and is not retried") {
       failure_of([&] { f.bar5().read32(TestEndpoint::kFifoOffset); }, ErrorKind::Device);
   CHECK_THAT(message, Catch::Contains("returned 2 of 4 bytes (short transfer)"));
   CHECK_THAT(message, Catch::Contains("not retried"));
-  CHECK(f.gpu.fifo_next == before + 1);             // the read happened once on the device ...
-  CHECK(count_requests(*f.recorder, 0xF0, 2) == 1); // ... and was requested once
+  CHECK(f.gpu.fifo_next == before + 1);              // the read happened once on the device ...
+  CHECK(count_requests(*f.recorder, 0xF0, 2) == 1);  // ... and was requested once
   CHECK(f.recorder->records().size() == 2);
 }
 
@@ -95,7 +95,7 @@ TEST_CASE("a failed control OUT of write32 is reported and the write never happe
              Catch::Contains("0xF0 streaming write request (mode 1, 1 dwords at 0x1005a3a0)"));
   CHECK_THAT(message, Catch::Contains("I/O error"));
   CHECK(f.gpu.bar_writes == 0);
-  CHECK(f.recorder->records().size() == 1); // no bulk OUT after the failed request, no retry
+  CHECK(f.recorder->records().size() == 1);  // no bulk OUT after the failed request, no retry
 }
 
 TEST_CASE("a failed bulk OUT drops the write and is not retried") {
@@ -198,7 +198,7 @@ TEST_CASE("a link that drops after a number of transfers turns reads into all on
   BridgeFixture f;
   f.open();
   f.bridge.faults().link_down_after(3);
-  CHECK(f.bar5().read32(0) == 0); // transfers 1-2
+  CHECK(f.bar5().read32(0) == 0);  // transfers 1-2
   CHECK(f.bar5().read32(0) == 0xFFFFFFFFu);
 }
 

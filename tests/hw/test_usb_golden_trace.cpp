@@ -12,12 +12,11 @@ namespace {
 
 std::vector<std::string> lines(const RecordingUsbDevice &recorder) {
   std::vector<std::string> out;
-  for (const auto &r : recorder.records())
-    out.push_back(r.to_string());
+  for (const auto &r : recorder.records()) out.push_back(r.to_string());
   return out;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("B.4.3a: read32 of BAR5+0x5A3A4 is a mode-2 request and a 4-byte bulk IN") {
   BridgeFixture f;
@@ -44,8 +43,7 @@ TEST_CASE("B.4.3a: write32 to BAR5+0x5A3A0 is a mode-1 request and a 4-byte bulk
 TEST_CASE("B.4.3a: a 256-byte block read at BAR5+0x5A3B0 is one request for 0x40 dwords") {
   BridgeFixture f;
   f.open();
-  for (unsigned i = 0; i < 64; ++i)
-    f.gpu.registers[{5, 0x5A3B0 + 4 * i}] = i;
+  for (unsigned i = 0; i < 64; ++i) f.gpu.registers[{5, 0x5A3B0 + 4 * i}] = i;
   const auto values = f.bar5().read_block(0x5A3B0, 64);
   REQUIRE(values.size() == 64);
   CHECK(values[63] == 63);

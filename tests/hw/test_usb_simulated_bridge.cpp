@@ -38,7 +38,7 @@ struct Bench {
   void program_bridges() {
     for (unsigned bus = 0; bus < 4; ++bus) {
       config_write(bus, 0x18, (bus + 1) << 8 | 4u << 16);
-      config_write(bus, 0x20, 0xFFFF1000); // memory base 0x1000, limit 0xFFFF
+      config_write(bus, 0x20, 0xFFFF1000);  // memory base 0x1000, limit 0xFFFF
       config_write(bus, 0x04, 0x07);
     }
   }
@@ -47,7 +47,7 @@ struct Bench {
   }
 };
 
-} // namespace
+}  // namespace
 
 TEST_CASE("sim bridge: the LTSSM byte reads 0x78 only after PCIe power on") {
   Bench b;
@@ -99,9 +99,9 @@ TEST_CASE("sim bridge: memory outside the windows or with MEMORY off reads all o
   b.gpu.registers[{5, 0x40}] = 0xCAFE;
   b.arm_read(0x10000040, 1);
   CHECK(b.bridge.bulk_in(0x81, 4, 30000) == std::vector<std::uint8_t>{0xFE, 0xCA, 0, 0});
-  b.arm_read(0x0FF00000, 1); // below the non-prefetchable window
+  b.arm_read(0x0FF00000, 1);  // below the non-prefetchable window
   CHECK(b.bridge.bulk_in(0x81, 4, 30000) == std::vector<std::uint8_t>{0xFF, 0xFF, 0xFF, 0xFF});
-  b.config_write(2, 0x04, 0x00); // a switch port stops forwarding memory
+  b.config_write(2, 0x04, 0x00);  // a switch port stops forwarding memory
   b.arm_read(0x10000040, 1);
   CHECK(b.bridge.bulk_in(0x81, 4, 30000) == std::vector<std::uint8_t>{0xFF, 0xFF, 0xFF, 0xFF});
   CHECK(b.bridge.counters().unclaimed_reads == 2);
@@ -117,7 +117,7 @@ TEST_CASE("sim bridge: a partial single-TLP memory write merges into the registe
   b.config_write(4, 0x04, 0x02);
   b.gpu.registers[{5, 0x80}] = 0x11223344;
   const auto payload = asm24::pcie_request_payload(0x10000080, 0xAA00);
-  b.bridge.control_out({0x40, 0xF0, 0x0260, 0}, payload, 5000); // byte enable 0b0010
+  b.bridge.control_out({0x40, 0xF0, 0x0260, 0}, payload, 5000);  // byte enable 0b0010
   CHECK(b.gpu.registers[{5, 0x80}] == 0x1122AA44);
   CHECK(b.tlp(0x20, 0x10000080).data == 0x1122AA44);
 }
@@ -149,7 +149,7 @@ TEST_CASE(
 
 TEST_CASE("sim bridge: malformed and unknown requests stall") {
   Bench b;
-  const auto payload = asm24::pcie_request_payload(0x10000002, 1); // unaligned stream
+  const auto payload = asm24::pcie_request_payload(0x10000002, 1);  // unaligned stream
   CHECK_THROWS_WITH(b.bridge.control_out({0x40, 0xF0, 0x0F20, 2}, payload, 5000),
                     Catch::Contains("stalled"));
   CHECK_THROWS_WITH(b.bridge.control_out({0x40, 0xF0, 0x0F20, 7}, payload, 5000),
@@ -161,9 +161,8 @@ TEST_CASE("sim bridge: malformed and unknown requests stall") {
 TEST_CASE("sim bridge: SRAM DMA writes and reads back through 0xF2 and XDATA 0xF000") {
   Bench b;
   std::vector<std::uint8_t> payload(512);
-  for (std::size_t i = 0; i < payload.size(); ++i)
-    payload[i] = static_cast<std::uint8_t>(i * 7);
-  b.bridge.control_out({0x40, 0xF2, 1, 0x0100}, {}, 1000); // 1 sector into slot 0
+  for (std::size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<std::uint8_t>(i * 7);
+  b.bridge.control_out({0x40, 0xF2, 1, 0x0100}, {}, 1000);  // 1 sector into slot 0
   b.bridge.bulk_out(0x02, payload, 1000);
   CHECK(b.bridge.xdata(0xF001) == 7);
   b.bridge.control_out({0x40, 0xF2, 0x8001, 0x0100}, {}, 1000);
@@ -189,9 +188,9 @@ TEST_CASE("sim bridge: faults match by request and wIndex and count from when th
   b.bridge.faults().add(fault);
   b.arm_read(0x10000000, 1);
   b.bridge.bulk_in(0x81, 4, 30000);
-  b.bridge.control_in({0xC0, 0xE4, 0xB450, 0}, 1, 1000); // not a 0xF0 mode-2 request
+  b.bridge.control_in({0xC0, 0xE4, 0xB450, 0}, 1, 1000);  // not a 0xF0 mode-2 request
   CHECK_THROWS_WITH(b.arm_read(0x10000000, 1), Catch::Contains("I/O error"));
-  b.arm_read(0x10000000, 1); // the fault was for the second one only
+  b.arm_read(0x10000000, 1);  // the fault was for the second one only
   CHECK(b.bridge.faults().injected() == 1);
 }
 
@@ -209,7 +208,7 @@ TEST_CASE("sim bridge: it can host the GPU's config space for a BAR-only endpoin
   gpu.registers[{5, 0x20}] = 99;
   CHECK(transport.map_bar(5).read32(0x20) == 99);
   CHECK(gpu.config_writes == 0);
-  raw->control_out({0x40, asm24::kPciePower, 0, 0}, {}, 1000); // slot off: BARs are lost
+  raw->control_out({0x40, asm24::kPciePower, 0, 0}, {}, 1000);  // slot off: BARs are lost
   raw->control_out({0x40, asm24::kPciePower, 1, 0}, {}, 1000);
   CHECK(transport.map_bar(5).read32(0x20) == 0xFFFFFFFFu);
 }

@@ -2,10 +2,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <filesystem>
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -24,17 +24,20 @@ std::string slurp(const std::filesystem::path &path) {
 }
 }  // namespace
 
-ProcessResult run_process(const std::vector<std::string> &argv, const std::vector<std::string> &env) {
+ProcessResult run_process(const std::vector<std::string> &argv,
+                          const std::vector<std::string> &env) {
   const auto dir = std::filesystem::temp_directory_path();
-  const std::string stem = "wavescope-test-" + std::to_string(::getpid()) + "-" +
-                           std::to_string(std::rand());
+  const std::string stem =
+      "wavescope-test-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand());
   const auto out_path = dir / (stem + ".out");
   const auto err_path = dir / (stem + ".err");
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
 
   std::vector<std::string> environment;

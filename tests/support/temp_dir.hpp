@@ -21,4 +21,4 @@ struct TempDir {
   TempDir &operator=(const TempDir &) = delete;
 };
 
-} // namespace wavescope::testing
+}  // namespace wavescope::testing

@@ -13,7 +13,9 @@ std::filesystem::path testdata_root() {
   return WAVESCOPE_DEFAULT_TESTDATA;
 }
 
-std::filesystem::path source_root() { return WAVESCOPE_SOURCE_DIR; }
+std::filesystem::path source_root() {
+  return WAVESCOPE_SOURCE_DIR;
+}
 
 bool running_in_ci() {
   const char *ci = std::getenv("CI");
@@ -82,8 +84,8 @@ std::vector<CorpusProgram> corpus_programs() {
     std::ifstream in(dir / "meta.json");
     const auto meta = nlohmann::json::parse(in);
     const unsigned version = meta["device"]["props"]["gfx_target_version"].get<unsigned>();
-    const std::string target = fmt::format("gfx{}{:x}{:x}", version / 10000, (version / 100) % 100,
-                                           version % 100);
+    const std::string target =
+        fmt::format("gfx{}{:x}{:x}", version / 10000, (version / 100) % 100, version % 100);
     for (const auto &p : meta["programs"]) {
       CorpusProgram program;
       program.elf = dir / p["file"].get<std::string>();

@@ -25,7 +25,8 @@ bool running_in_ci();
 // Reads a whole file as bytes; throws std::runtime_error when it cannot.
 std::vector<unsigned char> read_file(const std::filesystem::path &path);
 
-// Every capture folder of the SQTT corpus (<arch>/<example>), sorted; empty if the corpus is absent.
+// Every capture folder of the SQTT corpus (<arch>/<example>), sorted; empty if the corpus is
+// absent.
 std::vector<std::filesystem::path> sqtt_capture_dirs();
 
 }  // namespace wavescope::testing
@@ -33,13 +34,12 @@ std::vector<std::filesystem::path> sqtt_capture_dirs();
 // Resolves `rel` inside the corpus into `var`; when the corpus part is missing, skips the test
 // (WARN + return) or, under CI=true, fails it.
 #define WAVESCOPE_REQUIRE_TESTDATA(var, rel)                                                       \
-  const std::filesystem::path var = ::wavescope::testing::testdata_root() / (rel);               \
-  if (!std::filesystem::exists(var)) {                                                           \
-    if (::wavescope::testing::running_in_ci())                                                   \
-      FAIL("test data missing under CI: " << var.string());                                      \
-    WARN("skipped: test data not found at " << var.string()                                      \
-                                            << " (set WAVESCOPE_TESTDATA)");                     \
-    return;                                                                                      \
+  const std::filesystem::path var = ::wavescope::testing::testdata_root() / (rel);                 \
+  if (!std::filesystem::exists(var)) {                                                             \
+    if (::wavescope::testing::running_in_ci())                                                     \
+      FAIL("test data missing under CI: " << var.string());                                        \
+    WARN("skipped: test data not found at " << var.string() << " (set WAVESCOPE_TESTDATA)");       \
+    return;                                                                                        \
   }
 
 namespace wavescope::testing {
@@ -55,7 +55,7 @@ struct CorpusProgram {
   std::string name;               // kernel name (the ELF may not carry it)
   std::string target;             // processor from the device's gfx_target_version
   std::uint64_t text_address = 0, text_size = 0, entry_pc = 0;
-  unsigned num_insts = 0;         // instructions tinygrad decodes in .text
+  unsigned num_insts = 0;  // instructions tinygrad decodes in .text
 };
 std::vector<CorpusProgram> corpus_programs();
 }  // namespace wavescope::testing

@@ -22,10 +22,8 @@ TEST_CASE("every corpus capture opens with its programs, blobs and PMC events") 
     CHECK(!c.programs.empty());
     CHECK(!c.blobs.empty());
     CHECK(!c.pmc.empty());
-    for (const auto &b : c.blobs)
-      CHECK(c.program(b.kernel_tag) != nullptr);
-    for (const auto &p : c.pmc)
-      CHECK(!p.schedule.empty());
+    for (const auto &b : c.blobs) CHECK(c.program(b.kernel_tag) != nullptr);
+    for (const auto &p : c.pmc) CHECK(!p.schedule.empty());
     c.verify_checksums();
     blobs += c.blobs.size();
     if (c.arch == "gfx1100") {
@@ -38,8 +36,7 @@ TEST_CASE("every corpus capture opens with its programs, blobs and PMC events") 
       CHECK(c.device.processor == "gfx950");
       CHECK(c.device.num_xcc == 8);
       CHECK(c.device.shader_engines() == 4);
-      for (const auto &b : c.blobs)
-        CHECK(b.synthetic_header);
+      for (const auto &b : c.blobs) CHECK(b.synthetic_header);
     }
   }
   CHECK(blobs == 30 + 24 + 96);

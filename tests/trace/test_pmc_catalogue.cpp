@@ -85,8 +85,7 @@ TEST_CASE("pmc: catalogues are sorted, unique by name and by (block, select), an
     std::set<std::pair<std::string_view, std::uint32_t>> selects;
     for (std::size_t i = 0; i < counters.size(); ++i) {
       INFO(counters[i].name);
-      if (i)
-        CHECK(counters[i - 1].name != counters[i].name);
+      if (i) CHECK(counters[i - 1].name != counters[i].name);
       CHECK(!counters[i].description.empty());
       CHECK(!counters[i].block.empty());
       CHECK(catalogue.find(counters[i].name) == &counters[i]);
@@ -101,7 +100,7 @@ TEST_CASE("pmc: unknown names and blocks find nothing") {
   const auto &catalogue = CounterCatalogue::get(CounterFamily::Gfx11);
   CHECK(catalogue.find("NO_SUCH_COUNTER") == nullptr);
   CHECK(catalogue.find("") == nullptr);
-  CHECK(catalogue.find("TCC_HIT") == nullptr); // a CDNA name
+  CHECK(catalogue.find("TCC_HIT") == nullptr);  // a CDNA name
   CHECK(catalogue.find_select("SQ", 0xFFFF) == nullptr);
   CHECK(catalogue.in_block("TCC").empty());
   CHECK(catalogue.in_block("TCP").size() >= 10);

@@ -21,7 +21,7 @@ json read_meta(const std::filesystem::path &dir) {
   return json::parse(in);
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE(
     "pmc: PMC sums, columns and per-instance rows equal the reference in every corpus capture") {

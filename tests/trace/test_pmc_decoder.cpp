@@ -54,7 +54,7 @@ std::string error_of(std::span<const std::uint8_t> buffer,
   return "no error";
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("pmc: slots are read xcc, inst, se, sa outermost and wgp fastest into rows") {
   // 2 SE x 2 SA x 3 WGP: slot i holds i + 1.
@@ -140,7 +140,7 @@ TEST_CASE("pmc: gaps, unused tails, unknown counters and select mismatches becom
   auto buffer = buffer_of(8, [](std::size_t i) { return i == 7 ? 5 : 1; });
   auto unknown = spec("MADE_UP_COUNTER", "SQ", 1, 1, 1, 1, 1, 16);
   auto wrong_select = spec("SQ_INSTS_VALU", "SQ", 1, 1, 1, 1, 1, 24);
-  wrong_select.perf_sel = 50; // the gfx12 value on a gfx11 device
+  wrong_select.perf_sel = 50;  // the gfx12 value on a gfx11 device
   const std::vector<PmcSampleSpec> sched = {spec("GRBM_GUI_ACTIVE", "GRBM", 1, 1, 1, 1, 1, 0),
                                             unknown, wrong_select};
   const auto d = pmc::decode_samples(buffer, sched, options("gfx1100", "pmc_3.bin", 32));
@@ -149,8 +149,7 @@ TEST_CASE("pmc: gaps, unused tails, unknown counters and select mismatches becom
   CHECK(d.counters[1].sum == 1);
   const auto joined = [&] {
     std::string all;
-    for (const auto &n : d.notes)
-      all += n + "\n";
+    for (const auto &n : d.notes) all += n + "\n";
     return all;
   }();
   CHECK_THAT(joined, Catch::Contains("sched[1] (MADE_UP_COUNTER): starts at byte 16, not at 8"));

@@ -26,12 +26,11 @@ CounterSample counter(std::string name, std::vector<std::uint64_t> values) {
 
 const MetricValue *find(const std::vector<MetricValue> &metrics, std::string_view name) {
   for (const auto &m : metrics)
-    if (m.name == name)
-      return &m;
+    if (m.name == name) return &m;
   return nullptr;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("pmc: VALU utilization follows tinygrad: per-slot mean over 4x the GRBM maximum") {
   // 48 SQ slots with 480 instructions in total, GRBM 8 XCC slots with max 250.
@@ -44,7 +43,7 @@ TEST_CASE("pmc: VALU utilization follows tinygrad: per-slot mean over 4x the GRB
   CHECK(m->value.value() == Approx(100.0 * (480.0 / 48) / (250 * 4)));
   CHECK(m->text == "1.0%");
   CHECK(m->unit == "%");
-  CHECK(find(metrics, "SALU utilization") == nullptr); // SQ_INSTS_SALU was not sampled
+  CHECK(find(metrics, "SALU utilization") == nullptr);  // SQ_INSTS_SALU was not sampled
 }
 
 TEST_CASE("pmc: a zero denominator gives n/a instead of a division by zero") {
@@ -119,7 +118,7 @@ TEST_CASE("pmc: one-decimal formatting rounds like Python's %.1f") {
                 "VALU utilization")
         ->text;
   };
-  CHECK(at(1, 500) == "0.1%"); // 100 * 1 / 2000 = 0.05
-  CHECK(at(1, 100) == "0.2%"); // 0.25
-  CHECK(at(3, 200) == "0.4%"); // 0.375
+  CHECK(at(1, 500) == "0.1%");  // 100 * 1 / 2000 = 0.05
+  CHECK(at(1, 100) == "0.2%");  // 0.25
+  CHECK(at(3, 200) == "0.4%");  // 0.375
 }

@@ -22,7 +22,7 @@ PacketWriter rdna3_stream() {
   return w;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("encode(decode(blob)) == blob for every corpus blob, from raw bits and from fields") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
@@ -38,8 +38,7 @@ TEST_CASE("encode(decode(blob)) == blob for every corpus blob, from raw bits and
         from_bits.add(p);
         std::vector<std::pair<std::string_view, std::uint64_t>> values;
         for (const auto &f : p.spec().fields)
-          if (f.lo < 64 && f.lo + f.width <= 64)
-            values.emplace_back(f.name, p.field(f));
+          if (f.lo < 64 && f.lo + f.width <= 64) values.emplace_back(f.name, p.field(f));
         const auto bits = encode_packet_bits(p.type, values, uncovered_bits(p));
         fields_rebuild = fields_rebuild && bits == p.own_bits();
         from_fields.add_bits(p.type, bits, p.raw_high);
@@ -60,13 +59,13 @@ TEST_CASE("encode(decode(blob)) == blob for every corpus blob, from raw bits and
 
 TEST_CASE("the time rules of §8 hold on an encoder-built RDNA3 stream") {
   auto w = rdna3_stream();
-  w.add(PacketType::TsDeltaShort, {{"delta", 3}})                           // +3+4 = 7
-      .add(PacketType::TsDeltaOrMark, {{"delta", 1000}})                    // +1000 = 1007
-      .add(PacketType::TsDeltaOrMark, {{"delta", 555}, {"rt", 1}})          // marker: +0
-      .add(PacketType::TsDeltaOrMark, {{"delta", 7}, {"rt", 1}, {"pl", 1}}) // not a marker: +7
-      .add(PacketType::Valuinst, {{"delta", 2}, {"wave", 1}})               // 1016
+  w.add(PacketType::TsDeltaShort, {{"delta", 3}})                            // +3+4 = 7
+      .add(PacketType::TsDeltaOrMark, {{"delta", 1000}})                     // +1000 = 1007
+      .add(PacketType::TsDeltaOrMark, {{"delta", 555}, {"rt", 1}})           // marker: +0
+      .add(PacketType::TsDeltaOrMark, {{"delta", 7}, {"rt", 1}, {"pl", 1}})  // not a marker: +7
+      .add(PacketType::Valuinst, {{"delta", 2}, {"wave", 1}})                // 1016
       .add(PacketType::Nop);
-  const auto d = decode(w.nops(16).finish()); // tinygrad decodes packets 16+ nibbles from the end
+  const auto d = decode(w.nops(16).finish());  // tinygrad decodes packets 16+ nibbles from the end
   REQUIRE(d.packets.size() >= 6);
   CHECK(d.packets[1].time == 7);
   CHECK(d.packets[2].time == 1007);
@@ -80,12 +79,12 @@ TEST_CASE("the time rules of §8 hold on an encoder-built RDNA3 stream") {
 TEST_CASE("CDNA: MISC advances by 4x delta and timestamps re-anchor the clock") {
   PacketWriter w;
   w.add_bits(PacketType::LayoutHeader, cdna_synthetic_header(3));
-  w.add(PacketType::CdnaMisc, {{"delta", 255}, {"misc_type", 1}})      // 1020
-      .add(PacketType::CdnaTimestamp, {{"timestamp", 2498294742355}})  // anchors
-      .add(PacketType::CdnaMisc, {{"delta", 1}})                       // 1024
-      .add(PacketType::CdnaMisc, {{"delta", 1}})                       // 1028
-      .add(PacketType::CdnaMisc, {{"delta", 255}})                     // 2048
-      .add(PacketType::CdnaTimestamp, {{"timestamp", 2498294744122}}); // 2780
+  w.add(PacketType::CdnaMisc, {{"delta", 255}, {"misc_type", 1}})       // 1020
+      .add(PacketType::CdnaTimestamp, {{"timestamp", 2498294742355}})   // anchors
+      .add(PacketType::CdnaMisc, {{"delta", 1}})                        // 1024
+      .add(PacketType::CdnaMisc, {{"delta", 1}})                        // 1028
+      .add(PacketType::CdnaMisc, {{"delta", 255}})                      // 2048
+      .add(PacketType::CdnaTimestamp, {{"timestamp", 2498294744122}});  // 2780
   const auto d = decode(w.nops(16).finish());
   REQUIRE(d.packets.size() >= 7);
   CHECK(d.summary.family == Family::Cdna);
@@ -136,7 +135,7 @@ TEST_CASE("CDNA 0x11/0x91 bytes after the header are timestamps, not layout head
   w.add(PacketType::CdnaMisc, {{"delta", 2}});
   // _reserved bit 4 set: the low byte is 0x11, which tinygrad's table reads as LAYOUT_HEADER.
   w.add(PacketType::CdnaTimestamp, {{"timestamp", 0x123456}, {"_reserved", 1}});
-  w.add(PacketType::CdnaTimestamp, {{"timestamp", 0x42}, {"_reserved", 9}}); // 0x91
+  w.add(PacketType::CdnaTimestamp, {{"timestamp", 0x42}, {"_reserved", 9}});  // 0x91
   w.add(PacketType::CdnaWavestart, {{"cu", 1}, {"wave", 3}});
   const auto d = decode(w.nops(16).finish());
   REQUIRE(d.packets.size() >= 5);
@@ -145,11 +144,10 @@ TEST_CASE("CDNA 0x11/0x91 bytes after the header are timestamps, not layout head
   CHECK(d.packets[3].type == PacketType::CdnaTimestamp);
   CHECK(d.packets[4].type == PacketType::CdnaWavestart);
   CHECK(d.packets[4].field("wave") == 3);
-  CHECK(d.packets[4].time == 8); // non-absolute timestamps ([15:4] != 0) leave the time alone
+  CHECK(d.packets[4].time == 8);  // non-absolute timestamps ([15:4] != 0) leave the time alone
   CHECK(d.summary.notes.cdna_header_like_timestamps == 2);
   std::size_t headers = 0;
-  for (const auto &p : d.packets)
-    headers += p.type == PacketType::LayoutHeader;
+  for (const auto &p : d.packets) headers += p.type == PacketType::LayoutHeader;
   CHECK(headers == 1);
 }
 
@@ -168,10 +166,10 @@ TEST_CASE("the tail tinygrad leaves undecoded is decoded on request, apart from 
   CHECK(reference.summary.last_time == 0);
 
   const auto tail = decode(bytes, {std::nullopt, true});
-  REQUIRE(tail.packets.size() == 5); // + VALUINST, 2 x TS_DELTA_SHORT, the padding NOP
+  REQUIRE(tail.packets.size() == 5);  // + VALUINST, 2 x TS_DELTA_SHORT, the padding NOP
   CHECK(tail.summary.packets == 1);
   CHECK(tail.summary.tail_packets == 4);
-  CHECK(tail.summary.undecoded_tail_nibbles() == 8); // relative to the reference sequence
+  CHECK(tail.summary.undecoded_tail_nibbles() == 8);  // relative to the reference sequence
   CHECK_FALSE(tail.packets[0].in_tail);
   CHECK(tail.packets[1].in_tail);
   CHECK(tail.packets[1].type == PacketType::Valuinst);
@@ -180,10 +178,10 @@ TEST_CASE("the tail tinygrad leaves undecoded is decoded on request, apart from 
 
   // A packet the end cuts off is not decoded, even with the tail on.
   PacketWriter cut = rdna3_stream();
-  cut.nops(14).nibble(0x9).nibble(0x1); // 32 nibbles, the last two the start of a 16-nibble REG
+  cut.nops(14).nibble(0x9).nibble(0x1);  // 32 nibbles, the last two the start of a 16-nibble REG
   const auto c = decode(cut.bytes(), {std::nullopt, true});
-  CHECK(c.summary.packets == 2);       // header and the NOP at nibble 16
-  CHECK(c.summary.tail_packets == 13); // the NOPs at nibbles 17..29
+  CHECK(c.summary.packets == 2);        // header and the NOP at nibble 16
+  CHECK(c.summary.tail_packets == 13);  // the NOPs at nibbles 17..29
   CHECK(c.packets.back().nibble == 29);
 }
 
@@ -201,7 +199,7 @@ TEST_CASE("a stream without a layout header is reported and decoded as RDNA3") {
 TEST_CASE("an explicit family overrides the header and the disagreement is noted") {
   PacketWriter w;
   w.add(PacketType::LayoutHeader, {{"layout", 4}});
-  w.add(PacketType::Wavestart, {{"wave", 5}}); // RDNA3 layout: wave in [17:13]
+  w.add(PacketType::Wavestart, {{"wave", 5}});  // RDNA3 layout: wave in [17:13]
   w.nops(16);
   const auto forced = decode(w.finish(), {Family::Rdna3, false});
   CHECK(forced.summary.notes.layout_mismatch);

@@ -30,13 +30,11 @@ std::uint8_t nibble_at(std::span<const std::uint8_t> bytes, std::uint64_t n) {
 std::vector<std::vector<std::uint8_t>> inputs() {
   std::vector<std::vector<std::uint8_t>> out;
   for (const auto &c : corpus_captures())
-    for (const auto &b : c.capture.blobs)
-      out.push_back(blob_bytes(b.file));
+    for (const auto &b : c.capture.blobs) out.push_back(blob_bytes(b.file));
   std::mt19937_64 rng(314159);
   for (int i = 0; i < 60; ++i) {
     std::vector<std::uint8_t> bytes(rng() % 3000);
-    for (auto &x : bytes)
-      x = (i % 2 && rng() % 4 != 0) ? 0 : static_cast<std::uint8_t>(rng());
+    for (auto &x : bytes) x = (i % 2 && rng() % 4 != 0) ? 0 : static_cast<std::uint8_t>(rng());
     out.push_back(std::move(bytes));
   }
   return out;
@@ -47,7 +45,7 @@ struct Written {
   PacketType type;
   std::uint64_t nibble;
   std::uint64_t bits;
-  std::uint8_t high = 0; // bits 64..71
+  std::uint8_t high = 0;  // bits 64..71
 };
 
 // The packet types a family's byte table can produce, except LAYOUT_HEADER.
@@ -68,10 +66,9 @@ void add_random_packets(PacketWriter &w, std::vector<Written> &out, Family famil
   const auto types = stream_types(family);
   const bool has_nops = std::find(types.begin(), types.end(), PacketType::Nop) != types.end();
   while (count > 0) {
-    if (has_nops && rng() % 8 == 0) { // a NOP run of 1..40
+    if (has_nops && rng() % 8 == 0) {  // a NOP run of 1..40
       const std::size_t run = std::min<std::size_t>(count, 1 + rng() % 40);
-      for (std::size_t k = 0; k < run; ++k)
-        out.push_back({PacketType::Nop, w.nibbles() + k, 0});
+      for (std::size_t k = 0; k < run; ++k) out.push_back({PacketType::Nop, w.nibbles() + k, 0});
       w.nops(run);
       count -= run;
       continue;
@@ -81,10 +78,9 @@ void add_random_packets(PacketWriter &w, std::vector<Written> &out, Family famil
     for (std::size_t k = 1 + rng() % 6; k > 0 && count > 0; --k) {
       std::vector<std::pair<std::string_view, std::uint64_t>> values;
       for (const auto &f : packet_spec(type).fields)
-        if (f.lo + f.width <= 64)
-          values.emplace_back(f.name, rng() & f.mask());
+        if (f.lo + f.width <= 64) values.emplace_back(f.name, rng() & f.mask());
       std::uint64_t bits = encode_packet_bits(type, values);
-      if (packet_type_for_byte(family, bits & 0xFF) != type) // field bits made another type
+      if (packet_type_for_byte(family, bits & 0xFF) != type)  // field bits made another type
         bits = encode_packet_bits(type, {});
       const auto high = static_cast<std::uint8_t>(
           packet_spec(type).size_nibbles > 16
@@ -131,7 +127,7 @@ struct RunExpander {
   }
 };
 
-} // namespace
+}  // namespace
 
 TEST_CASE("block scan: every kernel gives each nibble's packet size and the shifted bytes") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
@@ -184,9 +180,8 @@ TEST_CASE("every packet's raw and raw_high are the 72 stream bits from its first
   for (const auto &bytes : inputs())
     for (int family = -1; family < 3; ++family) {
       DecodeOptions options;
-      options.simd = family % 2 == 0; // both paths, each over every input
-      if (family >= 0)
-        options.family = static_cast<Family>(family);
+      options.simd = family % 2 == 0;  // both paths, each over every input
+      if (family >= 0) options.family = static_cast<Family>(family);
       options.decode_tail = true;
       bool ok = true;
       for (const auto &p : decode(bytes, options).packets) {
@@ -264,7 +259,7 @@ TEST_CASE("a sink taking NOP runs sees the same packets as one taking every pack
     for (bool tail : {false, true}) {
       DecodeOptions options;
       options.decode_tail = tail;
-      options.simd = tail; // both paths
+      options.simd = tail;  // both paths
       const auto single = decode(bytes, options);
       RunExpander expander;
       PacketDecoder decoder(options);
@@ -290,8 +285,7 @@ TEST_CASE("decoding without the SIMD pre-pass gives the same packets, times and 
   for (const auto &bytes : inputs())
     for (int family = -1; family < 3; ++family) {
       DecodeOptions options;
-      if (family >= 0)
-        options.family = static_cast<Family>(family);
+      if (family >= 0) options.family = static_cast<Family>(family);
       options.decode_tail = true;
       const auto with = decode(bytes, options);
       options.simd = false;

@@ -80,13 +80,11 @@ TEST_CASE("§18.5 every op and src value is named, and CDNA blobs hold one LAYOU
       for (const auto &p : d.packets) {
         headers += p.type == PacketType::LayoutHeader;
         for (const auto &f : p.spec().fields)
-          if (f.enum_names && f.enum_names->name(p.field(f)).empty())
-            ++unnamed;
+          if (f.enum_names && f.enum_names->name(p.field(f)).empty()) ++unnamed;
       }
       CHECK(unnamed == 0);
       CHECK(d.summary.notes.unknown_ops == 0);
-      if (c.capture.arch == "gfx950")
-        CHECK(headers == 1);
+      if (c.capture.arch == "gfx950") CHECK(headers == 1);
     }
 }
 
@@ -116,8 +114,7 @@ TEST_CASE("§18.7-8 every wave start has one later end at its location, and the 
       CHECK(result.report.anomalies.wave_end_without_start == 0);
       CHECK(result.report.anomalies.waves_without_end == 0);
       CHECK(result.report.anomalies.wave_start_on_busy_slot == 0);
-      for (const auto &w : result.waves)
-        CHECK((w.wave.end > w.wave.start && w.wave.start > 0));
+      for (const auto &w : result.waves) CHECK((w.wave.end > w.wave.start && w.wave.start > 0));
       waves[c.capture.arch + "/" + c.capture.example] += result.waves.size();
     }
   }
@@ -132,8 +129,7 @@ TEST_CASE("§18.9-11 mapped waves walk .text from the entry to s_endpgm, branche
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
   std::size_t jumps = 0, mapped_waves = 0;
   for (const auto &c : corpus_captures()) {
-    if (c.capture.arch == "gfx950")
-      continue;
+    if (c.capture.arch == "gfx950") continue;
     CaptureAnalyzer analyzer(c.capture);
     for (const auto &b : c.capture.blobs) {
       INFO(b.file.string());
@@ -142,8 +138,7 @@ TEST_CASE("§18.9-11 mapped waves walk .text from the entry to s_endpgm, branche
       const auto result = wavescope::testing::sqtt::analyze_blob(analyzer, b);
       CHECK(result.report.anomalies.total() == 0);
       for (const auto &w : result.waves) {
-        if (!w.mapped)
-          continue;
+        if (!w.mapped) continue;
         ++mapped_waves;
         REQUIRE(!w.instructions.empty());
         CHECK(w.instructions.front().pc == program.entry_pc);
@@ -160,8 +155,7 @@ TEST_CASE("§18.9-11 mapped waves walk .text from the entry to s_endpgm, branche
           const auto &inst = w.instructions[i];
           CHECK(inst.pc >= program.text_address);
           CHECK(inst.pc < program.text_address + program.text_size);
-          if (inst.is_wave_end)
-            continue;
+          if (inst.is_wave_end) continue;
           REQUIRE(inst.instruction != nullptr);
           CHECK_FALSE(inst.instruction->issues_no_packet);
           if (inst.instruction->is_branch) {
@@ -209,8 +203,7 @@ TEST_CASE("§18.15 code objects: entry at .text, and every blob's COMPUTE_PGM_LO
       CHECK(p.entry_pc == p.text_address);
       const auto &meta = [&]() -> const nlohmann::json & {
         for (const auto &m : c.meta.at("programs"))
-          if (m.at("tag") == p.tag)
-            return m;
+          if (m.at("tag") == p.tag) return m;
         throw std::runtime_error("no program");
       }();
       CHECK(std::stoull(meta.at("entry_address").get<std::string>(), nullptr, 16) ==
@@ -238,16 +231,13 @@ TEST_CASE("§18.18 a blob cut at any byte decodes to a prefix of the full decode
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
   auto is_prefix = [](const std::vector<Packet> &cut, const std::vector<Packet> &full,
                       std::size_t cut_nibbles) {
-    if (cut.size() > full.size())
-      return false;
+    if (cut.size() > full.size()) return false;
     for (std::size_t i = 0; i < cut.size(); ++i) {
       const auto &a = cut[i];
       const auto &b = full[i];
-      if (a.type != b.type || a.nibble != b.nibble || a.time != b.time)
-        return false;
+      if (a.type != b.type || a.nibble != b.nibble || a.time != b.time) return false;
       // Bits past the cut read as zero; compare the bits that were there.
-      if (a.nibble + a.size_nibbles() <= cut_nibbles && a.own_bits() != b.own_bits())
-        return false;
+      if (a.nibble + a.size_nibbles() <= cut_nibbles && a.own_bits() != b.own_bits()) return false;
     }
     return true;
   };
@@ -263,8 +253,7 @@ TEST_CASE("§18.18 a blob cut at any byte decodes to a prefix of the full decode
       const std::size_t step = every ? 1 : std::max<std::size_t>(1, bytes.size() / 64);
       for (std::size_t n = 0; n <= bytes.size(); n += step) {
         const auto cut = decode(std::span(bytes).first(n));
-        if (!is_prefix(cut.packets, full, 2 * n))
-          FAIL_CHECK("cut at byte " << n);
+        if (!is_prefix(cut.packets, full, 2 * n)) FAIL_CHECK("cut at byte " << n);
         CHECK(cut.summary.decoded_nibbles <= 2 * n);
         ++cuts;
       }

@@ -20,39 +20,30 @@ std::string compare(const Packet &p, const nlohmann::json &ref) {
   const auto &spec = p.spec();
   if (ref.at("type") != spec.name)
     return fmt::format("type {} != {}", spec.name, ref.at("type").get<std::string>());
-  if (ref.at("i") != p.index)
-    return "index";
-  if (ref.at("time") != p.time)
-    return fmt::format("time {} != {}", p.time, ref.at("time").dump());
-  if (ref.at("nib") != p.nibble)
-    return fmt::format("nib {} != {}", p.nibble, ref.at("nib").dump());
+  if (ref.at("i") != p.index) return "index";
+  if (ref.at("time") != p.time) return fmt::format("time {} != {}", p.time, ref.at("time").dump());
+  if (ref.at("nib") != p.nibble) return fmt::format("nib {} != {}", p.nibble, ref.at("nib").dump());
   const auto &fields = ref.at("fields");
   std::size_t public_fields = 0;
   for (const auto &f : spec.fields) {
-    if (f.hidden)
-      continue;
+    if (f.hidden) continue;
     ++public_fields;
-    if (!fields.contains(f.name))
-      return fmt::format("field {} not in reference", f.name);
-    if (fields.at(std::string(f.name)) != p.field(f))
-      return fmt::format("field {}", f.name);
+    if (!fields.contains(f.name)) return fmt::format("field {} not in reference", f.name);
+    if (fields.at(std::string(f.name)) != p.field(f)) return fmt::format("field {}", f.name);
     if (f.enum_names) {
       const auto name = f.enum_names->name(p.field(f));
-      if (ref.at("names").at(std::string(f.name)) != name)
-        return fmt::format("name of {}", f.name);
+      if (ref.at("names").at(std::string(f.name)) != name) return fmt::format("name of {}", f.name);
     }
   }
-  if (fields.size() != public_fields)
-    return "field count";
+  if (fields.size() != public_fields) return "field count";
   if (ref.contains("derived")) {
     const auto &d = ref.at("derived");
-    if (d.contains("is_marker") && d.at("is_marker") != int(p.is_marker()))
-      return "is_marker";
+    if (d.contains("is_marker") && d.at("is_marker") != int(p.is_marker())) return "is_marker";
   }
   return {};
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("every corpus blob decodes exactly as tinygrad's reference, packet for packet") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
@@ -70,8 +61,7 @@ TEST_CASE("every corpus blob decodes exactly as tinygrad's reference, packet for
       const auto summary = decoder.decode(bytes, [&](const Packet &p) {
         if (i < ref.size() && first_difference.empty()) {
           const auto d = compare(p, ref[i]);
-          if (!d.empty())
-            first_difference = fmt::format("packet {}: {} ({})", i, d, ref[i].dump());
+          if (!d.empty()) first_difference = fmt::format("packet {}: {} ({})", i, d, ref[i].dump());
         }
         ++i;
       });

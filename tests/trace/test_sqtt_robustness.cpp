@@ -23,15 +23,13 @@ bool survives(std::span<const std::uint8_t> bytes, const timeline::ProgramMap *p
   for (int family = -1; family < 3; ++family)
     for (bool tail : {false, true}) {
       sqtt::DecodeOptions options;
-      if (family >= 0)
-        options.family = static_cast<sqtt::Family>(family);
+      if (family >= 0) options.family = static_cast<sqtt::Family>(family);
       options.decode_tail = tail;
       timeline::TimelineBuilder builder(0, "random");
       timeline::WaveTraceCollector waves;
       std::optional<timeline::PcStatsAccumulator> stats;
       std::vector<timeline::AnalysisObserver *> observers{&builder, &waves};
-      if (program)
-        observers.push_back(&stats.emplace(*program));
+      if (program) observers.push_back(&stats.emplace(*program));
       timeline::ObserverFanout fanout(observers);
       timeline::BlobAnalyzer analyzer(program, 0, fanout);
       std::uint64_t next = 0;
@@ -45,26 +43,23 @@ bool survives(std::span<const std::uint8_t> bytes, const timeline::ProgramMap *p
       analyzer.finish();
       const auto model = builder.finish();
       waves.take();
-      if (!tiled || summary.decoded_nibbles > 2 * bytes.size())
-        return false;
-      if (!tail && summary.tail_packets)
-        return false;
+      if (!tiled || summary.decoded_nibbles > 2 * bytes.size()) return false;
+      if (!tail && summary.tail_packets) return false;
       for (const auto &row : model.rows) {
         const auto [first, last] = row.overlapping(model.begin, model.end + 1);
-        if (first > last || last > row.events.size())
-          return false;
+        if (first > last || last > row.events.size()) return false;
       }
     }
   return true;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("empty and tiny blobs end cleanly with no packets") {
   for (std::size_t n = 0; n < 8; ++n) {
     const std::vector<std::uint8_t> bytes(n, 0x11);
     const auto d = decode(bytes);
-    CHECK(d.packets.empty()); // fewer than 16 nibbles: nothing tinygrad would decode
+    CHECK(d.packets.empty());  // fewer than 16 nibbles: nothing tinygrad would decode
     CHECK(d.summary.decoded_nibbles == 0);
     CHECK(d.summary.undecoded_tail_nibbles() == 2 * n);
     CHECK(survives(bytes));
@@ -82,8 +77,7 @@ TEST_CASE("random bytes never crash, hang or break tiling (10 000 deterministic 
     for (auto &b : bytes)
       b = biased && rng() % 2 ? kInteresting[rng() % std::size(kInteresting)]
                               : static_cast<std::uint8_t>(rng());
-    if (!survives(bytes))
-      FAIL("input " << i << " of " << bytes.size() << " bytes");
+    if (!survives(bytes)) FAIL("input " << i << " of " << bytes.size() << " bytes");
   }
 }
 
@@ -93,8 +87,7 @@ TEST_CASE("corrupted corpus blobs, with their programs, never crash the timeline
   for (const auto &c : wavescope::testing::sqtt::corpus_captures()) {
     timeline::CaptureAnalyzer analyzer(c.capture);
     for (const auto &b : c.capture.blobs) {
-      if (!b.itrace)
-        continue;
+      if (!b.itrace) continue;
       INFO(b.file.string());
       const auto clean = wavescope::testing::sqtt::blob_bytes(b.file);
       const auto &program = analyzer.program(b.kernel_tag);
@@ -111,9 +104,9 @@ TEST_CASE("corrupted corpus blobs, with their programs, never crash the timeline
 TEST_CASE("an exec packet with nothing pending and instructions without a wave are tolerated") {
   sqtt::PacketWriter w;
   w.add(sqtt::PacketType::LayoutHeader, {{"layout", 3}});
-  w.add(sqtt::PacketType::Aluexec, {{"src", 2}});                 // VALU exec, nothing pending
-  w.add(sqtt::PacketType::Valuinst, {{"delta", 1}, {"wave", 4}}); // no wave in slot 4
-  w.add(sqtt::PacketType::Waveend, {{"wave", 4}});                // end without start
+  w.add(sqtt::PacketType::Aluexec, {{"src", 2}});                  // VALU exec, nothing pending
+  w.add(sqtt::PacketType::Valuinst, {{"delta", 1}, {"wave", 4}});  // no wave in slot 4
+  w.add(sqtt::PacketType::Waveend, {{"wave", 4}});                 // end without start
   w.nops(16);
   timeline::TimelineBuilder builder(0, "synthetic");
   timeline::BlobAnalyzer analyzer(nullptr, 0, builder);
@@ -126,8 +119,8 @@ TEST_CASE("an exec packet with nothing pending and instructions without a wave a
   const auto model = builder.finish();
   const auto *valu = model.row("ALUEXEC:0 VALU");
   REQUIRE(valu != nullptr);
-  CHECK(valu->events[0].link_row == -1); // unlinked
+  CHECK(valu->events[0].link_row == -1);  // unlinked
   const int wave_row = model.wave_row(4);
   REQUIRE(wave_row >= 0);
-  CHECK(model.rows[std::size_t(wave_row)].events.size() == 2); // VALUINST and WAVEEND
+  CHECK(model.rows[std::size_t(wave_row)].events.size() == 2);  // VALUINST and WAVEEND
 }

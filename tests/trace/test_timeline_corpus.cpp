@@ -35,23 +35,17 @@ std::string compare_wave(const WaveTrace &t, const json &ref, bool cdna) {
            {"end", w.end},
            {"start_i", std::int64_t(w.start_index)},
            {"end_i", std::int64_t(w.end_index)}})
-    if (d.empty())
-      d = field(k, v);
-  if (!d.empty())
-    return d;
+    if (d.empty()) d = field(k, v);
+  if (!d.empty()) return d;
   if (cdna) {
-    if (!(d = field("sh", w.sh)).empty())
-      return d;
+    if (!(d = field("sh", w.sh)).empty()) return d;
   } else {
     for (auto [k, v] : std::initializer_list<std::pair<const char *, std::int64_t>>{
              {"sa", w.sa}, {"wgp", w.wgp}, {"id7", w.id7}})
-      if (!(d = field(k, v)).empty())
-        return d;
+      if (!(d = field(k, v)).empty()) return d;
   }
-  if (ref.at("mapped") != t.mapped)
-    return "mapped";
-  if (!t.mapped)
-    return {};
+  if (ref.at("mapped") != t.mapped) return "mapped";
+  if (!t.mapped) return {};
   const auto &insts = ref.at("insts");
   if (insts.size() != t.instructions.size())
     return fmt::format("{} instructions, reference {}", t.instructions.size(), insts.size());
@@ -59,26 +53,19 @@ std::string compare_wave(const WaveTrace &t, const json &ref, bool cdna) {
     const auto &a = t.instructions[i];
     const auto &r = insts[i];
     const auto where = fmt::format("inst {} ({})", i, r.dump());
-    if (r.at("pc") != a.pc)
-      return where + fmt::format(": pc {:#x}", a.pc);
-    if (r.at("time") != a.time)
-      return where + ": time";
-    if (r.at("pkt") != wavescope::trace::sqtt::to_string(a.packet))
-      return where + ": pkt";
-    if (r.at("name") != a.name)
-      return where + fmt::format(": name {}", a.name);
-    if (r.at("viz") != json::array({a.bar_start, a.bar_end}))
-      return where + ": viz";
+    if (r.at("pc") != a.pc) return where + fmt::format(": pc {:#x}", a.pc);
+    if (r.at("time") != a.time) return where + ": time";
+    if (r.at("pkt") != wavescope::trace::sqtt::to_string(a.packet)) return where + ": pkt";
+    if (r.at("name") != a.name) return where + fmt::format(": name {}", a.name);
+    if (r.at("viz") != json::array({a.bar_start, a.bar_end})) return where + ": viz";
     json exec = json::array();
-    for (const auto &e : a.exec)
-      exec.push_back({e.row, e.name, e.start, e.end});
-    if (r.value("exec", json::array()) != exec)
-      return where + ": exec " + exec.dump();
+    for (const auto &e : a.exec) exec.push_back({e.row, e.name, e.start, e.end});
+    if (r.value("exec", json::array()) != exec) return where + ": exec " + exec.dump();
   }
   return {};
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("waves, mapped instructions and their timing equal waves.jsonl on every blob") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
@@ -99,11 +86,9 @@ TEST_CASE("waves, mapped instructions and their timing equal waves.jsonl on ever
       CHECK(result.report.waves == expected);
       for (std::size_t i = 0; i < expected; ++i) {
         const auto d = compare_wave(result.waves[i], it->second[i], cdna);
-        if (!d.empty())
-          FAIL_CHECK("wave " << i << ": " << d);
+        if (!d.empty()) FAIL_CHECK("wave " << i << ": " << d);
         const auto &t = result.waves[i];
-        if (t.wave.end <= t.wave.start || t.wave.start <= 0)
-          FAIL_CHECK("wave " << i << " span");
+        if (t.wave.end <= t.wave.start || t.wave.start <= 0) FAIL_CHECK("wave " << i << " span");
         for (std::size_t k = 0; k < t.instructions.size(); ++k) {
           const auto &inst = t.instructions[k];
           ++mapped_instructions;
@@ -167,8 +152,7 @@ TEST_CASE("the VIZ timeline model equals timeline.jsonl on every blob") {
           if (row.kind == RowKind::WaveSlot) {
             CHECK(r.at("idx") == e.index);
             CHECK(r.contains("pc") == e.has_pc);
-            if (e.has_pc)
-              CHECK(r.at("pc") == e.pc);
+            if (e.has_pc) CHECK(r.at("pc") == e.pc);
           } else {
             REQUIRE(e.link_row >= 0);
             CHECK(r.at("link") ==
@@ -187,8 +171,7 @@ TEST_CASE("the VIZ timeline model equals timeline.jsonl on every blob") {
       points += clock.size();
       CHECK(c.blob_meta(file).at("timeline_events") == [&] {
         std::size_t n = tl.clock.size();
-        for (const auto &r : tl.rows)
-          n += r.events.size();
+        for (const auto &r : tl.rows) n += r.events.size();
         return n;
       }());
       ++checked_blobs;
@@ -201,8 +184,7 @@ TEST_CASE("the VIZ timeline model equals timeline.jsonl on every blob") {
 TEST_CASE("every dispatch that expects execution gets exactly one non-ALT exec event") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
   for (const auto &c : corpus_captures()) {
-    if (c.capture.arch == "gfx950")
-      continue;
+    if (c.capture.arch == "gfx950") continue;
     CaptureAnalyzer analyzer(c.capture);
     for (const auto &b : c.capture.blobs) {
       INFO(c.dir.string() << " " << b.file.filename().string());
@@ -211,8 +193,7 @@ TEST_CASE("every dispatch that expects execution gets exactly one non-ALT exec e
       for (const auto &row : tl.rows)
         for (const auto &e : row.events) {
           if (row.kind == RowKind::ExecUnit) {
-            if (e.name.find("_ALT") == std::string_view::npos)
-              ++non_alt;
+            if (e.name.find("_ALT") == std::string_view::npos) ++non_alt;
           } else if (e.category != EventCategory::Immediate &&
                      e.category != EventCategory::Branch && e.category != EventCategory::Message &&
                      e.category != EventCategory::Barrier && e.category != EventCategory::WaveEnd &&
@@ -251,8 +232,7 @@ TEST_CASE("CDNA instruction packets of gfx950 gemm all map to a consistent PC wa
   std::uint64_t packets = 0, mapped = 0, waves = 0, complete = 0;
   std::map<std::string_view, std::uint64_t> ops;
   for (const auto &b : capture.blobs) {
-    if (!b.itrace)
-      continue; // other SEs carry no instruction packets
+    if (!b.itrace) continue;  // other SEs carry no instruction packets
     std::vector<CdnaMappedInstruction> instructions;
     CdnaMapper mapper(map, [&](const CdnaMappedInstruction &i) { instructions.push_back(i); });
     wavescope::trace::sqtt::PacketDecoder decoder;
@@ -271,14 +251,12 @@ TEST_CASE("CDNA instruction packets of gfx950 gemm all map to a consistent PC wa
       ++ops[i.op];
       REQUIRE(i.instruction != nullptr);
       CHECK(i.issue_gap >= 0);
-      if (!last_pc.count(i.simd))
-        CHECK(i.pc == capture.programs[0].entry_pc);
+      if (!last_pc.count(i.simd)) CHECK(i.pc == capture.programs[0].entry_pc);
       last_pc[i.simd] = i.pc;
     }
-    for (const auto &[simd, pc] : last_pc)
-      CHECK(map.at(pc)->mnemonic == "s_endpgm");
+    for (const auto &[simd, pc] : last_pc) CHECK(map.at(pc)->mnemonic == "s_endpgm");
   }
-  CHECK(packets == 200); // every CDNA_INST of the corpus
+  CHECK(packets == 200);  // every CDNA_INST of the corpus
   CHECK(mapped == 200);
   CHECK(waves == 4);
   CHECK(complete == 4);
@@ -286,5 +264,5 @@ TEST_CASE("CDNA instruction packets of gfx950 gemm all map to a consistent PC wa
   // reduction and matches it): NEXT is a branch not taken. A taken CDNA JUMP is not in the corpus.
   CHECK(ops["NEXT"] == 4);
   CHECK(ops["JUMP"] == 0);
-  CHECK(ops["OTHER_MSG"] == 4); // s_endpgm
+  CHECK(ops["OTHER_MSG"] == 4);  // s_endpgm
 }

@@ -31,8 +31,7 @@ TEST_CASE("overlapping() finds exactly the events of any time window on every co
         std::size_t found = 0, expected = 0;
         for (std::size_t k = first; k < last; ++k)
           found += row.events[k].end > t0 && row.events[k].start < t1;
-        for (const auto &e : row.events)
-          expected += e.end > t0 && e.start < t1;
+        for (const auto &e : row.events) expected += e.end > t0 && e.start < t1;
         CHECK(found == expected);
         ++windows;
       }
@@ -49,8 +48,7 @@ TEST_CASE("exec events link to a dispatch of the same unit, mapped to the same P
   for (const auto &b : capture.blobs) {
     const auto tl = wavescope::testing::sqtt::analyze_blob(analyzer, b).timeline;
     for (const auto &row : tl.rows) {
-      if (row.kind != RowKind::ExecUnit)
-        continue;
+      if (row.kind != RowKind::ExecUnit) continue;
       for (const auto &e : row.events) {
         REQUIRE(e.link_row >= 0);
         const auto &target = tl.rows[std::size_t(e.link_row)];
@@ -58,10 +56,9 @@ TEST_CASE("exec events link to a dispatch of the same unit, mapped to the same P
         REQUIRE(e.link_index < target.events.size());
         const auto &d = target.events[e.link_index];
         CHECK(d.index == e.link_index);
-        CHECK(d.start <= e.end); // an exec never ends before its dispatch
+        CHECK(d.start <= e.end);  // an exec never ends before its dispatch
         CHECK(e.has_pc == d.has_pc);
-        if (e.has_pc)
-          CHECK(e.pc == d.pc);
+        if (e.has_pc) CHECK(e.pc == d.pc);
         // ALT executions belong to OTHER_ dispatches and only they.
         CHECK((e.name.find("_ALT") != std::string_view::npos) ==
               (d.category == EventCategory::OtherSimd));

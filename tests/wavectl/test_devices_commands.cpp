@@ -27,8 +27,7 @@ TEST_CASE("wavectl devices lists simulated boards with their state") {
   REQUIRE(r.exit_code == 0);
   std::vector<nlohmann::json> sims;
   for (const auto &line : json_lines(r.out))
-    if (line["kind"] == "sim")
-      sims.push_back(line);
+    if (line["kind"] == "sim") sims.push_back(line);
   REQUIRE(sims.size() == 2);
   CHECK(sims[0]["id"] == "sim:alpha");
   CHECK(sims[0]["state"] == "bricked");

@@ -37,7 +37,7 @@ std::string device_prefix() {
   return GENERATE(std::string("sim:"), std::string("sim-pci:"));
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("wavectl flash: identify, write, verify and boot a bricked board (scenario 1)") {
   const std::string prefix = device_prefix();
@@ -112,7 +112,7 @@ TEST_CASE("wavectl flash write refuses bad input before anything is written") {
   std::ofstream(s.path("magic.bin"), std::ios::binary)
       .write(bad_magic.data(), static_cast<std::streamsize>(bad_magic.size()));
   auto outside = bytes;
-  outside[0x2000 + 0x10 + 8 + 2] = 0x7F; // first $PSP entry's location → 0x7F12000
+  outside[0x2000 + 0x10 + 8 + 2] = 0x7F;  // first $PSP entry's location → 0x7F12000
   std::ofstream(s.path("outside.bin"), std::ios::binary)
       .write(outside.data(), static_cast<std::streamsize>(outside.size()));
 
@@ -146,7 +146,7 @@ TEST_CASE("wavectl flash write refuses bad input before anything is written") {
     CHECK_THAT(r.err, Catch::Contains(c.message));
   }
   CHECK(s.status("b")["flash_sha256"] == before);
-  CHECK(s.status("b")["last_run"].is_null()); // no command ever opened the board
+  CHECK(s.status("b")["last_run"].is_null());  // no command ever opened the board
 }
 
 TEST_CASE(
@@ -205,10 +205,10 @@ TEST_CASE(
   CHECK_THAT(failed.err, Catch::Contains("not responding") && Catch::Contains("--resume"));
   CHECK(s.status("b")["state"] == "offline");
   const auto fresh = wavectl(write, s.env);
-  CHECK(fresh.exit_code == 4); // still no power
+  CHECK(fresh.exit_code == 4);  // still no power
   REQUIRE(wavectl({"sim", "fault", "b", "--clear"}, s.env).exit_code == 0);
   REQUIRE(wavectl({"sim", "power-cycle", "b"}, s.env).exit_code == 0);
-  CHECK(s.status("b")["state"] == "bricked"); // header-last: sector 0 still erased
+  CHECK(s.status("b")["state"] == "bricked");  // header-last: sector 0 still erased
   const auto blocked = wavectl(write, s.env);
   CHECK(blocked.exit_code == 2);
   CHECK_THAT(blocked.err, Catch::Contains("rerun with --resume"));
@@ -239,9 +239,8 @@ TEST_CASE("wavectl flash --trace appends every BAR5 access to a file") {
   CHECK_THAT(line, Catch::StartsWith("# wavectl flash info on sim-pci:b"));
   while (std::getline(in, line)) {
     ++lines;
-    if (line.find(" W32 0x5A3A0 ") != std::string::npos)
-      ++launches; // ROM_SW_CNTL
+    if (line.find(" W32 0x5A3A0 ") != std::string::npos) ++launches;  // ROM_SW_CNTL
   }
   CHECK(lines == ops);
-  CHECK(launches == 14); // RDID gate, SR1..3, SFDP, density, RDID: 7 primed reads
+  CHECK(launches == 14);  // RDID gate, SR1..3, SFDP, density, RDID: 7 primed reads
 }

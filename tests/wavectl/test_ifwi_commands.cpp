@@ -25,7 +25,7 @@ struct TempDir {
   std::string file(const std::string &name) const { return (path / name).string(); }
 };
 
-} // namespace
+}  // namespace
 
 TEST_CASE("wavectl ifwi make-test-image writes the reference image") {
   TempDir dir;
@@ -81,7 +81,8 @@ TEST_CASE("wavectl ifwi inspect --json describes every structure and item") {
   CHECK(j["items"][7]["size"] == 0xC0000);
 }
 
-TEST_CASE("wavectl ifwi inspect shows findings with offsets, and --check exits 3 on a refused image") {
+TEST_CASE(
+    "wavectl ifwi inspect shows findings with offsets, and --check exits 3 on a refused image") {
   TempDir dir;
   const auto image = dir.file("bad.bin");
   REQUIRE(wavectl({"ifwi", "make-test-image", image, "--corrupt", "psp-entry-outside"}).exit_code ==

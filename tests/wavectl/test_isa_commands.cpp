@@ -72,7 +72,8 @@ TEST_CASE("wavectl cfg in text, JSON and DOT") {
   REQUIRE(json.exit_code == 0);
   const auto graph = json_lines(json.out).at(0);
   const auto &edges = graph["edges"];
-  CHECK(std::any_of(edges.begin(), edges.end(), [](const auto &e) { return e["back_edge"] == true; }));
+  CHECK(std::any_of(edges.begin(), edges.end(),
+                    [](const auto &e) { return e["back_edge"] == true; }));
   const auto dot = with({"--dot"});
   REQUIRE(dot.exit_code == 0);
   CHECK_THAT(dot.out, Catch::StartsWith("digraph"));

@@ -141,7 +141,7 @@ struct EditedCapture {
   }
 };
 
-} // namespace
+}  // namespace
 
 TEST_CASE("pmc: wavectl pmc names the schedule entry of a zero instance count") {
   WAVESCOPE_REQUIRE_TESTDATA(src, "sqtt/gfx1100/plus");

@@ -16,7 +16,7 @@ std::filesystem::path temp_path(const std::string &name) {
   return std::filesystem::temp_directory_path() /
          ("wavescope-trace-" + std::to_string(::getpid()) + "-" + name);
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("simplify --trace, then rewrite-trace info and show replay the steps") {
   const auto trace = temp_path("one.json");

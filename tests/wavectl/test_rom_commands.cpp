@@ -24,7 +24,7 @@ TEST_CASE("wavectl rom dump reads a booted board's flash and restores the regist
   CHECK(j["sha256"] == "b5596d9a2fe5f20f94973677b7a8f8fcb113e52cb00236f77ef1103d7bf40cf9");
   CHECK(j["restored"]["rom_cntl"] == 1);
   const auto status = json_lines(wavectl({"sim", "status", "b", "--json"}, env).out).at(0);
-  CHECK(status["last_run"]["findings"].empty()); // I1 and I5 hold
+  CHECK(status["last_run"]["findings"].empty());  // I1 and I5 hold
 }
 
 TEST_CASE("wavectl rom dump refuses a mirrored aperture and an absent ROM controller") {

@@ -19,7 +19,7 @@ constexpr const char *kTestImageSha =
 std::vector<std::string> env(const TempDir &dir) {
   return {"WAVESCOPE_SIM_ROOT=" + dir.path().string()};
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("wavectl sim create, status, export and remove round-trip a board") {
   TempDir dir;

@@ -28,8 +28,7 @@ std::filesystem::path find_program(const std::string &name) {
     const auto end = std::min(dirs.find(':', start), dirs.size());
     const std::filesystem::path candidate =
         std::filesystem::path(dirs.substr(start, end - start)) / name;
-    if (::access(candidate.c_str(), X_OK) == 0)
-      return candidate;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
     start = end + 1;
   }
   return {};
@@ -39,7 +38,7 @@ std::filesystem::path temp_path(const std::string &name) {
   return std::filesystem::temp_directory_path() /
          ("wavescope-simplify-" + std::to_string(::getpid()) + "-" + name);
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("wavectl simplify prints the result, its range and operation counts") {
   const auto r = wavectl({"simplify", "(5+7*a)%8", "--var", "a=0:3"});
@@ -102,26 +101,23 @@ TEST_CASE("wavectl simplify --cases --json prints exactly {id, simplified, min, 
   std::string case_line;
   std::size_t start = 0;
   while (std::getline(in, case_line)) {
-    if (case_line.empty())
-      continue;
+    if (case_line.empty()) continue;
     const auto end = r.out.find('\n', start);
     REQUIRE(end != std::string::npos);
     const auto line = r.out.substr(start, end - start);
     start = end + 1;
     const auto j = nlohmann::ordered_json::parse(line);
     std::vector<std::string> keys;
-    for (const auto &[k, v] : j.items())
-      keys.push_back(k);
+    for (const auto &[k, v] : j.items()) keys.push_back(k);
     CHECK(keys == std::vector<std::string>{"id", "simplified", "min", "max"});
     CHECK(j["id"] == nlohmann::json::parse(case_line)["id"]);
-    CHECK(line.find("\": ") == std::string::npos); // compact JSON
-    if (j["min"].is_null())
-      ++null_ranges;
+    CHECK(line.find("\": ") == std::string::npos);  // compact JSON
+    if (j["min"].is_null()) ++null_ranges;
     ++lines;
   }
   CHECK(start == r.out.size());
   CHECK(lines == 162);
-  CHECK(null_ranges >= 3); // the cases whose result can be invalid
+  CHECK(null_ranges >= 3);  // the cases whose result can be invalid
 }
 
 TEST_CASE("the dev corpus scored by symbolic_eval.py: all equivalent, no larger than tinygrad") {
@@ -136,8 +132,7 @@ TEST_CASE("the dev corpus scored by symbolic_eval.py: all equivalent, no larger 
   }
   const auto python = find_program("python3");
   if (python.empty()) {
-    if (wavescope::testing::running_in_ci())
-      FAIL("python3 not found on PATH under CI");
+    if (wavescope::testing::running_in_ci()) FAIL("python3 not found on PATH under CI");
     WARN("skipped: python3 not found on PATH");
     return;
   }
@@ -173,6 +168,6 @@ TEST_CASE("wavectl simplify --cases --verify summarizes on stderr and fails on a
   const auto failed = wavectl({"simplify", "--cases", bad.string(), "--json", "-q"});
   CHECK(failed.exit_code == 3);
   CHECK_THAT(failed.err, Catch::Contains("case x:"));
-  CHECK(json_lines(failed.out).at(0)["simplified"] == "a+"); // the line is still printed
+  CHECK(json_lines(failed.out).at(0)["simplified"] == "a+");  // the line is still printed
   std::filesystem::remove(bad);
 }

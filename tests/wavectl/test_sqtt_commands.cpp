@@ -24,15 +24,14 @@ std::vector<std::string> lines_of(const std::string &text) {
   std::size_t start = 0;
   while (start < text.size()) {
     auto end = text.find('\n', start);
-    if (end == std::string::npos)
-      end = text.size();
+    if (end == std::string::npos) end = text.size();
     out.push_back(text.substr(start, end - start));
     start = end + 1;
   }
   return out;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE(
     "sqtt decode --json prints reference.jsonl's lines byte for byte (one capture per arch)") {
@@ -57,8 +56,7 @@ TEST_CASE(
       const auto got = lines_of(r.out);
       REQUIRE(got.size() == want.size());
       std::size_t differing = 0;
-      for (std::size_t i = 0; i < got.size(); ++i)
-        differing += got[i] != want[i];
+      for (std::size_t i = 0; i < got.size(); ++i) differing += got[i] != want[i];
       CHECK(differing == 0);
       if (differing) {
         for (std::size_t i = 0; i < got.size(); ++i)
@@ -83,8 +81,7 @@ TEST_CASE("sqtt decode prints a table with named ops and a summary, --type and -
   REQUIRE(tail.exit_code == 0);
   const auto lines = json_lines(tail.out);
   CHECK(lines.size() >= 1932);
-  for (std::size_t i = 1932; i < lines.size(); ++i)
-    CHECK(lines[i]["tail"] == true);
+  for (std::size_t i = 1932; i < lines.size(); ++i) CHECK(lines[i]["tail"] == true);
 }
 
 TEST_CASE("sqtt decode: empty blobs end cleanly, bad paths and arches are refused") {
@@ -123,8 +120,7 @@ TEST_CASE("sqtt waves lists every wave, --json matches waves.jsonl with instruct
     for (const char *k : {"blob", "se", "sa", "wgp", "cu", "simd", "wave", "start", "end",
                           "start_i", "end_i", "id7", "mapped"})
       CHECK(got[i][k] == want[i][k]);
-    if (!want[i]["mapped"])
-      continue;
+    if (!want[i]["mapped"]) continue;
     REQUIRE(got[i]["insts"].size() == want[i]["insts"].size());
     for (std::size_t k = 0; k < want[i]["insts"].size(); ++k)
       for (const char *key : {"pc", "time", "pkt", "name", "viz"})
@@ -156,8 +152,7 @@ TEST_CASE(
       hits += line["hits"].get<std::uint64_t>();
       CHECK(line["gap_min"] <= line["gap_mean"]);
       CHECK(line["gap_mean"] <= line["gap_max"]);
-      if (line["asm"] == "s_barrier")
-        CHECK(line["barrier_wait"] == 36);
+      if (line["asm"] == "s_barrier") CHECK(line["barrier_wait"] == 36);
     }
   CHECK(cost == Approx(100.0));
   CHECK(hits == 30);
@@ -202,12 +197,10 @@ TEST_CASE("sqtt timeline --json prints timeline.jsonl's events for a blob") {
     return k.dump();
   };
   std::vector<std::string> got, want;
-  for (const auto &j : json_lines(r.out))
-    got.push_back(key(j));
+  for (const auto &j : json_lines(r.out)) got.push_back(key(j));
   for (const auto &line : wavescope::testing::read_gz_lines(dir / "timeline.jsonl.gz")) {
     const auto j = json::parse(line);
-    if (j["blob"] == "k0_se1.bin")
-      want.push_back(key(j));
+    if (j["blob"] == "k0_se1.bin") want.push_back(key(j));
   }
   std::sort(got.begin(), got.end());
   std::sort(want.begin(), want.end());

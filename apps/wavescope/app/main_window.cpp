@@ -28,9 +28,9 @@
 #include "views/cfg_view.hpp"
 #include "views/counters_view.hpp"
 #include "views/isa_view.hpp"
+#include "views/rewrite_view.hpp"
 #include "views/timing_view.hpp"
 #include "views/waves_view.hpp"
-#include "views/rewrite_view.hpp"
 #include "wavescope/base/version.hpp"
 #include "wavescope/compiler/isa/gpu_target.hpp"
 

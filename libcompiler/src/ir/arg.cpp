@@ -36,22 +36,18 @@ template <class T> int three_way(const T &a, const T &b) {
 
 // The numeric value of a constant-like arg, if it has one.
 std::optional<double> numeric(const Arg &a) {
-  if (auto i = std::get_if<Int>(&a))
-    return static_cast<double>(*i);
-  if (auto b = std::get_if<bool>(&a))
-    return *b ? 1.0 : 0.0;
-  if (auto f = std::get_if<FloatValue>(&a))
-    return f->value;
+  if (auto i = std::get_if<Int>(&a)) return static_cast<double>(*i);
+  if (auto b = std::get_if<bool>(&a)) return *b ? 1.0 : 0.0;
+  if (auto f = std::get_if<FloatValue>(&a)) return f->value;
   return std::nullopt;
 }
 
 std::string bounds_text(const std::optional<std::pair<Int, Int>> &bounds) {
-  if (!bounds)
-    return "";
+  if (!bounds) return "";
   return fmt::format(", [{}, {}]", to_string(bounds->first), to_string(bounds->second));
 }
 
-} // namespace
+}  // namespace
 
 bool operator==(FloatValue a, FloatValue b) {
   return bits_of(a.value) == bits_of(b.value);
@@ -63,8 +59,7 @@ std::string_view to_string(AxisType type) {
 
 std::optional<AxisType> parse_axis_type(std::string_view text) {
   for (std::size_t i = 0; i < kAxisNames.size(); ++i)
-    if (kAxisNames[i] == text)
-      return static_cast<AxisType>(i);
+    if (kAxisNames[i] == text) return static_cast<AxisType>(i);
   return std::nullopt;
 }
 
@@ -108,13 +103,11 @@ std::size_t hash_arg(const Arg &arg) {
         } else if constexpr (std::is_same_v<T, std::string>) {
           h = mix(h, std::hash<std::string>{}(v));
         } else if constexpr (std::is_same_v<T, AxisList>) {
-          for (auto x : v)
-            h = mix(h, std::hash<std::int64_t>{}(x));
+          for (auto x : v) h = mix(h, std::hash<std::int64_t>{}(x));
         } else if constexpr (std::is_same_v<T, ParamArg>) {
           h = mix(h, std::hash<std::int64_t>{}(v.slot));
           h = mix(h, std::hash<std::string>{}(v.name));
-          if (v.bounds)
-            h = mix(mix(h, hash_int(v.bounds->first)), hash_int(v.bounds->second));
+          if (v.bounds) h = mix(mix(h, hash_int(v.bounds->first)), hash_int(v.bounds->second));
           h = mix(h, static_cast<std::size_t>(v.dtype.scalar));
         } else if constexpr (std::is_same_v<T, RangeArg>) {
           h = mix(mix(h, std::hash<std::int64_t>{}(v.axis)), static_cast<std::size_t>(v.type));
@@ -128,8 +121,7 @@ std::size_t hash_arg(const Arg &arg) {
 }
 
 int compare_args(const Arg &a, const Arg &b) {
-  if (a.index() != b.index())
-    return a.index() < b.index() ? -1 : 1;
+  if (a.index() != b.index()) return a.index() < b.index() ? -1 : 1;
   return std::visit(
       [&](const auto &x) -> int {
         using T = std::decay_t<decltype(x)>;
@@ -137,44 +129,31 @@ int compare_args(const Arg &a, const Arg &b) {
         if constexpr (std::is_same_v<T, std::monostate> || std::is_same_v<T, InvalidValue>) {
           return 0;
         } else if constexpr (std::is_same_v<T, FloatValue>) {
-          if (x == y)
-            return 0;
-          if (std::isnan(x.value) || std::isnan(y.value))
-            return std::isnan(x.value) ? 1 : -1;
-          if (x.value == y.value)
-            return std::signbit(x.value) ? -1 : 1; // -0.0 before 0.0
+          if (x == y) return 0;
+          if (std::isnan(x.value) || std::isnan(y.value)) return std::isnan(x.value) ? 1 : -1;
+          if (x.value == y.value) return std::signbit(x.value) ? -1 : 1;  // -0.0 before 0.0
           return x.value < y.value ? -1 : 1;
         } else if constexpr (std::is_same_v<T, DType>) {
           return compare(x, y);
         } else if constexpr (std::is_same_v<T, ParamArg>) {
           // tinygrad's field order (slot, dtype, vmin_vmax, multiple_of, name, ...): variables
           // sort by range before name, so canonical operand orders coincide with tinygrad's.
-          if (int c = three_way(x.slot, y.slot))
-            return c;
-          if (int c = compare(x.dtype, y.dtype))
-            return c;
-          if (int c = three_way(x.bounds.has_value(), y.bounds.has_value()))
-            return c;
+          if (int c = three_way(x.slot, y.slot)) return c;
+          if (int c = compare(x.dtype, y.dtype)) return c;
+          if (int c = three_way(x.bounds.has_value(), y.bounds.has_value())) return c;
           if (x.bounds) {
-            if (int c = three_way(x.bounds->first, y.bounds->first))
-              return c;
-            if (int c = three_way(x.bounds->second, y.bounds->second))
-              return c;
+            if (int c = three_way(x.bounds->first, y.bounds->first)) return c;
+            if (int c = three_way(x.bounds->second, y.bounds->second)) return c;
           }
-          if (int c = three_way(x.multiple_of, y.multiple_of))
-            return c;
-          if (int c = three_way(x.name, y.name))
-            return c;
+          if (int c = three_way(x.multiple_of, y.multiple_of)) return c;
+          if (int c = three_way(x.name, y.name)) return c;
           return three_way(x.addrspace, y.addrspace);
         } else if constexpr (std::is_same_v<T, RangeArg>) {
-          if (int c = three_way(x.axis, y.axis))
-            return c;
-          if (int c = three_way(x.type, y.type))
-            return c;
+          if (int c = three_way(x.axis, y.axis)) return c;
+          if (int c = three_way(x.type, y.type)) return c;
           return three_way(x.name, y.name);
         } else if constexpr (std::is_same_v<T, ReduceArg>) {
-          if (int c = three_way(x.op, y.op))
-            return c;
+          if (int c = three_way(x.op, y.op)) return c;
           return three_way(x.axes, y.axes);
         } else {
           return three_way(x, y);
@@ -184,8 +163,7 @@ int compare_args(const Arg &a, const Arg &b) {
 }
 
 bool value_equals(const Arg &a, const Arg &b) {
-  if (a.index() == b.index())
-    return a == b;
+  if (a.index() == b.index()) return a == b;
   auto x = numeric(a), y = numeric(b);
   return x && y && *x == *y;
 }
@@ -212,18 +190,14 @@ std::string to_string(const Arg &arg) {
           return fmt::format("({})", fmt::join(v, ", "));
         else if constexpr (std::is_same_v<T, ParamArg>) {
           std::string text = fmt::format("ParamArg({}, {}", v.slot, to_string(v.dtype));
-          if (!v.name.empty())
-            text += ", " + v.name;
+          if (!v.name.empty()) text += ", " + v.name;
           text += bounds_text(v.bounds);
-          if (v.multiple_of != 1)
-            text += fmt::format(", multiple_of={}", to_string(v.multiple_of));
-          if (v.addrspace != AddrSpace::Global)
-            text += fmt::format(", {}", to_string(v.addrspace));
+          if (v.multiple_of != 1) text += fmt::format(", multiple_of={}", to_string(v.multiple_of));
+          if (v.addrspace != AddrSpace::Global) text += fmt::format(", {}", to_string(v.addrspace));
           return text + ")";
         } else if constexpr (std::is_same_v<T, RangeArg>) {
           std::string text = fmt::format("({}, {}", v.axis, to_string(v.type));
-          if (!v.name.empty())
-            text += ", " + v.name;
+          if (!v.name.empty()) text += ", " + v.name;
           return text + ")";
         } else {
           return fmt::format("({}, {})", to_string(v.op), v.axes);
@@ -232,4 +206,4 @@ std::string to_string(const Arg &arg) {
       arg);
 }
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

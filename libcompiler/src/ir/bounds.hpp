@@ -15,4 +15,4 @@ struct Interval {
 // mathematical interval leaves the dtype's range get the whole range (values wrap).
 Interval compute_bounds(Op op, DType dtype, const std::vector<UOp> &src, const Arg &arg);
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

@@ -24,8 +24,7 @@ UOp operator*(const UOp &a, Int b) {
 }
 
 UOp operator-(const UOp &a, const UOp &b) {
-  if (auto c = b.const_value(); c && !is_bool(b.dtype()))
-    return a + const_int(-*c, b.dtype());
+  if (auto c = b.const_value(); c && !is_bool(b.dtype())) return a + const_int(-*c, b.dtype());
   return a + (-b);
 }
 UOp operator-(const UOp &a, Int b) {
@@ -33,8 +32,7 @@ UOp operator-(const UOp &a, Int b) {
 }
 
 UOp operator-(const UOp &a) {
-  if (is_bool(a.dtype()))
-    return logical_not(a);
+  if (is_bool(a.dtype())) return logical_not(a);
   return a * -1;
 }
 
@@ -97,8 +95,7 @@ UOp where(const UOp &cond, const UOp &t, const UOp &f) {
 }
 
 UOp cast(const UOp &a, DType to) {
-  if (a.dtype() == to)
-    return a;
+  if (a.dtype() == to) return a;
   return UOp::make(Op::CAST, to, {a}, to);
 }
 
@@ -111,8 +108,7 @@ UOp valid(const UOp &a, const UOp &cond) {
 }
 
 UOp usum(const std::vector<UOp> &terms, Int empty) {
-  if (terms.empty())
-    return const_int(empty);
+  if (terms.empty()) return const_int(empty);
   UOp acc = terms[0];
   for (std::size_t i = 1; i < terms.size(); ++i)
     acc =
@@ -121,8 +117,7 @@ UOp usum(const std::vector<UOp> &terms, Int empty) {
 }
 
 UOp uprod(const std::vector<UOp> &factors, Int empty) {
-  if (factors.empty())
-    return const_int(empty);
+  if (factors.empty()) return const_int(empty);
   UOp acc = factors[0];
   for (std::size_t i = 1; i < factors.size(); ++i)
     acc = is_bool(acc.dtype()) && is_bool(factors[i].dtype()) ? bit_and(acc, factors[i])
@@ -130,4 +125,4 @@ UOp uprod(const std::vector<UOp> &factors, Int empty) {
   return acc;
 }
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

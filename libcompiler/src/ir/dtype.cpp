@@ -13,9 +13,9 @@ constexpr std::size_t kScalarCount = static_cast<std::size_t>(ScalarType::Double
 
 struct ScalarInfo {
   std::string_view name;
-  int priority;        // promotion priority (tinygrad's DType.priority)
-  unsigned bits;       // 0 for void and the width-less types
-  unsigned order_bits; // bit size used for ordering: width-less types count as 800
+  int priority;         // promotion priority (tinygrad's DType.priority)
+  unsigned bits;        // 0 for void and the width-less types
+  unsigned order_bits;  // bit size used for ordering: width-less types count as 800
 };
 
 constexpr std::array<ScalarInfo, kScalarCount> kScalars = {{
@@ -82,19 +82,15 @@ std::uint32_t ancestors(ScalarType s) {
   std::uint32_t result = bit(s);
   std::uint32_t parents = lattice_parents(s);
   for (std::size_t i = 0; i < kScalarCount; ++i)
-    if (parents & (1u << i))
-      result |= ancestors(static_cast<ScalarType>(i));
+    if (parents & (1u << i)) result |= ancestors(static_cast<ScalarType>(i));
   return result;
 }
 
 int compare_scalar(ScalarType a, ScalarType b) {
   const auto &x = info(a), &y = info(b);
-  if (x.priority != y.priority)
-    return x.priority < y.priority ? -1 : 1;
-  if (x.order_bits != y.order_bits)
-    return x.order_bits < y.order_bits ? -1 : 1;
-  if (x.name != y.name)
-    return x.name < y.name ? -1 : 1;
+  if (x.priority != y.priority) return x.priority < y.priority ? -1 : 1;
+  if (x.order_bits != y.order_bits) return x.order_bits < y.order_bits ? -1 : 1;
+  if (x.name != y.name) return x.name < y.name ? -1 : 1;
   return 0;
 }
 
@@ -103,7 +99,7 @@ struct FloatFormat {
   int bias;
   double max_finite;
   bool has_infinity;
-  bool saturates; // out-of-range finite values clamp to max_finite (fp8)
+  bool saturates;  // out-of-range finite values clamp to max_finite (fp8)
   bool signed_zero;
 };
 
@@ -121,31 +117,28 @@ std::optional<FloatFormat> float_format(ScalarType s) {
 }
 
 double round_to_format(double v, const FloatFormat &f) {
-  if (std::isnan(v))
-    return v;
+  if (std::isnan(v)) return v;
   if (std::isinf(v)) {
     // Formats without an infinity have no value for it (spec §1.5.5: ±inf -> NaN).
     return f.has_infinity ? v : std::numeric_limits<double>::quiet_NaN();
   }
   const double a = std::fabs(v);
-  if (a == 0)
-    return f.signed_zero ? v : 0.0;
-  const int min_exponent = 1 - f.bias; // exponent of the smallest normal
+  if (a == 0) return f.signed_zero ? v : 0.0;
+  const int min_exponent = 1 - f.bias;  // exponent of the smallest normal
   const int exponent = std::max(static_cast<int>(std::floor(std::log2(a))), min_exponent);
   const double quantum = std::ldexp(1.0, exponent - f.mantissa_bits);
-  double r = std::nearbyint(a / quantum) * quantum; // the default rounding mode: nearest even
+  double r = std::nearbyint(a / quantum) * quantum;  // the default rounding mode: nearest even
   if (r > f.max_finite) {
     if (f.saturates)
       r = f.max_finite;
     else
       r = std::numeric_limits<double>::infinity();
   }
-  if (r == 0 && !f.signed_zero)
-    return 0.0;
+  if (r == 0 && !f.signed_zero) return 0.0;
   return std::copysign(r, v);
 }
 
-} // namespace
+}  // namespace
 
 std::string_view to_string(AddrSpace space) {
   switch (space) {
@@ -161,18 +154,14 @@ std::string_view to_string(AddrSpace space) {
 std::optional<AddrSpace> parse_addrspace(std::string_view text) {
   for (auto s :
        {AddrSpace::None, AddrSpace::Global, AddrSpace::Local, AddrSpace::Reg, AddrSpace::Alu})
-    if (to_string(s) == text)
-      return s;
+    if (to_string(s) == text) return s;
   return std::nullopt;
 }
 
 int compare(DType a, DType b) {
-  if (int c = compare_scalar(a.scalar, b.scalar))
-    return c;
-  if (a.lanes != b.lanes)
-    return a.lanes < b.lanes ? -1 : 1;
-  if (a.addrspace != b.addrspace)
-    return a.addrspace < b.addrspace ? -1 : 1;
+  if (int c = compare_scalar(a.scalar, b.scalar)) return c;
+  if (a.lanes != b.lanes) return a.lanes < b.lanes ? -1 : 1;
+  if (a.addrspace != b.addrspace) return a.addrspace < b.addrspace ? -1 : 1;
   return 0;
 }
 
@@ -189,8 +178,7 @@ bool is_int(DType t) {
 }
 
 bool is_unsigned(DType t) {
-  if (t.is_pointer())
-    return false;
+  if (t.is_pointer()) return false;
   switch (t.scalar) {
   case ScalarType::UInt8:
   case ScalarType::UInt16:
@@ -213,82 +201,64 @@ unsigned bit_width(ScalarType s) {
 }
 
 unsigned byte_size(DType t) {
-  if (t.is_pointer())
-    return 8;
+  if (t.is_pointer()) return 8;
   return (info(t.scalar).bits + 7) / 8 * t.lanes;
 }
 
 Int dtype_min(DType t) {
-  if (is_bool(t))
-    return 0;
+  if (is_bool(t)) return 0;
   if (is_sized_int(t)) {
-    if (is_unsigned(t))
-      return 0;
+    if (is_unsigned(t)) return 0;
     return -(Int(1) << (bit_width(t.scalar) - 1));
   }
-  if (t.scalar == ScalarType::Void && !t.is_pointer())
-    return 0;
+  if (t.scalar == ScalarType::Void && !t.is_pointer()) return 0;
   return -kIntInfinity;
 }
 
 Int dtype_max(DType t) {
-  if (is_bool(t))
-    return 1;
+  if (is_bool(t)) return 1;
   if (is_sized_int(t)) {
     const unsigned bits = bit_width(t.scalar);
     return is_unsigned(t) ? (Int(1) << bits) - 1 : (Int(1) << (bits - 1)) - 1;
   }
-  if (t.scalar == ScalarType::Void && !t.is_pointer())
-    return 0;
+  if (t.scalar == ScalarType::Void && !t.is_pointer()) return 0;
   return kIntInfinity;
 }
 
 Int wrap_value(Int v, DType t) {
-  if (!is_sized_int(t))
-    return v;
+  if (!is_sized_int(t)) return v;
   return wrap_to_bits(v, bit_width(t.scalar), !is_unsigned(t));
 }
 
 DType least_upper_dtype(DType a, DType b) {
-  if (a == b)
-    return a;
-  if (a.is_pointer() || b.is_pointer() || a.lanes != b.lanes)
-    return a;
-  if (a.scalar == ScalarType::Void)
-    return b;
-  if (b.scalar == ScalarType::Void)
-    return a;
+  if (a == b) return a;
+  if (a.is_pointer() || b.is_pointer() || a.lanes != b.lanes) return a;
+  if (a.scalar == ScalarType::Void) return b;
+  if (b.scalar == ScalarType::Void) return a;
   const std::uint32_t common = ancestors(a.scalar) & ancestors(b.scalar);
   std::optional<ScalarType> best;
   for (std::size_t i = 0; i < kScalarCount; ++i) {
-    if (!(common & (1u << i)))
-      continue;
+    if (!(common & (1u << i))) continue;
     const auto s = static_cast<ScalarType>(i);
-    if (!best || compare_scalar(s, *best) < 0)
-      best = s;
+    if (!best || compare_scalar(s, *best) < 0) best = s;
   }
   return {best.value_or(ScalarType::Double), a.lanes};
 }
 
 DType least_upper_float(DType t) {
-  if (t.base() == dtypes::index)
-    return {ScalarType::WeakFloat, t.lanes};
-  if (is_float(t))
-    return t;
+  if (t.base() == dtypes::index) return {ScalarType::WeakFloat, t.lanes};
+  if (is_float(t)) return t;
   return least_upper_dtype(t, DType(ScalarType::Float, t.lanes));
 }
 
 bool can_lossless_cast(DType from, DType to) {
   using S = ScalarType;
-  if (from == to || is_bool(from))
-    return true;
-  if (from.is_pointer() || to.is_pointer() || from.lanes != to.lanes)
-    return false;
+  if (from == to || is_bool(from)) return true;
+  if (from.is_pointer() || to.is_pointer() || from.lanes != to.lanes) return false;
   const S f = from.scalar;
   auto any_of = [f](std::initializer_list<S> list) {
     for (S s : list)
-      if (s == f)
-        return true;
+      if (s == f) return true;
     return false;
   };
   const std::initializer_list<S> fp8s = {S::Float8E4M3, S::Float8E5M2, S::Float8E4M3Fnuz,
@@ -319,9 +289,8 @@ double round_to_float(double v, DType t) {
     // bf16 is rounded from the float32 value (round to nearest even on its upper half).
     return round_to_format(static_cast<double>(static_cast<float>(v)), *float_format(t.scalar));
   default:
-    if (auto format = float_format(t.scalar))
-      return round_to_format(v, *format);
-    return v; // double and weakfloat keep the value
+    if (auto format = float_format(t.scalar)) return round_to_format(v, *format);
+    return v;  // double and weakfloat keep the value
   }
 }
 
@@ -331,10 +300,8 @@ std::string_view scalar_name(ScalarType s) {
 
 std::string to_string(DType t) {
   std::string text(scalar_name(t.scalar));
-  if (t.lanes > 1)
-    text += fmt::format(".vec({})", t.lanes);
-  if (t.is_pointer())
-    text += fmt::format(".ptr({})", to_string(t.addrspace));
+  if (t.lanes > 1) text += fmt::format(".vec({})", t.lanes);
+  if (t.is_pointer()) text += fmt::format(".ptr({})", to_string(t.addrspace));
   return text;
 }
 
@@ -343,32 +310,26 @@ std::optional<DType> parse_dtype(std::string_view text) {
   const std::string_view head = text.substr(0, dot);
   std::optional<ScalarType> scalar;
   for (std::size_t i = 0; i < kScalarCount; ++i)
-    if (kScalars[i].name == head)
-      scalar = static_cast<ScalarType>(i);
-  if (!scalar)
-    return std::nullopt;
+    if (kScalars[i].name == head) scalar = static_cast<ScalarType>(i);
+  if (!scalar) return std::nullopt;
   DType t{*scalar};
   std::string_view rest = dot == std::string_view::npos ? std::string_view{} : text.substr(dot);
   while (!rest.empty()) {
     auto take = [&](std::string_view prefix) {
-      if (rest.substr(0, prefix.size()) != prefix)
-        return std::optional<std::string_view>{};
+      if (rest.substr(0, prefix.size()) != prefix) return std::optional<std::string_view>{};
       const std::size_t close = rest.find(')');
-      if (close == std::string_view::npos)
-        return std::optional<std::string_view>{};
+      if (close == std::string_view::npos) return std::optional<std::string_view>{};
       const std::string_view inner = rest.substr(prefix.size(), close - prefix.size());
       rest.remove_prefix(close + 1);
       return std::optional<std::string_view>{inner};
     };
     if (auto lanes = take(".vec(")) {
       auto n = parse_int(*lanes);
-      if (!n || *n < 1 || *n > 65535)
-        return std::nullopt;
+      if (!n || *n < 1 || *n > 65535) return std::nullopt;
       t.lanes = static_cast<std::uint16_t>(*n);
     } else if (auto space = take(".ptr(")) {
       auto s = parse_addrspace(*space);
-      if (!s || *s == AddrSpace::None)
-        return std::nullopt;
+      if (!s || *s == AddrSpace::None) return std::nullopt;
       t.addrspace = *s;
     } else {
       return std::nullopt;
@@ -377,4 +338,4 @@ std::optional<DType> parse_dtype(std::string_view text) {
   return t;
 }
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

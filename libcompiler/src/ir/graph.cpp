@@ -17,8 +17,7 @@ std::vector<UOp> toposort(const UOp &root, bool enter_calls) {
   while (!stack.empty()) {
     auto [node, expanded] = stack.back();
     stack.pop_back();
-    if (done.count(node->get()))
-      continue;
+    if (done.count(node->get())) continue;
     if (expanded) {
       done.insert(node->get());
       order.push_back(*node);
@@ -28,22 +27,19 @@ std::vector<UOp> toposort(const UOp &root, bool enter_calls) {
     const auto &src = node->src();
     const bool skip_body = !enter_calls && (node->op() == Op::FUNCTION || node->op() == Op::CALL);
     for (std::size_t i = src.size(); i-- > (skip_body ? 1 : 0);)
-      if (!done.count(src[i].get()))
-        stack.emplace_back(&src[i], false);
+      if (!done.count(src[i].get())) stack.emplace_back(&src[i], false);
   }
   return order;
 }
 
 UOp substitute(const UOp &root, const std::unordered_map<UOp, UOp> &replacements) {
-  if (replacements.empty())
-    return root;
+  if (replacements.empty()) return root;
   std::unordered_map<const UOpNode *, UOp> result;
   std::vector<std::pair<const UOp *, bool>> stack{{&root, false}};
   while (!stack.empty()) {
     auto [node, expanded] = stack.back();
     stack.pop_back();
-    if (result.count(node->get()))
-      continue;
+    if (result.count(node->get())) continue;
     if (!expanded) {
       if (auto it = replacements.find(*node); it != replacements.end()) {
         result.emplace(node->get(), it->second);
@@ -51,60 +47,47 @@ UOp substitute(const UOp &root, const std::unordered_map<UOp, UOp> &replacements
       }
       stack.emplace_back(node, true);
       for (std::size_t i = node->size(); i-- > 0;)
-        if (!result.count(node->src(i).get()))
-          stack.emplace_back(&node->src(i), false);
+        if (!result.count(node->src(i).get())) stack.emplace_back(&node->src(i), false);
       continue;
     }
     std::vector<UOp> src;
     src.reserve(node->size());
-    for (const auto &s : node->src())
-      src.push_back(result.at(s.get()));
+    for (const auto &s : node->src()) src.push_back(result.at(s.get()));
     result.emplace(node->get(), node->with_src(std::move(src)));
   }
   return result.at(root.get());
 }
 
 bool in_graph(const UOp &root, const UOp &node) {
-  if (root == node)
-    return true;
+  if (root == node) return true;
   for (const auto &u : toposort(root))
-    if (u == node)
-      return true;
+    if (u == node) return true;
   return false;
 }
 
 bool graph_has_op(const UOp &root, OpSet ops) {
   for (const auto &u : toposort(root))
-    if (ops.contains(u.op()))
-      return true;
+    if (ops.contains(u.op())) return true;
   return false;
 }
 
 int structural_compare(const UOp &a, const UOp &b) {
-  if (a == b)
-    return 0;
-  if (a.op() != b.op())
-    return a.op() < b.op() ? -1 : 1;
-  if (int c = compare_args(a.arg(), b.arg()))
-    return c;
-  if (int c = compare(a.dtype(), b.dtype()))
-    return c;
+  if (a == b) return 0;
+  if (a.op() != b.op()) return a.op() < b.op() ? -1 : 1;
+  if (int c = compare_args(a.arg(), b.arg())) return c;
+  if (int c = compare(a.dtype(), b.dtype())) return c;
   const std::size_t n = std::min(a.size(), b.size());
   for (std::size_t i = 0; i < n; ++i)
-    if (int c = structural_compare(a.src(i), b.src(i)))
-      return c;
-  if (a.size() != b.size())
-    return a.size() < b.size() ? -1 : 1;
-  if (int c = compare_args(a.tag(), b.tag()))
-    return c;
-  return a.id() < b.id() ? -1 : 1; // unreachable for interned nodes; keeps the order total
+    if (int c = structural_compare(a.src(i), b.src(i))) return c;
+  if (a.size() != b.size()) return a.size() < b.size() ? -1 : 1;
+  if (int c = compare_args(a.tag(), b.tag())) return c;
+  return a.id() < b.id() ? -1 : 1;  // unreachable for interned nodes; keeps the order total
 }
 
 ContentKey content_key(const UOp &root) {
   std::unordered_map<const UOpNode *, ContentKey> keys;
   EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-  if (!ctx)
-    throw Error(ErrorKind::Internal, "content_key: cannot allocate a SHA-256 context");
+  if (!ctx) throw Error(ErrorKind::Internal, "content_key: cannot allocate a SHA-256 context");
   for (const auto &u : toposort(root)) {
     const std::string head = fmt::format("{}|{}|{}|{}", to_string(u.op()), to_string(u.dtype()),
                                          to_string(u.arg()), to_string(u.tag()));
@@ -129,8 +112,7 @@ ContentKey content_key(const UOp &root) {
 
 std::string to_hex(const ContentKey &key) {
   std::string text;
-  for (auto b : key)
-    text += fmt::format("{:02x}", b);
+  for (auto b : key) text += fmt::format("{:02x}", b);
   return text;
 }
 
@@ -148,13 +130,11 @@ std::string to_text(const UOp &root) {
         line += fmt::format("{}%{}", i ? ", " : "", number.at(u.src(i).get()));
       line += ")";
     }
-    if (!is_none(u.arg()))
-      line += " " + to_string(u.arg());
-    if (!is_none(u.tag()))
-      line += " tag=" + to_string(u.tag());
+    if (!is_none(u.arg())) line += " " + to_string(u.arg());
+    if (!is_none(u.tag())) line += " tag=" + to_string(u.tag());
     text += line + "\n";
   }
   return text;
 }
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

@@ -86,7 +86,7 @@ constexpr std::array<std::string_view, kOpCount> kOpNames = {
     "ALLREDUCE",
     "PYLITERAL",
 };
-} // namespace
+}  // namespace
 
 std::string_view to_string(Op op) {
   return kOpNames[static_cast<std::size_t>(op)];
@@ -94,21 +94,18 @@ std::string_view to_string(Op op) {
 
 std::optional<Op> parse_op(std::string_view name) {
   for (std::size_t i = 0; i < kOpCount; ++i)
-    if (kOpNames[i] == name)
-      return static_cast<Op>(i);
+    if (kOpNames[i] == name) return static_cast<Op>(i);
   return std::nullopt;
 }
 
 std::optional<Op> OpSet::single() const {
   std::optional<Op> found;
   for (std::size_t i = 0; i < kOpCount; ++i) {
-    if (!contains(static_cast<Op>(i)))
-      continue;
-    if (found)
-      return std::nullopt;
+    if (!contains(static_cast<Op>(i))) continue;
+    if (found) return std::nullopt;
     found = static_cast<Op>(i);
   }
   return found;
 }
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

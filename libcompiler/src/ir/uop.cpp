@@ -70,17 +70,15 @@ std::size_t node_hash(Op op, DType dtype, const std::vector<UOp> &src, const Arg
   std::size_t h = static_cast<std::size_t>(op) * 0x100000001b3ULL;
   h = mix(h, (static_cast<std::size_t>(dtype.scalar) << 24) | (std::size_t(dtype.lanes) << 8) |
                  static_cast<std::size_t>(dtype.addrspace));
-  for (const auto &s : src)
-    h = mix(h, s.hash());
+  for (const auto &s : src) h = mix(h, s.hash());
   h = mix(h, hash_arg(arg));
-  if (!is_none(tag))
-    h = mix(h, hash_arg(tag));
+  if (!is_none(tag)) h = mix(h, hash_arg(tag));
   return h;
 }
 
 thread_local std::vector<const UOpNode *> *pending_deletes = nullptr;
 
-} // namespace
+}  // namespace
 
 UOp UOpTable::intern(Op op, DType dtype, std::vector<UOp> &&src, Arg &&arg, Arg &&tag) {
   for (const auto &s : src)
@@ -102,8 +100,7 @@ UOp UOpTable::intern(Op op, DType dtype, std::vector<UOp> &&src, Arg &&arg, Arg 
   node->tag = std::move(tag);
   node->hash = h;
   node->id = next_node_id.fetch_add(1, std::memory_order_relaxed);
-  for (const auto &s : node->src)
-    node->src_ops.add(s.op());
+  for (const auto &s : node->src) node->src_ops.add(s.op());
   const Interval bounds = compute_bounds(node->op, node->dtype, node->src, node->arg);
   node->vmin = bounds.lo;
   node->vmax = bounds.hi;
@@ -117,13 +114,11 @@ void UOpTable::release(const UOpNode *node) {
   // node found in the table is never one being destroyed.
   std::uint32_t old = node->refs_.load(std::memory_order_relaxed);
   while (old > 1)
-    if (node->refs_.compare_exchange_weak(old, old - 1, std::memory_order_acq_rel))
-      return;
+    if (node->refs_.compare_exchange_weak(old, old - 1, std::memory_order_acq_rel)) return;
   {
     Shard &sh = shard(node->hash);
     std::lock_guard lock(sh.mutex);
-    if (node->refs_.fetch_sub(1, std::memory_order_acq_rel) != 1)
-      return;
+    if (node->refs_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
     sh.nodes.erase(node);
   }
   destroy(node);
@@ -161,17 +156,14 @@ std::size_t live_node_count() {
 }
 
 UOp::UOp(const UOp &other) noexcept : node_(other.node_) {
-  if (node_)
-    UOpTable::retain(node_);
+  if (node_) UOpTable::retain(node_);
 }
 
 UOp &UOp::operator=(const UOp &other) noexcept {
-  if (other.node_)
-    UOpTable::retain(other.node_);
+  if (other.node_) UOpTable::retain(other.node_);
   const UOpNode *old = node_;
   node_ = other.node_;
-  if (old)
-    UOpTable::release(old);
+  if (old) UOpTable::release(old);
   return *this;
 }
 
@@ -180,15 +172,13 @@ UOp &UOp::operator=(UOp &&other) noexcept {
     const UOpNode *old = node_;
     node_ = other.node_;
     other.node_ = nullptr;
-    if (old)
-      UOpTable::release(old);
+    if (old) UOpTable::release(old);
   }
   return *this;
 }
 
 UOp::~UOp() {
-  if (node_)
-    UOpTable::release(node_);
+  if (node_) UOpTable::release(node_);
 }
 
 UOp UOp::make(Op op, DType dtype, std::vector<UOp> src, Arg arg, Arg tag) {
@@ -205,18 +195,14 @@ bool UOp::is_invalid() const {
 }
 
 std::optional<Int> UOp::const_value() const {
-  if (op() != Op::CONST)
-    return std::nullopt;
-  if (auto i = std::get_if<Int>(&arg()))
-    return *i;
-  if (auto b = std::get_if<bool>(&arg()))
-    return Int(*b ? 1 : 0);
+  if (op() != Op::CONST) return std::nullopt;
+  if (auto i = std::get_if<Int>(&arg())) return *i;
+  if (auto b = std::get_if<bool>(&arg())) return Int(*b ? 1 : 0);
   return std::nullopt;
 }
 
 UOp UOp::with_src(std::vector<UOp> src) const {
-  if (src == node_->src)
-    return *this;
+  if (src == node_->src) return *this;
   bool dtypes_same = src.size() == node_->src.size();
   for (std::size_t i = 0; dtypes_same && i < src.size(); ++i)
     dtypes_same = src[i].dtype() == node_->src[i].dtype();
@@ -227,13 +213,12 @@ UOp UOp::with_src(std::vector<UOp> src) const {
     case Op::CUSTOM:
     case Op::CUSTOMI:
     case Op::INS:
-    case Op::CONST: break; // these carry whatever dtype they were given
+    case Op::CONST: break;  // these carry whatever dtype they were given
     default: {
       const DType derived = derive_dtype(node_->op, src, node_->arg);
       // A sized int node stays sized when a source only lost its width (e.g. a constant that a
       // where passed through): its value still wraps to the width it had.
-      if (!(is_sized_int(dtype) && derived == dtypes::index))
-        dtype = derived;
+      if (!(is_sized_int(dtype) && derived == dtypes::index)) dtype = derived;
     }
     }
   }
@@ -241,20 +226,17 @@ UOp UOp::with_src(std::vector<UOp> src) const {
 }
 
 UOp UOp::with_arg(Arg arg) const {
-  if (arg == node_->arg)
-    return *this;
+  if (arg == node_->arg) return *this;
   return make(node_->op, node_->dtype, node_->src, std::move(arg), node_->tag);
 }
 
 UOp UOp::with_tag(Arg tag) const {
-  if (tag == node_->tag)
-    return *this;
+  if (tag == node_->tag) return *this;
   return make(node_->op, node_->dtype, node_->src, node_->arg, std::move(tag));
 }
 
 UOp UOp::with_dtype(DType dtype) const {
-  if (dtype == node_->dtype)
-    return *this;
+  if (dtype == node_->dtype) return *this;
   return make(node_->op, dtype, node_->src, node_->arg, node_->tag);
 }
 
@@ -262,12 +244,11 @@ namespace {
 
 DType promote(const std::vector<UOp> &src, std::size_t first) {
   DType t = src.size() > first ? src[first].dtype() : dtypes::void_;
-  for (std::size_t i = first + 1; i < src.size(); ++i)
-    t = least_upper_dtype(t, src[i].dtype());
+  for (std::size_t i = first + 1; i < src.size(); ++i) t = least_upper_dtype(t, src[i].dtype());
   return t;
 }
 
-} // namespace
+}  // namespace
 
 DType derive_dtype(Op op, const std::vector<UOp> &src, const Arg &arg) {
   auto first = [&]() { return src.empty() ? dtypes::void_ : src[0].dtype(); };
@@ -322,28 +303,23 @@ DType derive_dtype(Op op, const std::vector<UOp> &src, const Arg &arg) {
   case Op::EXP2:
   case Op::SQRT:
   case Op::RECIPROCAL:
-    if (!src.empty() && src[0].is_invalid())
-      return dtypes::bool_;
+    if (!src.empty() && src[0].is_invalid()) return dtypes::bool_;
     return least_upper_float(first());
   case Op::WHERE: return promote(src, 1);
   case Op::STACK: {
-    if (src.empty())
-      return dtypes::void_;
+    if (src.empty()) return dtypes::void_;
     DType t = promote(src, 0).base();
     unsigned lanes = 0;
-    for (const auto &s : src)
-      lanes += s.dtype().lanes;
+    for (const auto &s : src) lanes += s.dtype().lanes;
     return t.vec(static_cast<std::uint16_t>(std::min(lanes, 65535u)));
   }
   case Op::WMMA: return src.size() > 2 ? src[2].dtype() : dtypes::void_;
   case Op::GETTUPLE: {
-    if (src.empty())
-      return dtypes::void_;
+    if (src.empty()) return dtypes::void_;
     const UOp &tuple =
         src[0].op() == Op::FUNCTION && !src[0].src().empty() ? src[0].src(0) : src[0];
     const Int *i = std::get_if<Int>(&arg);
-    if (!i || *i < 0 || static_cast<std::size_t>(*i) >= tuple.size())
-      return dtypes::void_;
+    if (!i || *i < 0 || static_cast<std::size_t>(*i) >= tuple.size()) return dtypes::void_;
     return tuple.src(static_cast<std::size_t>(*i)).dtype();
   }
   case Op::GETADDR: return dtypes::uint64;
@@ -351,37 +327,29 @@ DType derive_dtype(Op op, const std::vector<UOp> &src, const Arg &arg) {
   case Op::SHR: return first();
   case Op::BUFFER:
   case Op::PARAM:
-    if (auto p = std::get_if<ParamArg>(&arg))
-      return p->dtype;
+    if (auto p = std::get_if<ParamArg>(&arg)) return p->dtype;
     return dtypes::void_;
   case Op::BINARY: return dtypes::uint8;
   case Op::CAST:
   case Op::BITCAST:
-    if (auto t = std::get_if<DType>(&arg))
-      return *t;
+    if (auto t = std::get_if<DType>(&arg)) return *t;
     return first();
   case Op::CONST:
-    if (std::holds_alternative<Int>(arg))
-      return dtypes::index;
-    if (std::holds_alternative<FloatValue>(arg))
-      return dtypes::weakfloat;
+    if (std::holds_alternative<Int>(arg)) return dtypes::index;
+    if (std::holds_alternative<FloatValue>(arg)) return dtypes::weakfloat;
     return dtypes::bool_;
   default: break;
   }
-  if (ops::kUnary.contains(op))
-    return first();
-  if (ops::kBroadcastable.contains(op))
-    return promote(src, 0);
+  if (ops::kUnary.contains(op)) return first();
+  if (ops::kBroadcastable.contains(op)) return promote(src, 0);
   return dtypes::void_;
 }
 
 // --- construction helpers -------------------------------------------------------------------
 
 UOp const_int(Int value, DType dtype) {
-  if (is_bool(dtype))
-    return const_bool(value != 0);
-  if (is_float(dtype))
-    return const_float(static_cast<double>(value), dtype);
+  if (is_bool(dtype)) return const_bool(value != 0);
+  if (is_float(dtype)) return const_float(static_cast<double>(value), dtype);
   return UOp::make(Op::CONST, dtype, {}, wrap_value(value, dtype));
 }
 
@@ -390,8 +358,7 @@ UOp const_bool(bool value) {
 }
 
 UOp const_float(double value, DType dtype) {
-  if (std::isnan(value))
-    value = std::nan("");
+  if (std::isnan(value)) value = std::nan("");
   return UOp::make(Op::CONST, dtype, {}, FloatValue{round_to_float(value, dtype)});
 }
 
@@ -426,22 +393,19 @@ std::string node_name(const UOp &u) {
   switch (u.op()) {
   case Op::PARAM:
   case Op::BUFFER:
-    if (auto p = std::get_if<ParamArg>(&u.arg()))
-      return p->name;
+    if (auto p = std::get_if<ParamArg>(&u.arg())) return p->name;
     return {};
   case Op::RANGE:
     if (auto r = std::get_if<RangeArg>(&u.arg())) {
-      if (!r->name.empty())
-        return r->name;
+      if (!r->name.empty()) return r->name;
       return std::string(1, axis_letter(r->type)) + "idx" + std::to_string(r->axis);
     }
     return {};
   case Op::SPECIAL:
-    if (auto s = std::get_if<std::string>(&u.arg()))
-      return *s;
+    if (auto s = std::get_if<std::string>(&u.arg())) return *s;
     return {};
   default: return {};
   }
 }
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

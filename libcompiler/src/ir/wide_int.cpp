@@ -5,25 +5,21 @@
 namespace wavescope::compiler {
 
 std::optional<Int> checked_add(Int a, Int b) {
-  if (!is_finite(a) || !is_finite(b))
-    return std::nullopt;
-  const Int r = a + b; // cannot overflow: both below 2^126
+  if (!is_finite(a) || !is_finite(b)) return std::nullopt;
+  const Int r = a + b;  // cannot overflow: both below 2^126
   return is_finite(r) ? std::optional<Int>(r) : std::nullopt;
 }
 
 std::optional<Int> checked_sub(Int a, Int b) {
-  if (!is_finite(a) || !is_finite(b))
-    return std::nullopt;
+  if (!is_finite(a) || !is_finite(b)) return std::nullopt;
   const Int r = a - b;
   return is_finite(r) ? std::optional<Int>(r) : std::nullopt;
 }
 
 std::optional<Int> checked_mul(Int a, Int b) {
-  if (!is_finite(a) || !is_finite(b))
-    return std::nullopt;
+  if (!is_finite(a) || !is_finite(b)) return std::nullopt;
   Int r = 0;
-  if (__builtin_mul_overflow(a, b, &r) || !is_finite(r))
-    return std::nullopt;
+  if (__builtin_mul_overflow(a, b, &r) || !is_finite(r)) return std::nullopt;
   return r;
 }
 
@@ -31,31 +27,25 @@ Int saturating_add(Int a, Int b) {
   a = saturate(a);
   b = saturate(b);
   // An infinite operand dominates; -inf + +inf does not occur for well-formed bounds.
-  if (!is_finite(a))
-    return a;
-  if (!is_finite(b))
-    return b;
+  if (!is_finite(a)) return a;
+  if (!is_finite(b)) return b;
   return saturate(a + b);
 }
 
 Int saturating_mul(Int a, Int b) {
   a = saturate(a);
   b = saturate(b);
-  if (a == 0 || b == 0)
-    return 0;
+  if (a == 0 || b == 0) return 0;
   const bool negative = (a < 0) != (b < 0);
-  if (!is_finite(a) || !is_finite(b))
-    return negative ? -kIntInfinity : kIntInfinity;
+  if (!is_finite(a) || !is_finite(b)) return negative ? -kIntInfinity : kIntInfinity;
   Int r = 0;
-  if (__builtin_mul_overflow(a, b, &r))
-    return negative ? -kIntInfinity : kIntInfinity;
+  if (__builtin_mul_overflow(a, b, &r)) return negative ? -kIntInfinity : kIntInfinity;
   return saturate(r);
 }
 
 Int floor_div(Int a, Int b) {
   Int q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0)))
-    --q;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
 
@@ -85,14 +75,12 @@ Int gcd(Int a, Int b) {
 Int wrap_to_bits(Int v, unsigned bits, bool is_signed) {
   const UInt mask = (UInt(1) << bits) - 1;
   UInt u = static_cast<UInt>(v) & mask;
-  if (is_signed && (u >> (bits - 1)) != 0)
-    return static_cast<Int>(u) - (Int(1) << bits);
+  if (is_signed && (u >> (bits - 1)) != 0) return static_cast<Int>(u) - (Int(1) << bits);
   return static_cast<Int>(u);
 }
 
 std::string to_string(Int v) {
-  if (v == 0)
-    return "0";
+  if (v == 0) return "0";
   const bool negative = v < 0;
   UInt u = negative ? UInt(0) - static_cast<UInt>(v) : static_cast<UInt>(v);
   std::string digits;
@@ -100,8 +88,7 @@ std::string to_string(Int v) {
     digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
     u /= 10;
   }
-  if (negative)
-    digits.push_back('-');
+  if (negative) digits.push_back('-');
   std::reverse(digits.begin(), digits.end());
   return digits;
 }
@@ -112,17 +99,14 @@ std::optional<Int> parse_int(std::string_view text) {
     negative = true;
     text.remove_prefix(1);
   }
-  if (text.empty())
-    return std::nullopt;
+  if (text.empty()) return std::nullopt;
   Int value = 0;
   for (char c : text) {
-    if (c < '0' || c > '9')
-      return std::nullopt;
+    if (c < '0' || c > '9') return std::nullopt;
     value = value * 10 + (c - '0');
-    if (value >= kIntInfinity)
-      return std::nullopt;
+    if (value >= kIntInfinity) return std::nullopt;
   }
   return negative ? -value : value;
 }
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

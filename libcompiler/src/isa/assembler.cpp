@@ -47,18 +47,16 @@ std::vector<std::uint8_t> text_of(const llvm::SmallVectorImpl<char> &elf) {
 std::vector<std::uint8_t> assemble(std::string_view source, const GpuTarget &target) {
   detail::LlvmMc mc(target);
   llvm::SourceMgr sources;
-  sources.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
-                                 llvm::StringRef(source.data(), source.size()), "<asm>"),
-                             llvm::SMLoc());
+  sources.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source.data(), source.size()), "<asm>"),
+      llvm::SMLoc());
   std::vector<AsmDiagnostic> diagnostics;
   auto record = [&](const llvm::SMDiagnostic &d) {
     diagnostics.push_back({d.getLineNo(), d.getColumnNo() + 1, d.getMessage().str(),
                            d.getKind() == llvm::SourceMgr::DK_Error});
   };
   sources.setDiagHandler(
-      [](const llvm::SMDiagnostic &d, void *sink) {
-        (*static_cast<decltype(record) *>(sink))(d);
-      },
+      [](const llvm::SMDiagnostic &d, void *sink) { (*static_cast<decltype(record) *>(sink))(d); },
       &record);
 
   llvm::MCContext context(mc.triple, mc.asm_info.get(), mc.registers.get(), mc.subtarget.get(),
@@ -78,9 +76,9 @@ std::vector<std::uint8_t> assemble(std::string_view source, const GpuTarget &tar
   if (!backend || !emitter)
     throw Error(ErrorKind::Internal, "LLVM has no AMDGPU assembler for " + target.processor);
   auto writer = backend->createObjectWriter(elf_stream);
-  std::unique_ptr<llvm::MCStreamer> streamer(mc.target->createMCObjectStreamer(
-      mc.triple, context, std::move(backend), std::move(writer), std::move(emitter),
-      *mc.subtarget));
+  std::unique_ptr<llvm::MCStreamer> streamer(
+      mc.target->createMCObjectStreamer(mc.triple, context, std::move(backend), std::move(writer),
+                                        std::move(emitter), *mc.subtarget));
   streamer->initSections(false, *mc.subtarget);
   std::unique_ptr<llvm::MCAsmParser> parser(
       llvm::createMCAsmParser(sources, context, *streamer, *mc.asm_info));

@@ -114,8 +114,8 @@ std::string dot_escape(std::string_view text) {
 
 std::string to_dot(const Cfg &cfg, const std::vector<Instruction> &insts,
                    std::string_view graph_name) {
-  std::string out = fmt::format("digraph \"{}\" {{\n  node [shape=record fontname=\"monospace\"];\n",
-                                dot_escape(graph_name));
+  std::string out = fmt::format(
+      "digraph \"{}\" {{\n  node [shape=record fontname=\"monospace\"];\n", dot_escape(graph_name));
   for (const auto &block : cfg.blocks) {
     std::string label = fmt::format("{{bb{} @ {:#x}", block.id, block.start);
     for (std::size_t i = block.first; i < block.first + block.count; ++i)
@@ -125,10 +125,10 @@ std::string to_dot(const Cfg &cfg, const std::vector<Instruction> &insts,
     out += fmt::format("  bb{} [label=\"{}\"];\n", block.id, label);
   }
   for (const auto &edge : cfg.edges) {
-    const char *color = edge.kind == EdgeKind::Taken         ? "green3"
-                        : edge.kind == EdgeKind::NotTaken    ? "red3"
+    const char *color = edge.kind == EdgeKind::Taken           ? "green3"
+                        : edge.kind == EdgeKind::NotTaken      ? "red3"
                         : edge.kind == EdgeKind::Unconditional ? "blue3"
-                                                              : "gray40";
+                                                               : "gray40";
     out += fmt::format("  bb{} -> bb{} [label=\"{}\" color={}{}];\n", edge.from, edge.to,
                        to_string(edge.kind), color, edge.is_back_edge ? " constraint=false" : "");
   }

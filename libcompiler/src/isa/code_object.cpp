@@ -27,7 +27,9 @@ template <typename T> void put(std::vector<std::uint8_t> &b, std::size_t offset,
   std::memcpy(b.data() + offset, &value, sizeof(T));
 }
 
-std::string llvm_message(llvm::Error error) { return llvm::toString(std::move(error)); }
+std::string llvm_message(llvm::Error error) {
+  return llvm::toString(std::move(error));
+}
 
 // ELF64 header field offsets (System V gABI).
 constexpr std::size_t kType = 16, kMachine = 18, kVersion = 20, kFlags = 48, kEhsize = 52,
@@ -39,24 +41,27 @@ std::vector<std::uint8_t> repair_header(const std::vector<std::uint8_t> &bytes,
                                         const std::string &origin,
                                         std::vector<std::string> &quirks) {
   if (bytes.size() < 4 || std::memcmp(bytes.data(), ELF::ElfMagic, 4) != 0)
-    throw_bad_input(fmt::format("{}: not an ELF file (the first bytes are not 7f 45 4c 46)", origin));
+    throw_bad_input(
+        fmt::format("{}: not an ELF file (the first bytes are not 7f 45 4c 46)", origin));
   if (bytes.size() < sizeof(ELF::Elf64_Ehdr))
-    throw_bad_input(fmt::format("{}: truncated ELF: {} bytes, the ELF64 header alone needs {}", origin,
-                                bytes.size(), sizeof(ELF::Elf64_Ehdr)));
+    throw_bad_input(fmt::format("{}: truncated ELF: {} bytes, the ELF64 header alone needs {}",
+                                origin, bytes.size(), sizeof(ELF::Elf64_Ehdr)));
   if (bytes[ELF::EI_CLASS] != ELF::ELFCLASS64)
-    throw_bad_input(fmt::format("{}: ELF class {} is not ELF64; AMDGPU code objects are ELF64", origin,
-                                bytes[ELF::EI_CLASS]));
+    throw_bad_input(fmt::format("{}: ELF class {} is not ELF64; AMDGPU code objects are ELF64",
+                                origin, bytes[ELF::EI_CLASS]));
   std::vector<std::uint8_t> out = bytes;
   if (bytes[ELF::EI_DATA] == ELF::ELFDATA2MSB)
-    throw_bad_input(fmt::format("{}: big-endian ELF; AMDGPU code objects are little-endian", origin));
+    throw_bad_input(
+        fmt::format("{}: big-endian ELF; AMDGPU code objects are little-endian", origin));
   if (bytes[ELF::EI_DATA] != ELF::ELFDATA2LSB) {
-    quirks.push_back(fmt::format("e_ident[EI_DATA] is {} (none); read as little-endian",
-                                 bytes[ELF::EI_DATA]));
+    quirks.push_back(
+        fmt::format("e_ident[EI_DATA] is {} (none); read as little-endian", bytes[ELF::EI_DATA]));
     out[ELF::EI_DATA] = ELF::ELFDATA2LSB;
   }
   if (bytes[ELF::EI_VERSION] != ELF::EV_CURRENT) out[ELF::EI_VERSION] = ELF::EV_CURRENT;
   if (bytes[ELF::EI_OSABI] != ELF::ELFOSABI_AMDGPU_HSA) {
-    quirks.push_back(fmt::format("e_ident[EI_OSABI] is {}, not AMDGPU HSA (64)", bytes[ELF::EI_OSABI]));
+    quirks.push_back(
+        fmt::format("e_ident[EI_OSABI] is {}, not AMDGPU HSA (64)", bytes[ELF::EI_OSABI]));
     out[ELF::EI_OSABI] = ELF::ELFOSABI_AMDGPU_HSA;
     out[ELF::EI_ABIVERSION] = ELF::ELFABIVERSION_AMDGPU_HSA_V5;
   }
@@ -70,8 +75,8 @@ std::vector<std::uint8_t> repair_header(const std::vector<std::uint8_t> &bytes,
     quirks.push_back("e_machine is 0 (EM_NONE); read as EM_AMDGPU (224)");
     put<std::uint16_t>(out, kMachine, ELF::EM_AMDGPU);
   } else if (machine != ELF::EM_AMDGPU) {
-    throw_bad_input(fmt::format("{}: e_machine is {}, not EM_AMDGPU (224): not an AMDGPU code object",
-                                origin, machine));
+    throw_bad_input(fmt::format(
+        "{}: e_machine is {}, not EM_AMDGPU (224): not an AMDGPU code object", origin, machine));
   }
   if (get<std::uint32_t>(bytes, kVersion) != ELF::EV_CURRENT)
     put<std::uint32_t>(out, kVersion, ELF::EV_CURRENT);
@@ -123,8 +128,8 @@ CodeObject CodeObject::from_bytes(std::vector<std::uint8_t> bytes, const CodeObj
   if (options.target) {
     co.target_ = parse_gpu_target(*options.target);
     if (mach == 0)
-      co.quirks_.push_back(fmt::format("e_flags names no processor; using {} as given",
-                                       co.target_.processor));
+      co.quirks_.push_back(
+          fmt::format("e_flags names no processor; using {} as given", co.target_.processor));
     else if (recorded != co.target_.processor)
       co.quirks_.push_back(fmt::format("e_flags names {}, overridden by {}",
                                        recorded.value_or(fmt::format("mach {:#x}", mach)),
@@ -148,7 +153,8 @@ CodeObject CodeObject::from_bytes(std::vector<std::uint8_t> bytes, const CodeObj
       co.origin_);
   auto created = llvm::object::ELF64LEObjectFile::create(ref);
   if (!created)
-    throw_bad_input(fmt::format("{}: malformed ELF: {}", co.origin_, llvm_message(created.takeError())));
+    throw_bad_input(
+        fmt::format("{}: malformed ELF: {}", co.origin_, llvm_message(created.takeError())));
   const auto &object = *created;
 
   // Sections, with contents checked to lie inside the file.
@@ -156,7 +162,8 @@ CodeObject CodeObject::from_bytes(std::vector<std::uint8_t> bytes, const CodeObj
   for (const auto &section : object.sections()) {
     auto name = section.getName();
     if (!name)
-      throw_bad_input(fmt::format("{}: bad section name: {}", co.origin_, llvm_message(name.takeError())));
+      throw_bad_input(
+          fmt::format("{}: bad section name: {}", co.origin_, llvm_message(name.takeError())));
     Section s{name->str(), section.getAddress(), 0, section.getSize()};
     if (!section.isBSS() && s.size != 0) {
       auto contents = section.getContents();
@@ -192,8 +199,10 @@ CodeObject CodeObject::from_bytes(std::vector<std::uint8_t> bytes, const CodeObj
       if (name->empty() || !seen.insert({name->str(), *value}).second) continue;
       Symbol s{name->str(), *value, symbol.getSize(), symbol_kind(symbol), {}};
       if (auto section = symbol.getSection(); section && *section != object.section_end()) {
-        if (auto section_name = (*section)->getName()) s.section = section_name->str();
-        else llvm::consumeError(section_name.takeError());
+        if (auto section_name = (*section)->getName())
+          s.section = section_name->str();
+        else
+          llvm::consumeError(section_name.takeError());
       } else if (!section) {
         llvm::consumeError(section.takeError());
       }
@@ -238,9 +247,10 @@ CodeObject CodeObject::from_bytes(std::vector<std::uint8_t> bytes, const CodeObj
     // bytes after .text, so descriptor + offset overshoots .text's start by that padding.
     auto &k = co.kernels_.back();
     if (k.entry != co.text_.address) {
-      co.quirks_.push_back(fmt::format("the descriptor's entry offset points at {:#x}, {} bytes past "
-                                       ".text's start (tinygrad packer); the entry is .text's start",
-                                       k.entry, k.entry - co.text_.address));
+      co.quirks_.push_back(
+          fmt::format("the descriptor's entry offset points at {:#x}, {} bytes past "
+                      ".text's start (tinygrad packer); the entry is .text's start",
+                      k.entry, k.entry - co.text_.address));
       k.entry = co.text_.address;
       k.code_size = co.text_.size;
     }

@@ -18,10 +18,12 @@
 namespace wavescope::compiler::isa {
 namespace {
 
-bool starts(std::string_view s, std::string_view prefix) { return s.starts_with(prefix); }
+bool starts(std::string_view s, std::string_view prefix) {
+  return s.starts_with(prefix);
+}
 
-// The category SQTT reports an instruction under, from its mnemonic (stable across RDNA3/RDNA4/CDNA,
-// unlike LLVM's per-generation opcode enums).
+// The category SQTT reports an instruction under, from its mnemonic (stable across
+// RDNA3/RDNA4/CDNA, unlike LLVM's per-generation opcode enums).
 InstCategory categorize(std::string_view m) {
   if (starts(m, "s_endpgm")) return InstCategory::Endpgm;
   if (starts(m, "s_barrier")) return InstCategory::Barrier;
@@ -90,7 +92,9 @@ Disassembler::~Disassembler() = default;
 Disassembler::Disassembler(Disassembler &&) noexcept = default;
 Disassembler &Disassembler::operator=(Disassembler &&) noexcept = default;
 
-const GpuTarget &Disassembler::target() const { return impl_->gpu; }
+const GpuTarget &Disassembler::target() const {
+  return impl_->gpu;
+}
 
 Instruction Disassembler::decode(std::span<const std::uint8_t> bytes, std::uint64_t address) const {
   Instruction inst;
@@ -140,8 +144,7 @@ Instruction Disassembler::decode(std::span<const std::uint8_t> bytes, std::uint6
   if (inst.branch == BranchKind::Unconditional || inst.branch == BranchKind::Conditional ||
       inst.branch == BranchKind::Call) {
     std::uint64_t target = 0;
-    if (impl_->mc.analysis &&
-        impl_->mc.analysis->evaluateBranch(mc_inst, address, size, target))
+    if (impl_->mc.analysis && impl_->mc.analysis->evaluateBranch(mc_inst, address, size, target))
       inst.branch_target = target;
   }
   return inst;
@@ -166,7 +169,8 @@ std::vector<Instruction> disassemble_text(const CodeObject &code) {
 std::vector<Instruction> disassemble_kernel(const CodeObject &code, const Kernel &kernel) {
   const auto text = code.text_bytes();
   const std::uint64_t offset = kernel.entry - code.text().address;
-  return Disassembler(code.target()).disassemble(text.subspan(offset, kernel.code_size), kernel.entry);
+  return Disassembler(code.target())
+      .disassemble(text.subspan(offset, kernel.code_size), kernel.entry);
 }
 
 }  // namespace wavescope::compiler::isa

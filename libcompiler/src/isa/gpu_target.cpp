@@ -83,7 +83,8 @@ GpuFamily GpuTarget::family() const {
   if (n >= 1100) return GpuFamily::Rdna3;
   if (n >= 1030) return GpuFamily::Rdna2;
   if (n >= 1010) return GpuFamily::Rdna1;
-  if (processor == "gfx908" || processor == "gfx90a" || (n >= 940 && n < 1000)) return GpuFamily::Cdna;
+  if (processor == "gfx908" || processor == "gfx90a" || (n >= 940 && n < 1000))
+    return GpuFamily::Cdna;
   if (n >= 600) return GpuFamily::Gcn;
   return GpuFamily::Unknown;
 }
@@ -155,6 +156,8 @@ std::string processor_from_gfx_target_version(unsigned version) {
   return fmt::format("gfx{}{:x}{:x}", version / 10000, (version / 100) % 100, version % 100);
 }
 
-std::string llvm_version() { return LLVM_VERSION_STRING; }
+std::string llvm_version() {
+  return LLVM_VERSION_STRING;
+}
 
 }  // namespace wavescope::compiler::isa

@@ -54,14 +54,15 @@ KernelDescriptor decode_kernel_descriptor(std::span<const std::uint8_t> bytes,
                                     COMPUTE_PGM_RSRC1_GRANULATED_WORKITEM_VGPR_COUNT_SHIFT);
   // The encoding granule: 8 for wave32 and for the unified VGPR/AGPR file of gfx90a and later
   // CDNA parts, else 4.
-  const bool unified_agprs = target.processor == "gfx90a" || target.processor == "gfx942" ||
-                             target.processor == "gfx950";
+  const bool unified_agprs =
+      target.processor == "gfx90a" || target.processor == "gfx942" || target.processor == "gfx950";
   const unsigned vgpr_granule = (wave32 || unified_agprs) ? 8 : 4;
   const unsigned total_vgprs = (vgpr_blocks + 1) * vgpr_granule;
   if (unified_agprs) {
     const unsigned accum_offset = (bits(kd.compute_pgm_rsrc3, COMPUTE_PGM_RSRC3_GFX90A_ACCUM_OFFSET,
                                         COMPUTE_PGM_RSRC3_GFX90A_ACCUM_OFFSET_SHIFT) +
-                                   1) * 4;
+                                   1) *
+                                  4;
     kd.vgpr_count = accum_offset < total_vgprs ? accum_offset : total_vgprs;
     kd.agpr_count = total_vgprs - kd.vgpr_count;
   } else {

@@ -45,8 +45,7 @@ private:
 class RecentRules {
 public:
   void push(const CompiledRule *r) {
-    if (r)
-      ring_[count_++ % ring_.size()] = r;
+    if (r) ring_[count_++ % ring_.size()] = r;
   }
   std::string describe() const {
     std::vector<std::string> names;
@@ -54,8 +53,7 @@ public:
     for (std::size_t i = 0; i < n; ++i) {
       const CompiledRule *r = ring_[(count_ - n + i) % ring_.size()];
       std::string text = fmt::format("'{}' ({})", r->name(), r->location_text());
-      if (std::find(names.begin(), names.end(), text) == names.end())
-        names.push_back(text);
+      if (std::find(names.begin(), names.end(), text) == names.end()) names.push_back(text);
     }
     return names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "));
   }
@@ -83,26 +81,22 @@ private:
 
   void count_firing(const CompiledRule *rule) {
     recent_.push(rule);
-    if (++firings_ > options_.step_limit)
-      runaway("too many rewrites");
+    if (++firings_ > options_.step_limit) runaway("too many rewrites");
   }
 
   UOp post_rewrite(const UOp &n) {
     const CompiledRule *fired = nullptr;
     UOp r = post_->rewrite(n, options_.context, recorder_, &fired);
-    if (r)
-      count_firing(fired);
+    if (r) count_firing(fired);
     return r;
   }
 
   // The pre-order matcher's result for a node, memoized (null: no rule applies).
   UOp pre_rewrite(const UOp &n) {
-    if (auto it = pre_cache_.find(n); it != pre_cache_.end())
-      return it->second;
+    if (auto it = pre_cache_.find(n); it != pre_cache_.end()) return it->second;
     const CompiledRule *fired = nullptr;
     UOp r = pre_->rewrite(n, options_.context, recorder_, &fired);
-    if (r)
-      count_firing(fired);
+    if (r) count_firing(fired);
     pre_cache_.emplace(n, r);
     return r;
   }
@@ -120,8 +114,7 @@ private:
   void resolve(const UOp &n, const UOp &result, std::vector<Item> &stack) {
     replace_[n] = result;
     if (auto it = waitlist_.find(n); it != waitlist_.end()) {
-      for (auto &item : it->second)
-        stack.push_back(std::move(item));
+      for (auto &item : it->second) stack.push_back(std::move(item));
       waitlist_.erase(it);
     }
   }
@@ -130,12 +123,10 @@ private:
     std::vector<Item> stack{{root, 0, root}};
     std::unordered_set<UOp> on_stack{root};
     while (!stack.empty()) {
-      if (stack.size() > options_.step_limit)
-        runaway("work stack too large");
+      if (stack.size() > options_.step_limit) runaway("work stack too large");
       Item item = std::move(stack.back());
       stack.pop_back();
-      if (replace_.count(item.n))
-        continue;
+      if (replace_.count(item.n)) continue;
       if (item.stage == 0) {
         UOp new_n = item.n;
         if (pre_) {
@@ -144,8 +135,7 @@ private:
           UOp test = item.n;
           try {
             while (test) {
-              if (!seen.insert(test).second)
-                runaway("a pre-order rule revisits a node");
+              if (!seen.insert(test).second) runaway("a pre-order rule revisits a node");
               new_n = test;
               test = pre_rewrite(test);
             }
@@ -155,12 +145,10 @@ private:
           }
         }
         stack.push_back({item.n, 1, new_n});
-        if (skips_body(new_n))
-          replace_[new_n.src(0)] = new_n.src(0);
+        if (skips_body(new_n)) replace_[new_n.src(0)] = new_n.src(0);
         for (std::size_t i = new_n.size(); i-- > 0;) {
           const UOp &x = new_n.src(i);
-          if (!on_stack.insert(x).second)
-            continue;
+          if (!on_stack.insert(x).second) continue;
           stack.push_back({x, 0, x});
         }
       } else if (item.stage == 1) {
@@ -170,18 +158,16 @@ private:
         for (const auto &x : item.new_n.src()) {
           auto it = replace_.find(x);
           if (it == replace_.end()) {
-            waitlist_[x].push_back(item); // come back when x is done
+            waitlist_[x].push_back(item);  // come back when x is done
             ready = false;
             break;
           }
           src.push_back(it->second);
         }
-        if (!ready)
-          continue;
+        if (!ready) continue;
         UOp next;
         if (src == item.new_n.src()) {
-          if (post_)
-            next = post_rewrite(item.new_n);
+          if (post_) next = post_rewrite(item.new_n);
           if (!next) {
             resolve(item.n, item.new_n, stack);
             continue;
@@ -202,8 +188,7 @@ private:
       }
     }
     auto it = replace_.find(root);
-    if (it == replace_.end())
-      runaway("a rewrite depends on its own result");
+    if (it == replace_.end()) runaway("a rewrite depends on its own result");
     return it->second;
   }
 
@@ -212,8 +197,7 @@ private:
     while (!stack.empty()) {
       auto [n, processed] = std::move(stack.back());
       stack.pop_back();
-      if (replace_.count(n))
-        continue;
+      if (replace_.count(n)) continue;
       if (!processed) {
         if (pre_) {
           UOp r;
@@ -229,11 +213,9 @@ private:
           }
         }
         stack.emplace_back(n, true);
-        if (skips_body(n))
-          replace_[n.src(0)] = n.src(0);
+        if (skips_body(n)) replace_[n.src(0)] = n.src(0);
         for (std::size_t i = n.size(); i-- > 0;)
-          if (!replace_.count(n.src(i)))
-            stack.emplace_back(n.src(i), false);
+          if (!replace_.count(n.src(i))) stack.emplace_back(n.src(i), false);
       } else {
         std::vector<UOp> src;
         src.reserve(n.size());
@@ -243,8 +225,7 @@ private:
         }
         UOp rebuilt = n.with_src(std::move(src));
         if (post_)
-          if (UOp r = post_rewrite(rebuilt))
-            rebuilt = r;
+          if (UOp r = post_rewrite(rebuilt)) rebuilt = r;
         replace_[n] = rebuilt;
       }
     }
@@ -263,15 +244,14 @@ private:
   std::size_t firings_ = 0;
 };
 
-} // namespace
+}  // namespace
 
 UOp graph_rewrite(const UOp &root, const PatternMatcher &matcher, const RewriteOptions &options,
                   std::source_location caller) {
   const PatternMatcher *post = options.pre_order ? nullptr : &matcher;
   const PatternMatcher *pre = options.pre_order ? &matcher : options.extra_pre_order;
   RewriteTrace *trace = active_trace();
-  if (!trace)
-    return Rewriter(post, pre, options, nullptr).run(root);
+  if (!trace) return Rewriter(post, pre, options, nullptr).run(root);
 
   TraceRewrite header;
   header.name = options.name;
@@ -296,4 +276,4 @@ UOp graph_rewrite(const UOp &root, const PatternMatcher &matcher, const RewriteO
   }
 }
 
-} // namespace wavescope::compiler::rewrite
+}  // namespace wavescope::compiler::rewrite

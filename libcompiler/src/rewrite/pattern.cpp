@@ -110,7 +110,7 @@ Pat commutative(Op op, const Pat &a, const Pat &b) {
   p.ops = op;
   return p.with_permuted_src({a, b});
 }
-} // namespace
+}  // namespace
 
 Pat operator+(const Pat &a, const Pat &b) {
   return commutative(Op::ADD, a, b);
@@ -175,4 +175,4 @@ DTypeList signed_int_dtypes() {
   return {dtypes::int8, dtypes::int16, dtypes::int32, dtypes::int64};
 }
 
-} // namespace wavescope::compiler::rewrite
+}  // namespace wavescope::compiler::rewrite

@@ -16,8 +16,8 @@ struct CompiledRule::Node {
   int slot = -1;
   Pat::SrcKind kind = Pat::SrcKind::Any;
   bool any_len = false;
-  std::vector<int> children;            // Tuple: by position; Repeat: the one pattern
-  std::vector<std::vector<int>> orders; // Permutations: each distinct order of the children
+  std::vector<int> children;             // Tuple: by position; Repeat: the one pattern
+  std::vector<std::vector<int>> orders;  // Permutations: each distinct order of the children
   std::vector<int> alternatives;
 };
 
@@ -47,16 +47,14 @@ bool match_node(int index, const UOp &node, MatchState &st, const Continuation &
 
 bool match_sequence(const std::vector<int> &pats, std::size_t i, const UOp &node, MatchState &st,
                     const Continuation &k) {
-  if (i == pats.size())
-    return k();
+  if (i == pats.size()) return k();
   auto next = [&]() { return match_sequence(pats, i + 1, node, st, k); };
   return match_node(pats[i], node.src(i), st, Continuation(next));
 }
 
 bool match_repeat(int pattern, std::size_t i, const UOp &node, MatchState &st,
                   const Continuation &k) {
-  if (i == node.size())
-    return k();
+  if (i == node.size()) return k();
   auto next = [&]() { return match_repeat(pattern, i + 1, node, st, k); };
   return match_node(pattern, node.src(i), st, Continuation(next));
 }
@@ -68,29 +66,23 @@ bool match_node(int index, const UOp &node, MatchState &st, const Continuation &
     bool bound_here = false;
     if (p.slot >= 0) {
       const UOp *&slot = st.slots[p.slot];
-      if (slot && !(*slot == node))
-        return false;
+      if (slot && !(*slot == node)) return false;
       if (!slot) {
         slot = &node;
         bound_here = true;
       }
     }
     for (int alt : p.alternatives)
-      if (match_node(alt, node, st, k))
-        return true;
-    if (bound_here)
-      st.slots[p.slot] = nullptr;
+      if (match_node(alt, node, st, k)) return true;
+    if (bound_here) st.slots[p.slot] = nullptr;
     return false;
   }
-  if (!p.any_op && !p.ops.contains(node.op()))
-    return false;
+  if (!p.any_op && !p.ops.contains(node.op())) return false;
   if (!p.dtypes.empty() &&
       std::find(p.dtypes.begin(), p.dtypes.end(), node.dtype()) == p.dtypes.end())
     return false;
-  if (p.arg && !value_equals(*p.arg, node.arg()))
-    return false;
-  if (p.tag && !value_equals(*p.tag, node.tag()))
-    return false;
+  if (p.arg && !value_equals(*p.arg, node.arg())) return false;
+  if (p.tag && !value_equals(*p.tag, node.tag())) return false;
   if (p.kind == Pat::SrcKind::Tuple) {
     if (p.any_len ? node.size() < p.children.size() : node.size() != p.children.size())
       return false;
@@ -101,8 +93,7 @@ bool match_node(int index, const UOp &node, MatchState &st, const Continuation &
   if (p.slot >= 0) {
     const UOp *&slot = st.slots[p.slot];
     if (slot) {
-      if (!(*slot == node))
-        return false; // a repeated name must be the same node
+      if (!(*slot == node)) return false;  // a repeated name must be the same node
     } else {
       slot = &node;
       bound_here = true;
@@ -114,13 +105,11 @@ bool match_node(int index, const UOp &node, MatchState &st, const Continuation &
   case Pat::SrcKind::Tuple: ok = match_sequence(p.children, 0, node, st, k); break;
   case Pat::SrcKind::Permutations:
     for (const auto &order : p.orders)
-      if ((ok = match_sequence(order, 0, node, st, k)))
-        break;
+      if ((ok = match_sequence(order, 0, node, st, k))) break;
     break;
   case Pat::SrcKind::Repeat: ok = match_repeat(p.children[0], 0, node, st, k); break;
   }
-  if (!ok && bound_here)
-    st.slots[p.slot] = nullptr;
+  if (!ok && bound_here) st.slots[p.slot] = nullptr;
   return ok;
 }
 
@@ -140,8 +129,7 @@ public:
     const int index = static_cast<int>(nodes_.size());
     nodes_.emplace_back();
     CompiledRule::Node n;
-    for (const auto &alt : p.alternatives)
-      n.alternatives.push_back(compile(alt));
+    for (const auto &alt : p.alternatives) n.alternatives.push_back(compile(alt));
     n.ops = p.ops;
     n.any_op = p.ops.empty();
     n.dtypes = p.dtypes;
@@ -149,10 +137,8 @@ public:
     n.tag = p.tag;
     n.kind = p.src_kind;
     n.any_len = p.any_len;
-    if (!p.name.empty())
-      n.slot = slot_for(p.name);
-    for (const auto &s : p.src)
-      n.children.push_back(compile(s));
+    if (!p.name.empty()) n.slot = slot_for(p.name);
+    for (const auto &s : p.src) n.children.push_back(compile(s));
     if (p.src_kind == Pat::SrcKind::Repeat && n.children.size() != 1)
       throw Error(ErrorKind::Internal, "rule '" + rule_name_ + "': a repeat needs one pattern");
     if (p.src_kind == Pat::SrcKind::Permutations) {
@@ -162,20 +148,16 @@ public:
       std::vector<std::vector<const Pat *>> seen;
       do {
         std::vector<const Pat *> seq;
-        for (auto i : perm)
-          seq.push_back(&p.src[i]);
+        for (auto i : perm) seq.push_back(&p.src[i]);
         const bool duplicate = std::any_of(seen.begin(), seen.end(), [&](const auto &other) {
           for (std::size_t i = 0; i < seq.size(); ++i)
-            if (!(*seq[i] == *other[i]))
-              return false;
+            if (!(*seq[i] == *other[i])) return false;
           return true;
         });
-        if (duplicate)
-          continue;
+        if (duplicate) continue;
         seen.push_back(seq);
         std::vector<int> order;
-        for (auto i : perm)
-          order.push_back(n.children[i]);
+        for (auto i : perm) order.push_back(n.children[i]);
         n.orders.push_back(std::move(order));
       } while (std::next_permutation(perm.begin(), perm.end()));
     }
@@ -186,8 +168,7 @@ public:
 private:
   int slot_for(const std::string &name) {
     for (std::size_t i = 0; i < slots_.size(); ++i)
-      if (slots_[i] == name)
-        return static_cast<int>(i);
+      if (slots_[i] == name) return static_cast<int>(i);
     if (slots_.size() == kMaxSlots)
       throw Error(ErrorKind::Internal, "rule '" + rule_name_ + "' captures too many names");
     slots_.push_back(name);
@@ -202,25 +183,21 @@ private:
 // The ops a node's direct children must include for the pattern to match (spec §2.3).
 OpSet early_reject_set(const Pat &p) {
   OpSet required;
-  if (!p.alternatives.empty())
-    return required;
+  if (!p.alternatives.empty()) return required;
   if (p.src_kind != Pat::SrcKind::Tuple && p.src_kind != Pat::SrcKind::Permutations)
     return required;
   for (const auto &child : p.src)
     if (child.alternatives.empty())
-      if (auto only = child.ops.single())
-        required.add(*only);
+      if (auto only = child.ops.single()) required.add(*only);
   return required;
 }
 
 OpSet root_ops(const Pat &p) {
-  if (p.alternatives.empty())
-    return p.ops;
+  if (p.alternatives.empty()) return p.ops;
   OpSet all;
   for (const auto &alt : p.alternatives) {
     const OpSet ops = root_ops(alt);
-    if (ops.empty())
-      return {};
+    if (ops.empty()) return {};
     all = all | ops;
   }
   return all;
@@ -230,20 +207,16 @@ OpSet root_ops(const Pat &p) {
 UOp keep_wrapping(const UOp &node, UOp out) {
   const DType t = node.dtype();
   // WHERE and TRUNC pass a value through as it is; only computing ops wrap.
-  if (!is_sized_int(t) || node.op() == Op::WHERE || node.op() == Op::TRUNC)
-    return out;
-  if (auto v = out.const_value(); v && out.is_const())
-    return const_int(*v, t);
+  if (!is_sized_int(t) || node.op() == Op::WHERE || node.op() == Op::TRUNC) return out;
+  if (auto v = out.const_value(); v && out.is_const()) return const_int(*v, t);
   const bool wraps = (ops::kBinary.contains(out.op()) && !ops::kComparison.contains(out.op())) ||
                      out.op() == Op::NEG || out.op() == Op::CAST || out.op() == Op::MULACC;
-  if (out.dtype() == t && wraps)
-    return out;
-  if (out.vmin() >= dtype_min(t) && out.vmax() <= dtype_max(t))
-    return out;
+  if (out.dtype() == t && wraps) return out;
+  if (out.vmin() >= dtype_min(t) && out.vmax() <= dtype_max(t)) return out;
   return {};
 }
 
-} // namespace
+}  // namespace
 
 std::string CompiledRule::location_text() const {
   return fmt::format("{}:{}", file_name(location_.file_name()), location_.line());
@@ -251,22 +224,19 @@ std::string CompiledRule::location_text() const {
 
 const UOp *Match::find(std::string_view name) const {
   for (std::size_t i = 0; i < rule_.slot_names_.size(); ++i)
-    if (rule_.slot_names_[i] == name)
-      return slots_[i];
+    if (rule_.slot_names_[i] == name) return slots_[i];
   return nullptr;
 }
 
 const UOp &Match::operator[](std::string_view name) const {
-  if (const UOp *u = find(name))
-    return *u;
+  if (const UOp *u = find(name)) return *u;
   throw Error(ErrorKind::Internal,
               fmt::format("rule '{}' has no capture named '{}'", rule_.name(), name));
 }
 
 Int Match::value(std::string_view name) const {
   const UOp &u = (*this)[name];
-  if (auto v = u.const_value())
-    return *v;
+  if (auto v = u.const_value()) return *v;
   throw Error(ErrorKind::Internal, fmt::format("rule '{}': capture '{}' is not an integer constant",
                                                rule_.name(), name));
 }
@@ -301,8 +271,7 @@ void PatternMatcher::index_rules() {
   by_op_.assign(kOpCount, {});
   for (const auto &r : rules_)
     for (std::size_t op = 0; op < kOpCount; ++op)
-      if (r->root_ops_.contains(static_cast<Op>(op)))
-        by_op_[op].push_back(r.get());
+      if (r->root_ops_.contains(static_cast<Op>(op))) by_op_[op].push_back(r.get());
 }
 
 PatternMatcher operator+(const PatternMatcher &a, const PatternMatcher &b) {
@@ -316,28 +285,22 @@ PatternMatcher operator+(const PatternMatcher &a, const PatternMatcher &b) {
 
 UOp PatternMatcher::rewrite(const UOp &node, ContextRef context, StepRecorder *recorder,
                             const CompiledRule **fired) const {
-  if (by_op_.empty())
-    return {};
+  if (by_op_.empty()) return {};
   const auto &candidates = by_op_[static_cast<std::size_t>(node.op())];
-  if (candidates.empty())
-    return {};
+  if (candidates.empty()) return {};
   const OpSet child_ops = node.src_ops();
   MatchState st;
   for (const CompiledRule *r : candidates) {
-    if (!r->early_reject_.is_subset_of(child_ops))
-      continue;
+    if (!r->early_reject_.is_subset_of(child_ops)) continue;
     std::chrono::steady_clock::time_point start;
-    if (recorder)
-      start = std::chrono::steady_clock::now();
+    if (recorder) start = std::chrono::steady_clock::now();
     st.nodes = &r->nodes_;
     std::fill_n(st.slots, r->slot_names_.size(), nullptr);
     UOp result;
     auto accept = [&]() {
       UOp out = r->fn_(Match(*r, st.slots, node, context));
-      if (!out || out == node)
-        return false;
-      if (r->keep_wrapping_ && !(out = keep_wrapping(node, std::move(out))))
-        return false;
+      if (!out || out == node) return false;
+      if (r->keep_wrapping_ && !(out = keep_wrapping(node, std::move(out)))) return false;
       result = std::move(out);
       return true;
     };
@@ -353,8 +316,7 @@ UOp PatternMatcher::rewrite(const UOp &node, ContextRef context, StepRecorder *r
       matched = match_node(0, node, st, Continuation(accept));
     }
     if (matched) {
-      if (fired)
-        *fired = r;
+      if (fired) *fired = r;
       if (recorder)
         recorder->step(node, result, *r,
                        std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -365,4 +327,4 @@ UOp PatternMatcher::rewrite(const UOp &node, ContextRef context, StepRecorder *r
   return {};
 }
 
-} // namespace wavescope::compiler::rewrite
+}  // namespace wavescope::compiler::rewrite

@@ -26,8 +26,7 @@ constexpr const char *kDefaultGroup = "default graph_rewrite";
 // --- args as JSON ----------------------------------------------------------------------------
 
 json int_json(Int v) {
-  if (fits_int64(v))
-    return static_cast<std::int64_t>(v);
+  if (fits_int64(v)) return static_cast<std::int64_t>(v);
   return json{{"int", to_string(v)}};
 }
 
@@ -42,10 +41,8 @@ json arg_json(const Arg &arg) {
         else if constexpr (std::is_same_v<T, bool>)
           return v;
         else if constexpr (std::is_same_v<T, FloatValue>) {
-          if (std::isnan(v.value))
-            return json{{"float", "nan"}};
-          if (std::isinf(v.value))
-            return json{{"float", v.value > 0 ? "inf" : "-inf"}};
+          if (std::isnan(v.value)) return json{{"float", "nan"}};
+          if (std::isinf(v.value)) return json{{"float", v.value > 0 ? "inf" : "-inf"}};
           return json{{"float", v.value}};
         } else if constexpr (std::is_same_v<T, InvalidValue>)
           return json{{"invalid", true}};
@@ -64,8 +61,7 @@ json arg_json(const Arg &arg) {
             p["min"] = int_json(v.bounds->first);
             p["max"] = int_json(v.bounds->second);
           }
-          if (v.multiple_of != 1)
-            p["multiple_of"] = int_json(v.multiple_of);
+          if (v.multiple_of != 1) p["multiple_of"] = int_json(v.multiple_of);
           return json{{"param", p}};
         } else if constexpr (std::is_same_v<T, RangeArg>) {
           return json{
@@ -88,23 +84,19 @@ public:
   }
 
   const json &field(const json &obj, const std::string &path, const char *key) const {
-    if (!obj.is_object())
-      fail(path, "expected an object");
+    if (!obj.is_object()) fail(path, "expected an object");
     auto it = obj.find(key);
-    if (it == obj.end())
-      fail(path, fmt::format("missing field '{}'", key));
+    if (it == obj.end()) fail(path, fmt::format("missing field '{}'", key));
     return *it;
   }
 
   std::string string(const json &v, const std::string &path) const {
-    if (!v.is_string())
-      fail(path, "expected a string");
+    if (!v.is_string()) fail(path, "expected a string");
     return v.get<std::string>();
   }
 
   std::int64_t integer(const json &v, const std::string &path) const {
-    if (!v.is_number_integer())
-      fail(path, "expected an integer");
+    if (!v.is_number_integer()) fail(path, "expected an integer");
     return v.get<std::int64_t>();
   }
 
@@ -115,17 +107,14 @@ public:
   }
 
   bool boolean(const json &v, const std::string &path) const {
-    if (!v.is_boolean())
-      fail(path, "expected true or false");
+    if (!v.is_boolean()) fail(path, "expected true or false");
     return v.get<bool>();
   }
 
   Int wide(const json &v, const std::string &path) const {
-    if (v.is_number_integer())
-      return v.get<std::int64_t>();
+    if (v.is_number_integer()) return v.get<std::int64_t>();
     if (v.is_object() && v.contains("int") && v["int"].is_string()) {
-      if (auto parsed = parse_int(v["int"].get<std::string>()))
-        return *parsed;
+      if (auto parsed = parse_int(v["int"].get<std::string>())) return *parsed;
       fail(path + ".int", "not a decimal integer");
     }
     fail(path, "expected an integer");
@@ -133,20 +122,15 @@ public:
 
   DType dtype(const json &v, const std::string &path) const {
     const std::string text = string(v, path);
-    if (auto t = parse_dtype(text))
-      return *t;
+    if (auto t = parse_dtype(text)) return *t;
     fail(path, "unknown dtype '" + text + "'");
   }
 
   Arg arg(const json &v, const std::string &path) const {
-    if (v.is_null())
-      return std::monostate{};
-    if (v.is_boolean())
-      return v.get<bool>();
-    if (v.is_number_integer())
-      return Int(v.get<std::int64_t>());
-    if (v.is_string())
-      return v.get<std::string>();
+    if (v.is_null()) return std::monostate{};
+    if (v.is_boolean()) return v.get<bool>();
+    if (v.is_number_integer()) return Int(v.get<std::int64_t>());
+    if (v.is_string()) return v.get<std::string>();
     if (!v.is_object() || v.size() != 1)
       fail(path, "expected null, a number, a string, a bool or a "
                  "one-field object");
@@ -155,43 +139,33 @@ public:
     const std::string key = field_it.key();
     const json &value = field_it.value();
     const std::string sub = path + "." + key;
-    if (key == "int")
-      return wide(v, path);
-    if (key == "invalid")
-      return InvalidValue{};
-    if (key == "dtype")
-      return dtype(value, sub);
+    if (key == "int") return wide(v, path);
+    if (key == "invalid") return InvalidValue{};
+    if (key == "dtype") return dtype(value, sub);
     if (key == "axes") {
-      if (!value.is_array())
-        fail(sub, "expected an array");
+      if (!value.is_array()) fail(sub, "expected an array");
       AxisList axes;
       for (std::size_t i = 0; i < value.size(); ++i)
         axes.push_back(integer(value[i], fmt::format("{}[{}]", sub, i)));
       return axes;
     }
     if (key == "float") {
-      if (value.is_number())
-        return FloatValue{value.get<double>()};
+      if (value.is_number()) return FloatValue{value.get<double>()};
       const std::string text = string(value, sub);
-      if (text == "nan")
-        return FloatValue{std::numeric_limits<double>::quiet_NaN()};
-      if (text == "inf")
-        return FloatValue{std::numeric_limits<double>::infinity()};
-      if (text == "-inf")
-        return FloatValue{-std::numeric_limits<double>::infinity()};
+      if (text == "nan") return FloatValue{std::numeric_limits<double>::quiet_NaN()};
+      if (text == "inf") return FloatValue{std::numeric_limits<double>::infinity()};
+      if (text == "-inf") return FloatValue{-std::numeric_limits<double>::infinity()};
       fail(sub, "expected a number, \"nan\", \"inf\" or \"-inf\"");
     }
     if (key == "param") {
       ParamArg p;
       p.slot = integer(field(value, sub, "slot"), sub + ".slot");
       p.dtype = dtype(field(value, sub, "dtype"), sub + ".dtype");
-      if (value.contains("name"))
-        p.name = string(value["name"], sub + ".name");
+      if (value.contains("name")) p.name = string(value["name"], sub + ".name");
       if (value.contains("addrspace")) {
         const std::string space = string(value["addrspace"], sub + ".addrspace");
         auto s = parse_addrspace(space);
-        if (!s)
-          fail(sub + ".addrspace", "unknown address space '" + space + "'");
+        if (!s) fail(sub + ".addrspace", "unknown address space '" + space + "'");
         p.addrspace = *s;
       }
       if (value.contains("min") != value.contains("max"))
@@ -208,19 +182,16 @@ public:
       r.axis = integer(field(value, sub, "axis"), sub + ".axis");
       const std::string type = string(field(value, sub, "type"), sub + ".type");
       auto t = parse_axis_type(type);
-      if (!t)
-        fail(sub + ".type", "unknown axis type '" + type + "'");
+      if (!t) fail(sub + ".type", "unknown axis type '" + type + "'");
       r.type = *t;
-      if (value.contains("name"))
-        r.name = string(value["name"], sub + ".name");
+      if (value.contains("name")) r.name = string(value["name"], sub + ".name");
       return r;
     }
     if (key == "reduce") {
       ReduceArg r;
       const std::string op = string(field(value, sub, "op"), sub + ".op");
       auto o = parse_op(op);
-      if (!o)
-        fail(sub + ".op", "unknown op '" + op + "'");
+      if (!o) fail(sub + ".op", "unknown op '" + op + "'");
       r.op = *o;
       r.axes = integer(field(value, sub, "axes"), sub + ".axes");
       return r;
@@ -232,7 +203,7 @@ private:
   std::string origin_;
 };
 
-} // namespace
+}  // namespace
 
 RewriteTrace::RewriteTrace(RewriteTrace &&other) noexcept = default;
 RewriteTrace &RewriteTrace::operator=(RewriteTrace &&other) noexcept = default;
@@ -243,17 +214,14 @@ std::uint64_t RewriteTrace::record_node(const UOp &node) {
 }
 
 std::uint64_t RewriteTrace::record_node_locked(const UOp &node) {
-  if (auto it = trace_id_of_.find(node.id()); it != trace_id_of_.end())
-    return it->second;
+  if (auto it = trace_id_of_.find(node.id()); it != trace_id_of_.end()) return it->second;
   // Children first, without recursion: the node table is filled in topological order.
   for (const auto &u : toposort(node)) {
-    if (trace_id_of_.count(u.id()))
-      continue;
+    if (trace_id_of_.count(u.id())) continue;
     TraceNode t;
     t.op = u.op();
     t.dtype = u.dtype();
-    for (const auto &s : u.src())
-      t.src.push_back(trace_id_of_.at(s.id()));
+    for (const auto &s : u.src()) t.src.push_back(trace_id_of_.at(s.id()));
     t.arg = u.arg();
     t.tag = u.tag();
     const std::uint64_t id = nodes_.empty() ? 0 : nodes_.rbegin()->first + 1;
@@ -269,8 +237,7 @@ UOp RewriteTrace::rebuild(std::uint64_t id) const {
   while (!stack.empty()) {
     auto [n, expanded] = stack.back();
     stack.pop_back();
-    if (built.count(n))
-      continue;
+    if (built.count(n)) continue;
     auto it = nodes_.find(n);
     if (it == nodes_.end())
       throw Error(ErrorKind::BadInput,
@@ -278,13 +245,11 @@ UOp RewriteTrace::rebuild(std::uint64_t id) const {
     if (!expanded) {
       stack.emplace_back(n, true);
       for (auto s : it->second.src)
-        if (!built.count(s))
-          stack.emplace_back(s, false);
+        if (!built.count(s)) stack.emplace_back(s, false);
       continue;
     }
     std::vector<UOp> src;
-    for (auto s : it->second.src)
-      src.push_back(built.at(s));
+    for (auto s : it->second.src) src.push_back(built.at(s));
     built.emplace(n, UOp::make(it->second.op, it->second.dtype, std::move(src), it->second.arg,
                                it->second.tag));
   }
@@ -302,8 +267,7 @@ std::vector<UOp> RewriteTrace::replay(const TraceRewrite &rewrite) const {
     UOp current = graphs.back();
     for (int pass = 0; pass < 1000; ++pass) {
       UOp next = substitute(current, seen);
-      if (next == current)
-        break;
+      if (next == current) break;
       current = next;
     }
     graphs.push_back(current);
@@ -312,8 +276,7 @@ std::vector<UOp> RewriteTrace::replay(const TraceRewrite &rewrite) const {
 }
 
 TraceGroupRecord &RewriteTrace::current_group() {
-  if (!open_groups_.empty())
-    return groups_[open_groups_.back()];
+  if (!open_groups_.empty()) return groups_[open_groups_.back()];
   if (groups_.empty() || groups_.back().name != kDefaultGroup)
     groups_.push_back(TraceGroupRecord{kDefaultGroup, {}, {}});
   return groups_.back();
@@ -327,8 +290,7 @@ void RewriteTrace::open_group(std::string name, std::vector<std::string> keys) {
 
 void RewriteTrace::close_group() {
   std::lock_guard lock(*mutex_);
-  if (!open_groups_.empty())
-    open_groups_.pop_back();
+  if (!open_groups_.empty()) open_groups_.pop_back();
 }
 
 std::size_t RewriteTrace::begin_rewrite(TraceRewrite header) {
@@ -407,23 +369,19 @@ RewriteTrace RewriteTrace::read_json(std::string_view text, std::string_view ori
     in.fail("version",
             fmt::format("unsupported version {} (this reader knows {})", version.dump(), kVersion));
   const json &nodes = in.field(root, "(top level)", "nodes");
-  if (!nodes.is_object())
-    in.fail("nodes", "expected an object of id -> node");
+  if (!nodes.is_object()) in.fail("nodes", "expected an object of id -> node");
   for (const auto &[key, value] : nodes.items()) {
     const std::string path = "nodes." + key;
     auto id = parse_int(key);
-    if (!id || *id < 0)
-      in.fail(path, "a node id must be a non-negative integer");
+    if (!id || *id < 0) in.fail(path, "a node id must be a non-negative integer");
     TraceNode n;
     const std::string op = in.string(in.field(value, path, "op"), path + ".op");
     auto parsed_op = parse_op(op);
-    if (!parsed_op)
-      in.fail(path + ".op", "unknown op '" + op + "'");
+    if (!parsed_op) in.fail(path + ".op", "unknown op '" + op + "'");
     n.op = *parsed_op;
     n.dtype = in.dtype(in.field(value, path, "dtype"), path + ".dtype");
     const json &src = in.field(value, path, "src");
-    if (!src.is_array())
-      in.fail(path + ".src", "expected an array of node ids");
+    if (!src.is_array()) in.fail(path + ".src", "expected an array of node ids");
     for (std::size_t i = 0; i < src.size(); ++i)
       n.src.push_back(in.id(src[i], fmt::format("{}.src[{}]", path, i)));
     n.arg = value.contains("arg") ? in.arg(value["arg"], path + ".arg") : Arg{};
@@ -441,27 +399,23 @@ RewriteTrace RewriteTrace::read_json(std::string_view text, std::string_view ori
     }
   auto node_ref = [&](const json &v, const std::string &path) {
     const std::uint64_t id = in.id(v, path);
-    if (!trace.nodes_.count(id))
-      in.fail(path, fmt::format("node {} is not in the node table", id));
+    if (!trace.nodes_.count(id)) in.fail(path, fmt::format("node {} is not in the node table", id));
     return id;
   };
   const json &groups = in.field(root, "(top level)", "groups");
-  if (!groups.is_array())
-    in.fail("groups", "expected an array");
+  if (!groups.is_array()) in.fail("groups", "expected an array");
   for (std::size_t gi = 0; gi < groups.size(); ++gi) {
     const std::string gpath = fmt::format("groups[{}]", gi);
     const json &g = groups[gi];
     TraceGroupRecord group;
     group.name = in.string(in.field(g, gpath, "name"), gpath + ".name");
     if (g.contains("keys")) {
-      if (!g["keys"].is_array())
-        in.fail(gpath + ".keys", "expected an array of strings");
+      if (!g["keys"].is_array()) in.fail(gpath + ".keys", "expected an array of strings");
       for (std::size_t k = 0; k < g["keys"].size(); ++k)
         group.keys.push_back(in.string(g["keys"][k], fmt::format("{}.keys[{}]", gpath, k)));
     }
     const json &rewrites = in.field(g, gpath, "rewrites");
-    if (!rewrites.is_array())
-      in.fail(gpath + ".rewrites", "expected an array");
+    if (!rewrites.is_array()) in.fail(gpath + ".rewrites", "expected an array");
     for (std::size_t ri = 0; ri < rewrites.size(); ++ri) {
       const std::string rpath = fmt::format("{}.rewrites[{}]", gpath, ri);
       const json &r = rewrites[ri];
@@ -472,16 +426,14 @@ RewriteTrace RewriteTrace::read_json(std::string_view text, std::string_view ori
       rw.mode = in.string(in.field(r, rpath, "mode"), rpath + ".mode");
       if (rw.mode != "post" && rw.mode != "pre" && rw.mode != "post+pre")
         in.fail(rpath + ".mode", "expected \"post\", \"pre\" or \"post+pre\"");
-      if (r.contains("walk"))
-        rw.walk = in.boolean(r["walk"], rpath + ".walk");
+      if (r.contains("walk")) rw.walk = in.boolean(r["walk"], rpath + ".walk");
       if (r.contains("enter_calls"))
         rw.enter_calls = in.boolean(r["enter_calls"], rpath + ".enter_calls");
       rw.input = node_ref(in.field(r, rpath, "input"), rpath + ".input");
       if (r.contains("output") && !r["output"].is_null())
         rw.output = node_ref(r["output"], rpath + ".output");
       const json &steps = in.field(r, rpath, "steps");
-      if (!steps.is_array())
-        in.fail(rpath + ".steps", "expected an array");
+      if (!steps.is_array()) in.fail(rpath + ".steps", "expected an array");
       for (std::size_t si = 0; si < steps.size(); ++si) {
         const std::string spath = fmt::format("{}.steps[{}]", rpath, si);
         const json &s = steps[si];
@@ -489,10 +441,8 @@ RewriteTrace RewriteTrace::read_json(std::string_view text, std::string_view ori
         step.before = node_ref(in.field(s, spath, "before"), spath + ".before");
         step.after = node_ref(in.field(s, spath, "after"), spath + ".after");
         step.rule = in.string(in.field(s, spath, "rule"), spath + ".rule");
-        if (s.contains("rule_loc"))
-          step.rule_loc = in.string(s["rule_loc"], spath + ".rule_loc");
-        if (s.contains("ns"))
-          step.ns = in.id(s["ns"], spath + ".ns");
+        if (s.contains("rule_loc")) step.rule_loc = in.string(s["rule_loc"], spath + ".rule_loc");
+        if (s.contains("ns")) step.ns = in.id(s["ns"], spath + ".ns");
         rw.steps.push_back(std::move(step));
       }
       group.rewrites.push_back(std::move(rw));
@@ -504,8 +454,7 @@ RewriteTrace RewriteTrace::read_json(std::string_view text, std::string_view ori
 
 RewriteTrace RewriteTrace::load(const std::filesystem::path &path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(ErrorKind::BadInput, "cannot open rewrite trace " + path.string());
+  if (!in) throw Error(ErrorKind::BadInput, "cannot open rewrite trace " + path.string());
   std::stringstream buffer;
   buffer << in.rdbuf();
   return read_json(buffer.str(), path.string());
@@ -522,13 +471,11 @@ TraceSession::~TraceSession() {
 }
 
 TraceGroup::TraceGroup(std::string name, std::vector<std::string> keys) : trace_(g_active) {
-  if (trace_)
-    trace_->open_group(std::move(name), std::move(keys));
+  if (trace_) trace_->open_group(std::move(name), std::move(keys));
 }
 
 TraceGroup::~TraceGroup() {
-  if (trace_)
-    trace_->close_group();
+  if (trace_) trace_->close_group();
 }
 
 SuspendTracing::SuspendTracing() : previous_(g_active) {
@@ -546,4 +493,4 @@ int &detail::trace_depth() {
   return g_depth;
 }
 
-} // namespace wavescope::compiler::rewrite
+}  // namespace wavescope::compiler::rewrite

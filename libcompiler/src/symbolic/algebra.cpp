@@ -9,8 +9,7 @@ namespace wavescope::compiler::symbolic::detail {
 
 void split_into(const UOp &u, Op sep, std::vector<UOp> &out) {
   if (u.op() == sep) {
-    for (const auto &s : u.src())
-      split_into(s, sep, out);
+    for (const auto &s : u.src()) split_into(s, sep, out);
   } else {
     out.push_back(u);
   }
@@ -28,33 +27,27 @@ std::optional<Int> int_value(const UOp &u) {
 
 std::pair<UOp, Int> pop_const(const UOp &u, Op op) {
   if (u.op() == op && u.size() == 2)
-    if (auto c = int_value(u.src(1)); c && !is_bool(u.src(1).dtype()))
-      return {u.src(0), *c};
+    if (auto c = int_value(u.src(1)); c && !is_bool(u.src(1).dtype())) return {u.src(0), *c};
   return {u, op == Op::MUL ? 1 : 0};
 }
 
 Int const_factor(const UOp &u) {
   switch (u.op()) {
   case Op::CONST:
-    if (auto c = int_value(u))
-      return *c;
+    if (auto c = int_value(u)) return *c;
     return 1;
   case Op::ADD:
-    if (u.size() == 2)
-      return gcd(const_factor(u.src(0)), const_factor(u.src(1)));
+    if (u.size() == 2) return gcd(const_factor(u.src(0)), const_factor(u.src(1)));
     return 1;
   case Op::MUL:
     if (u.size() == 2) {
-      if (auto c = int_value(u.src(0)))
-        return *c;
-      if (auto c = int_value(u.src(1)))
-        return *c;
+      if (auto c = int_value(u.src(0))) return *c;
+      if (auto c = int_value(u.src(1))) return *c;
     }
     return 1;
   case Op::PARAM:
   case Op::BUFFER:
-    if (auto p = std::get_if<ParamArg>(&u.arg()))
-      return p->multiple_of;
+    if (auto p = std::get_if<ParamArg>(&u.arg())) return p->multiple_of;
     return 1;
   default: return 1;
   }
@@ -65,49 +58,38 @@ UOp constant_like(const UOp &like, Int value) {
 }
 
 UOp scaled(const UOp &v, Int c) {
-  if (c == 0)
-    return constant_like(v, 0);
-  if (c == 1)
-    return v;
+  if (c == 0) return constant_like(v, 0);
+  if (c == 1) return v;
   return v * c;
 }
 
 UOp divides(const UOp &u, Int v) {
-  if (v == 1)
-    return u;
-  if (v == 0)
-    return {};
+  if (v == 1) return u;
+  if (v == 0) return {};
   switch (u.op()) {
   case Op::CONST:
     if (auto c = int_value(u); c && !is_bool(u.dtype()) && floor_mod(*c, v) == 0)
       return constant_like(u, floor_div(*c, v));
     return {};
   case Op::ADD: {
-    if (u.size() != 2)
-      return {};
+    if (u.size() != 2) return {};
     UOp a = divides(u.src(0), v);
-    if (!a)
-      return {};
+    if (!a) return {};
     UOp b = divides(u.src(1), v);
-    if (!b)
-      return {};
+    if (!b) return {};
     return a + b;
   }
   case Op::MUL: {
-    if (u.size() != 2)
-      return {};
+    if (u.size() != 2) return {};
     // A constant factor divides exactly: x*(c/v), folded when trivial.
     for (int i : {1, 0}) {
       if (auto c = int_value(u.src(i)); c && !is_bool(u.src(i).dtype())) {
-        if (floor_mod(*c, v) != 0)
-          continue;
+        if (floor_mod(*c, v) != 0) continue;
         return scaled(u.src(1 - i), floor_div(*c, v));
       }
     }
-    if (UOp a = divides(u.src(0), v))
-      return a * u.src(1);
-    if (UOp b = divides(u.src(1), v))
-      return u.src(0) * b;
+    if (UOp a = divides(u.src(0), v)) return a * u.src(1);
+    if (UOp b = divides(u.src(1), v)) return u.src(0) * b;
     return {};
   }
   case Op::PARAM:
@@ -133,44 +115,36 @@ std::map<const UOpNode *, std::pair<UOp, int>> factor_counts(const UOp &u) {
 }
 
 UOp product_of(const std::vector<UOp> &factors, const UOp &like, Int c) {
-  if (factors.empty())
-    return constant_like(like, c);
+  if (factors.empty()) return constant_like(like, c);
   UOp acc = factors[0];
-  for (std::size_t i = 1; i < factors.size(); ++i)
-    acc = acc * factors[i];
+  for (std::size_t i = 1; i < factors.size(); ++i) acc = acc * factors[i];
   return scaled(acc, c);
 }
 
-} // namespace
+}  // namespace
 
 UOp divide_exact(const UOp &u, const UOp &v) {
-  if (u == v)
-    return constant_like(u, 1);
-  if (auto c = int_value(v); c && !is_bool(v.dtype()))
-    return divides(u, *c);
+  if (u == v) return constant_like(u, 1);
+  if (auto c = int_value(v); c && !is_bool(v.dtype())) return divides(u, *c);
   if (u.op() == Op::ADD && u.size() == 2) {
     UOp a = divide_exact(u.src(0), v);
-    if (!a)
-      return {};
+    if (!a) return {};
     UOp b = divide_exact(u.src(1), v);
-    if (!b)
-      return {};
+    if (!b) return {};
     return a + b;
   }
   if (u.op() == Op::MUL) {
     auto [fac, k] = pop_const(u, Op::MUL);
     auto [div_fac, div_k] = pop_const(v, Op::MUL);
-    if (div_k == 0 || floor_mod(k, div_k) != 0)
-      return {};
+    if (div_k == 0 || floor_mod(k, div_k) != 0) return {};
     auto counts = factor_counts(fac);
     for (const auto &f : split(div_fac, Op::MUL)) {
       auto it = counts.find(f.get());
-      if (it == counts.end() || it->second.second == 0)
-        return {};
+      if (it == counts.end() || it->second.second == 0) return {};
       --it->second.second;
     }
     std::vector<UOp> remaining;
-    for (const auto &f : split(fac, Op::MUL)) { // keep the original order
+    for (const auto &f : split(fac, Op::MUL)) {  // keep the original order
       auto &entry = counts[f.get()];
       if (entry.second > 0) {
         remaining.push_back(f);
@@ -183,8 +157,7 @@ UOp divide_exact(const UOp &u, const UOp &v) {
 }
 
 UOp gcd_of(const std::vector<UOp> &uops) {
-  if (uops.empty())
-    return {};
+  if (uops.empty()) return {};
   Int g = 0;
   std::map<const UOpNode *, std::pair<UOp, int>> common;
   UOp first_term;
@@ -209,9 +182,8 @@ UOp gcd_of(const std::vector<UOp> &uops) {
     }
   }
   std::vector<UOp> shared;
-  for (const auto &f : split(first_term, Op::MUL)) { // in the first term's order
-    if (int_value(f))
-      continue;
+  for (const auto &f : split(first_term, Op::MUL)) {  // in the first term's order
+    if (int_value(f)) continue;
     auto it = common.find(f.get());
     if (it != common.end() && it->second.second > 0) {
       shared.push_back(f);
@@ -223,12 +195,9 @@ UOp gcd_of(const std::vector<UOp> &uops) {
 
 UOp sum_of(const std::vector<UOp> &terms, Int k) {
   UOp acc;
-  for (const auto &t : terms)
-    acc = acc ? acc + t : t;
-  if (!acc)
-    return const_int(k);
-  if (k != 0)
-    acc = acc + k;
+  for (const auto &t : terms) acc = acc ? acc + t : t;
+  if (!acc) return const_int(k);
+  if (k != 0) acc = acc + k;
   return acc;
 }
 
@@ -246,26 +215,23 @@ std::vector<UOp> risky_operands(const UOp &u) {
     case Op::FLOORMOD:
     case Op::CDIV:
     case Op::CMOD:
-      if (n.src(1).vmin() <= 0 && n.src(1).vmax() >= 0)
-        risky.push_back(n.src(1));
+      if (n.src(1).vmin() <= 0 && n.src(1).vmax() >= 0) risky.push_back(n.src(1));
       break;
     case Op::SHL:
     case Op::SHR:
-      if (n.src(1).vmin() < 0)
-        risky.push_back(n.src(1));
+      if (n.src(1).vmin() < 0) risky.push_back(n.src(1));
       break;
     default: break;
     }
   }
   return risky;
 }
-} // namespace
+}  // namespace
 
 bool introduces_undefined(const UOp &before, const UOp &after) {
   const auto old_risks = risky_operands(before);
   for (const auto &r : risky_operands(after))
-    if (std::find(old_risks.begin(), old_risks.end(), r) == old_risks.end())
-      return true;
+    if (std::find(old_risks.begin(), old_risks.end(), r) == old_risks.end()) return true;
   return false;
 }
 
@@ -276,13 +242,11 @@ bool may_be_undefined(const UOp &u) {
     case Op::FLOORMOD:
     case Op::CDIV:
     case Op::CMOD:
-      if (n.src(1).vmin() <= 0 && n.src(1).vmax() >= 0)
-        return true;
+      if (n.src(1).vmin() <= 0 && n.src(1).vmax() >= 0) return true;
       break;
     case Op::SHL:
     case Op::SHR:
-      if (n.src(1).vmin() < 0)
-        return true;
+      if (n.src(1).vmin() < 0) return true;
       break;
     default: break;
     }
@@ -296,4 +260,4 @@ bool fits(const UOp &u, Int value) {
   return is_finite(value);
 }
 
-} // namespace wavescope::compiler::symbolic::detail
+}  // namespace wavescope::compiler::symbolic::detail

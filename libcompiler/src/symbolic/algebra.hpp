@@ -67,4 +67,4 @@ inline rewrite::Pat bcvar(std::string name) {
 // True when a result of that value may be a constant of u's dtype without wrapping.
 bool fits(const UOp &u, Int value);
 
-} // namespace wavescope::compiler::symbolic::detail
+}  // namespace wavescope::compiler::symbolic::detail

@@ -11,4 +11,4 @@ Value binary_value(Op op, DType dtype, const Value &a, const Value &b);
 // A value converted by CAST to `to`.
 Value cast_value(const Value &x, DType to);
 
-} // namespace wavescope::compiler::symbolic::detail
+}  // namespace wavescope::compiler::symbolic::detail

@@ -26,12 +26,11 @@ Int json_int(const json &v, std::string_view where, const std::string &field) {
 
 std::optional<Int> optional_int(const json &obj, const char *key, std::string_view where) {
   auto it = obj.find(key);
-  if (it == obj.end() || it->is_null())
-    return std::nullopt;
+  if (it == obj.end() || it->is_null()) return std::nullopt;
   return json_int(*it, where, key);
 }
 
-} // namespace
+}  // namespace
 
 SymbolicCase SymbolicCase::parse_json(std::string_view line, std::string_view where) {
   json j;
@@ -103,15 +102,13 @@ SymbolicCase SymbolicCase::parse_json(std::string_view line, std::string_view wh
 
 std::vector<SymbolicCase> load_cases(const std::filesystem::path &path) {
   std::ifstream in(path);
-  if (!in)
-    throw Error(ErrorKind::BadInput, "cannot open case file " + path.string());
+  if (!in) throw Error(ErrorKind::BadInput, "cannot open case file " + path.string());
   std::vector<SymbolicCase> cases;
   std::string line;
   std::size_t number = 0;
   while (std::getline(in, line)) {
     ++number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos)
-      continue;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     cases.push_back(SymbolicCase::parse_json(line, fmt::format("{}:{}", path.string(), number)));
   }
   return cases;
@@ -120,8 +117,7 @@ std::vector<SymbolicCase> load_cases(const std::filesystem::path &path) {
 CaseGraph build_case(const SymbolicCase &c) {
   CaseGraph g;
   g.vars = c.vars;
-  for (const auto &v : c.vars)
-    g.scope.declare(v.name, v.min, v.max, v.dtype);
+  for (const auto &v : c.vars) g.scope.declare(v.name, v.min, v.max, v.dtype);
   std::int64_t axis = 0;
   for (const auto &text : c.constraints) {
     const UOp cons = parse_expression(text, g.scope);
@@ -132,8 +128,7 @@ CaseGraph build_case(const SymbolicCase &c) {
       g.scope.bind(name, range(cons.src(1), axis++, AxisType::Loop, name));
     }
   }
-  for (const auto &text : c.constraints)
-    g.constraints.push_back(parse_expression(text, g.scope));
+  for (const auto &text : c.constraints) g.constraints.push_back(parse_expression(text, g.scope));
   g.expr = parse_expression(c.expr, g.scope);
   return g;
 }
@@ -157,35 +152,30 @@ struct BoundEvaluator {
     values.resize(slots.size());
   }
   Value operator()(const std::vector<Int> &point) {
-    for (std::size_t i = 0; i < slots.size(); ++i)
-      values[i] = point[slots[i]];
+    for (std::size_t i = 0; i < slots.size(); ++i) values[i] = point[slots[i]];
     return eval(values);
   }
 };
 
-} // namespace
+}  // namespace
 
 EquivalenceResult check_equivalence(const CaseGraph &c, const UOp &candidate, std::size_t samples,
                                     std::size_t full_limit, std::uint64_t seed) {
   EquivalenceResult result;
   BoundEvaluator reference(c.expr, c.vars), cand(candidate, c.vars);
   std::vector<BoundEvaluator> constraints;
-  for (const auto &k : c.constraints)
-    constraints.emplace_back(k, c.vars);
+  for (const auto &k : c.constraints) constraints.emplace_back(k, c.vars);
 
   auto check_point = [&](const std::vector<Int> &point) {
     for (auto &k : constraints) {
       const Value v = k(point);
-      if (!v.is_defined() || v.kind == Value::Kind::Invalid || v.v == 0)
-        return true;
+      if (!v.is_defined() || v.kind == Value::Kind::Invalid || v.v == 0) return true;
     }
     const Value expected = reference(point);
-    if (!expected.is_defined())
-      return true;
+    if (!expected.is_defined()) return true;
     ++result.points;
     const Value got = cand(point);
-    if (got.is_defined() && same_value(expected, got))
-      return true;
+    if (got.is_defined() && same_value(expected, got)) return true;
     result.equivalent = false;
     result.reason = got.is_defined() ? fmt::format("value differs: expr={} candidate={}",
                                                    to_string(expected), to_string(got))
@@ -199,21 +189,16 @@ EquivalenceResult check_equivalence(const CaseGraph &c, const UOp &candidate, st
   std::vector<Int> point(n);
   long double domain = 1;
   for (const auto &v : c.vars) {
-    if (v.max < v.min)
-      return result; // an empty domain
+    if (v.max < v.min) return result;  // an empty domain
     domain *= static_cast<long double>(v.max - v.min + 1);
   }
   if (domain <= static_cast<long double>(full_limit)) {
-    for (std::size_t i = 0; i < n; ++i)
-      point[i] = c.vars[i].min;
+    for (std::size_t i = 0; i < n; ++i) point[i] = c.vars[i].min;
     while (true) {
-      if (!check_point(point))
-        return result;
+      if (!check_point(point)) return result;
       std::size_t i = 0;
-      while (i < n && point[i] == c.vars[i].max)
-        point[i] = c.vars[i].min, ++i;
-      if (i == n)
-        break;
+      while (i < n && point[i] == c.vars[i].max) point[i] = c.vars[i].min, ++i;
+      if (i == n) break;
       ++point[i];
     }
     return result;
@@ -225,21 +210,16 @@ EquivalenceResult check_equivalence(const CaseGraph &c, const UOp &candidate, st
     std::set<Int> s;
     for (Int x :
          {v.min, v.max, v.min + 1, v.max - 1, Int(0), Int(1), Int(-1), floor_div(v.min + v.max, 2)})
-      if (x >= v.min && x <= v.max)
-        s.insert(x);
+      if (x >= v.min && x <= v.max) s.insert(x);
     specials.emplace_back(s.begin(), s.end());
   }
   std::vector<std::size_t> pick(n, 0);
   for (std::size_t count = 0; count < 5000; ++count) {
-    for (std::size_t i = 0; i < n; ++i)
-      point[i] = specials[i][pick[i]];
-    if (!check_point(point))
-      return result;
+    for (std::size_t i = 0; i < n; ++i) point[i] = specials[i][pick[i]];
+    if (!check_point(point)) return result;
     std::size_t i = 0;
-    while (i < n && pick[i] + 1 == specials[i].size())
-      pick[i] = 0, ++i;
-    if (i == n)
-      break;
+    while (i < n && pick[i] + 1 == specials[i].size()) pick[i] = 0, ++i;
+    if (i == n) break;
     ++pick[i];
   }
   std::mt19937_64 rng(seed);
@@ -248,10 +228,9 @@ EquivalenceResult check_equivalence(const CaseGraph &c, const UOp &candidate, st
       const auto span = static_cast<std::uint64_t>(c.vars[i].max - c.vars[i].min);
       point[i] = c.vars[i].min + static_cast<Int>(span == UINT64_MAX ? rng() : rng() % (span + 1));
     }
-    if (!check_point(point))
-      return result;
+    if (!check_point(point)) return result;
   }
   return result;
 }
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

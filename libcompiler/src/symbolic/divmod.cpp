@@ -37,19 +37,17 @@ UOp simplify_quietly(const UOp &u) {
 }
 
 struct Decomposition {
-  std::vector<UOp> terms;   // each term divided by its constant factor
-  std::vector<Int> factors; // the constant factors
+  std::vector<UOp> terms;    // each term divided by its constant factor
+  std::vector<Int> factors;  // the constant factors
 };
 
 std::optional<Decomposition> decompose(const std::vector<UOp> &uops) {
   Decomposition d;
   for (const auto &u : uops) {
     const Int f = const_factor(u);
-    if (f == 0)
-      return std::nullopt;
+    if (f == 0) return std::nullopt;
     UOp t = divides(u, f);
-    if (!t)
-      return std::nullopt;
+    if (!t) return std::nullopt;
     d.terms.push_back(t);
     d.factors.push_back(f);
   }
@@ -60,8 +58,7 @@ std::optional<Decomposition> decompose(const std::vector<UOp> &uops) {
 UOp weighted_sum(const std::vector<Int> &coefficients, const std::vector<UOp> &terms, Int k) {
   std::vector<UOp> parts;
   for (std::size_t i = 0; i < terms.size(); ++i)
-    if (coefficients[i] != 0)
-      parts.push_back(scaled(terms[i], coefficients[i]));
+    if (coefficients[i] != 0) parts.push_back(scaled(terms[i], coefficients[i]));
   return sum_of(parts, k);
 }
 
@@ -85,12 +82,10 @@ UOp constant_divisor(const UOp &d, const UOp &x, Int c, const UOp &x_peeled, Int
         xs.push_back(u);
       }
     }
-    if (changed)
-      return floormod(sum_of(xs) + k, d.src(1));
+    if (changed) return floormod(sum_of(xs) + k, d.src(1));
   }
   auto dec = decompose(uops_no_const);
-  if (!dec)
-    return {};
+  if (!dec) return {};
   const auto &terms = dec->terms;
   const auto &factors = dec->factors;
 
@@ -114,16 +109,12 @@ UOp constant_divisor(const UOp &d, const UOp &x, Int c, const UOp &x_peeled, Int
         pick[i] = rest % choices[i].size();
         rest /= choices[i].size();
       }
-      for (std::size_t i = 0; i < choices.size(); ++i)
-        rems.push_back(choices[i][pick[i]]);
+      for (std::size_t i = 0; i < choices.size(); ++i) rems.push_back(choices[i][pick[i]]);
       const UOp rem = weighted_sum(rems, terms, floor_mod(k, c));
-      if (!is_finite(rem.vmin()) || !is_finite(rem.vmax()))
-        continue;
+      if (!is_finite(rem.vmin()) || !is_finite(rem.vmax())) continue;
       const Int q = floor_div(rem.vmin(), c);
-      if (q != floor_div(rem.vmax(), c))
-        continue;
-      if (!is_div)
-        return q == 0 ? rem : rem + (-q * c);
+      if (q != floor_div(rem.vmax(), c)) continue;
+      if (!is_div) return q == 0 ? rem : rem + (-q * c);
       std::vector<Int> quotients;
       for (std::size_t i = 0; i < terms.size(); ++i)
         quotients.push_back((factors[i] - rems[i]) / c);
@@ -133,15 +124,13 @@ UOp constant_divisor(const UOp &d, const UOp &x, Int c, const UOp &x_peeled, Int
 
   // gcd with remainder: divide the terms by g = gcd(factors, c)
   Int g = c;
-  for (Int f : factors)
-    g = gcd(g, f);
+  for (Int f : factors) g = gcd(g, f);
   if (g > 1) {
     UOp divided = divides(x_peeled, g);
     if (divided) {
       const UOp new_x = sum_of({simplify_quietly(divided)}, floor_mod(floor_div(k, g), c / g));
       if (new_x.vmin() >= 0) {
-        if (!is_div)
-          return sum_of({floormod(new_x, c / g) * g}, floor_mod(k, g));
+        if (!is_div) return sum_of({floormod(new_x, c / g) * g}, floor_mod(k, g));
         return sum_of({floordiv(new_x, c / g)}, floor_div(k, c));
       }
     }
@@ -151,29 +140,24 @@ UOp constant_divisor(const UOp &d, const UOp &x, Int c, const UOp &x_peeled, Int
   std::set<Int> nest_factors;
   for (std::size_t i = 0; i < uops_no_const.size(); ++i) {
     const Int f = abs_value(factors[i]);
-    if (!uops_no_const[i].is_const() && f > 1 && f < c && c % f == 0)
-      nest_factors.insert(f);
+    if (!uops_no_const[i].is_const() && f > 1 && f < c && c % f == 0) nest_factors.insert(f);
   }
   UOp best;
   std::size_t best_size = 0;
   for (Int div : nest_factors) {
     UOp inner = fold_divmod_cached(floordiv(x, div));
-    if (!inner)
-      continue;
+    if (!inner) continue;
     UOp candidate;
     if (is_div) {
       candidate = floordiv(inner, c / div);
     } else if (x.vmin() >= 0 && inner.vmin() >= 0) {
       std::vector<UOp> parts;
       for (std::size_t i = 0; i < terms.size(); ++i)
-        if (const Int r = floor_mod(factors[i], div))
-          parts.push_back(scaled(terms[i], r));
+        if (const Int r = floor_mod(factors[i], div)) parts.push_back(scaled(terms[i], r));
       const UOp b = sum_of(parts, floor_mod(k, div));
-      if (0 <= b.vmin() && b.vmax() < div)
-        candidate = sum_of({floormod(inner, c / div) * div, b});
+      if (0 <= b.vmin() && b.vmax() < div) candidate = sum_of({floormod(inner, c / div) * div, b});
     }
-    if (!candidate)
-      continue;
+    if (!candidate) continue;
     // Compare the candidates as they end up, not as first built.
     candidate = simplify_quietly(candidate);
     const std::size_t size = slice_size(candidate);
@@ -185,22 +169,19 @@ UOp constant_divisor(const UOp &d, const UOp &x, Int c, const UOp &x_peeled, Int
   return best;
 }
 
-} // namespace
+}  // namespace
 
 UOp fold_divmod(const UOp &d) {
-  if (d.size() != 2 || d.dtype() != dtypes::index)
-    return {};
+  if (d.size() != 2 || d.dtype() != dtypes::index) return {};
   const UOp &x = d.src(0);
   const UOp &y = d.src(1);
   const bool is_div = d.op() == Op::FLOORDIV;
-  if (y.vmin() == 0 && y.vmax() == 0)
-    return {}; // division by zero stays as written
+  if (y.vmin() == 0 && y.vmax() == 0) return {};  // division by zero stays as written
   // a constant quotient
   const UOp quotient = is_div ? d : floordiv(x, y);
   if (quotient.vmin() == quotient.vmax() && is_finite(quotient.vmin())) {
     const Int q = quotient.vmin();
-    if (is_div)
-      return constant_like(d, q);
+    if (is_div) return constant_like(d, q);
     return q == 0 ? x : x + y * (-q);
   }
   // a variable that is a multiple of c
@@ -214,8 +195,7 @@ UOp fold_divmod(const UOp &d) {
   const std::vector<UOp> uops_no_const = split(x_peeled, Op::ADD);
 
   if (y.is_const() && *y.const_value() > 0)
-    if (UOp r = constant_divisor(d, x, *y.const_value(), x_peeled, k, uops_no_const))
-      return r;
+    if (UOp r = constant_divisor(d, x, *y.const_value(), x_peeled, k, uops_no_const)) return r;
 
   // a common (symbolic) factor of numerator and divisor
   std::vector<UOp> all_uops = split(x, Op::ADD);
@@ -231,8 +211,7 @@ UOp fold_divmod(const UOp &d) {
   }
 
   // factor remainder: terms divisible by y leave the quotient
-  if (y.vmin() < 0 || x.vmin() < 0)
-    return {};
+  if (y.vmin() < 0 || x.vmin() < 0) return {};
   std::vector<UOp> quo, rem;
   for (const auto &u : all_uops) {
     if (UOp q = divide_exact(u, y)) {
@@ -253,13 +232,10 @@ UOp fold_divmod(const UOp &d) {
     }
     rem.push_back(u);
   }
-  if (quo.empty())
-    return {};
+  if (quo.empty()) return {};
   const UOp new_x = sum_of(rem);
-  if (new_x.vmin() < 0)
-    return {};
-  if (!is_div)
-    return floormod(new_x, y);
+  if (new_x.vmin() < 0) return {};
+  if (!is_div) return floormod(new_x, y);
   return floordiv(new_x, y) + sum_of(quo);
 }
 
@@ -272,12 +248,10 @@ const PatternMatcher &divmod_rules() {
                         detail::icvar("d")),
                [](const Match &m) -> UOp {
                  const Int c = m.value("c"), d = m.value("d");
-                 if (d <= 0 || c == 0)
-                   return {};
+                 if (d <= 0 || c == 0) return {};
                  auto ac = checked_mul(m.value("a"), c);
                  auto cd = checked_mul(c, d);
-                 if (!ac || !cd)
-                   return {};
+                 if (!ac || !cd) return {};
                  return floordiv(m["x"] + *ac, *cd);
                }),
           rule("(x+c)//d, (x+c)%d: c outside [0,d)",
@@ -286,11 +260,9 @@ const PatternMatcher &divmod_rules() {
                    .named("n"),
                [](const Match &m) -> UOp {
                  const Int c = m.value("c"), d = m.value("d");
-                 if (d == 0 || floor_mod(c, d) == c)
-                   return {};
+                 if (d == 0 || floor_mod(c, d) == c) return {};
                  const UOp inner = m["x"] + floor_mod(c, d);
-                 if (m["n"].op() == Op::FLOORDIV)
-                   return floordiv(inner, m["d"]) + floor_div(c, d);
+                 if (m["n"].op() == Op::FLOORDIV) return floordiv(inner, m["d"]) + floor_div(c, d);
                  return floormod(inner, m["d"]);
                }),
           rule("general x//y, x%y",
@@ -304,14 +276,12 @@ namespace {
 // The engine is pure and revisits the same nodes often (nest-by-factor recursion, repeated
 // passes); a per-thread memo keeps it fast. Bounded: cleared when it grows large.
 thread_local std::unordered_map<UOp, UOp> divmod_memo;
-} // namespace
+}  // namespace
 
 UOp fold_divmod_cached(const UOp &d) {
-  if (auto it = divmod_memo.find(d); it != divmod_memo.end())
-    return it->second;
+  if (auto it = divmod_memo.find(d); it != divmod_memo.end()) return it->second;
   UOp r = fold_divmod(d);
-  if (divmod_memo.size() > 20000)
-    divmod_memo.clear();
+  if (divmod_memo.size() > 20000) divmod_memo.clear();
   divmod_memo.emplace(d, r);
   return r;
 }
@@ -320,4 +290,4 @@ void clear_caches() {
   divmod_memo.clear();
 }
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

@@ -10,4 +10,4 @@ UOp fold_divmod(const UOp &d);
 // The same, memoized per thread.
 UOp fold_divmod_cached(const UOp &d);
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

@@ -9,10 +9,8 @@
 namespace wavescope::compiler::symbolic {
 
 bool same_value(const Value &a, const Value &b) {
-  if (a.kind == Value::Kind::Invalid || b.kind == Value::Kind::Invalid)
-    return a.kind == b.kind;
-  if (!a.is_defined() || !b.is_defined())
-    return a.kind == b.kind;
+  if (a.kind == Value::Kind::Invalid || b.kind == Value::Kind::Invalid) return a.kind == b.kind;
+  if (!a.is_defined() || !b.is_defined()) return a.kind == b.kind;
   return a.v == b.v;
 }
 
@@ -31,20 +29,17 @@ namespace {
 using Kind = Value::Kind;
 
 Value make_int(Int v, DType dtype) {
-  if (!is_finite(v))
-    return Value::undefined();
+  if (!is_finite(v)) return Value::undefined();
   return Value::integer(wrap_value(v, dtype));
 }
 
-} // namespace
+}  // namespace
 
 namespace detail {
 
 Value binary_value(Op op, DType dtype, const Value &a, const Value &b) {
-  if (!a.is_defined() || !b.is_defined())
-    return Value::undefined();
-  if (a.kind == Kind::Invalid || b.kind == Kind::Invalid)
-    return Value::invalid();
+  if (!a.is_defined() || !b.is_defined()) return Value::undefined();
+  if (a.kind == Kind::Invalid || b.kind == Kind::Invalid) return Value::invalid();
   const bool both_bool = a.kind == Kind::Bool && b.kind == Kind::Bool;
   const Int x = a.v, y = b.v;
   switch (op) {
@@ -52,17 +47,14 @@ Value binary_value(Op op, DType dtype, const Value &a, const Value &b) {
   case Op::OR: return both_bool ? Value::boolean(x || y) : make_int(x | y, dtype);
   case Op::XOR: return both_bool ? Value::boolean(x != y) : make_int(x ^ y, dtype);
   case Op::ADD:
-    if (both_bool)
-      return Value::boolean(x || y);
+    if (both_bool) return Value::boolean(x || y);
     return make_int(saturating_add(x, y), dtype);
   case Op::SUB: return make_int(saturating_add(x, -y), dtype);
   case Op::MUL:
-    if (both_bool)
-      return Value::boolean(x && y);
+    if (both_bool) return Value::boolean(x && y);
     return make_int(saturating_mul(x, y), dtype);
   case Op::MAX:
-    if (both_bool)
-      return Value::boolean(x || y);
+    if (both_bool) return Value::boolean(x || y);
     return make_int(x > y ? x : y, dtype);
   case Op::CMPLT: return Value::boolean(x < y);
   case Op::CMPNE: return Value::boolean(x != y);
@@ -72,28 +64,23 @@ Value binary_value(Op op, DType dtype, const Value &a, const Value &b) {
   case Op::CDIV: return y == 0 ? Value::undefined() : make_int(trunc_div(x, y), dtype);
   case Op::CMOD: return y == 0 ? Value::undefined() : make_int(trunc_mod(x, y), dtype);
   case Op::SHL:
-    if (y < 0 || y >= 120)
-      return Value::undefined();
+    if (y < 0 || y >= 120) return Value::undefined();
     return make_int(saturating_mul(x, Int(1) << static_cast<unsigned>(y)), dtype);
   case Op::SHR:
-    if (y < 0)
-      return Value::undefined();
-    if (y >= 120)
-      return make_int(x < 0 ? -1 : 0, dtype);
+    if (y < 0) return Value::undefined();
+    if (y >= 120) return make_int(x < 0 ? -1 : 0, dtype);
     return make_int(floor_div(x, Int(1) << static_cast<unsigned>(y)), dtype);
   default: return Value::undefined();
   }
 }
 
 Value cast_value(const Value &x, DType to) {
-  if (!x.is_defined() || x.kind == Kind::Invalid)
-    return x;
-  if (is_bool(to))
-    return Value::boolean(x.v != 0);
+  if (!x.is_defined() || x.kind == Kind::Invalid) return x;
+  if (is_bool(to)) return Value::boolean(x.v != 0);
   return make_int(x.v, to);
 }
 
-} // namespace detail
+}  // namespace detail
 
 Evaluator::Evaluator(const UOp &root) {
   std::unordered_map<const UOpNode *, std::int32_t> index;
@@ -110,15 +97,13 @@ Evaluator::Evaluator(const UOp &root) {
         order.push_back(u);
         continue;
       }
-      if (seen[u.get()])
-        continue;
+      if (seen[u.get()]) continue;
       seen[u.get()] = true;
       stack.emplace_back(u, true);
       const bool leaf = u.op() == Op::CONST || u.op() == Op::PARAM || u.op() == Op::BUFFER ||
                         u.op() == Op::RANGE || u.op() == Op::SPECIAL;
       if (!leaf)
-        for (std::size_t i = u.size(); i-- > 0;)
-          stack.emplace_back(u.src(i), false);
+        for (std::size_t i = u.size(); i-- > 0;) stack.emplace_back(u.src(i), false);
     }
   }
   for (const auto &u : order) {
@@ -143,20 +128,15 @@ Evaluator::Evaluator(const UOp &root) {
     case Op::SPECIAL: {
       const std::string name = node_name(u);
       auto [it, inserted] = input_of.emplace(name, static_cast<std::int32_t>(inputs_.size()));
-      if (inserted)
-        inputs_.push_back(name);
+      if (inserted) inputs_.push_back(name);
       s.input = it->second;
       break;
     }
     default:
-      if (u.size() > 0)
-        s.a = index.at(u.src(0).get());
-      if (u.size() > 1)
-        s.b = index.at(u.src(1).get());
-      if (u.size() > 2)
-        s.c = index.at(u.src(2).get());
-      if (u.op() == Op::CAST)
-        s.cast_to = u.dtype();
+      if (u.size() > 0) s.a = index.at(u.src(0).get());
+      if (u.size() > 1) s.b = index.at(u.src(1).get());
+      if (u.size() > 2) s.c = index.at(u.src(2).get());
+      if (u.op() == Op::CAST) s.cast_to = u.dtype();
       if (!ops::kAlu.contains(u.op()) && u.op() != Op::CAST)
         throw Error(ErrorKind::BadInput,
                     std::string("cannot evaluate a ") + std::string(to_string(u.op())) + " node");
@@ -188,7 +168,7 @@ Value Evaluator::operator()(const std::vector<Int> &values) const {
       else if (c.kind == Kind::Invalid)
         out = Value::invalid();
       else
-        out = c.v != 0 ? v[s.b] : v[s.c]; // the selected branch, as it is
+        out = c.v != 0 ? v[s.b] : v[s.c];  // the selected branch, as it is
       break;
     }
     case Op::CAST: {
@@ -217,11 +197,10 @@ Value Evaluator::operator()(const std::unordered_map<std::string, Int> &env) con
   values.reserve(inputs_.size());
   for (const auto &name : inputs_) {
     auto it = env.find(name);
-    if (it == env.end())
-      throw Error(ErrorKind::Usage, "no value given for '" + name + "'");
+    if (it == env.end()) throw Error(ErrorKind::Usage, "no value given for '" + name + "'");
     values.push_back(it->second);
   }
   return (*this)(values);
 }
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

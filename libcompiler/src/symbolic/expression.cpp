@@ -34,7 +34,7 @@ struct Token {
   TokenKind kind = TokenKind::End;
   std::string text;
   Int value = 0;
-  std::size_t column = 0; // 1-based
+  std::size_t column = 0;  // 1-based
 };
 
 constexpr std::string_view kOperators[] = {
@@ -42,24 +42,18 @@ constexpr std::string_view kOperators[] = {
     "<",  ">",  "&",  "|",  "^",  "!",  "~",  "(", ")", ","};
 
 std::optional<DType> cast_function(std::string_view name) {
-  if (name == "index")
-    return dtypes::index;
-  if (name == "bool")
-    return dtypes::bool_;
+  if (name == "index") return dtypes::index;
+  if (name == "bool") return dtypes::bool_;
   for (DType t : {dtypes::int8, dtypes::int16, dtypes::int32, dtypes::int64, dtypes::uint8,
                   dtypes::uint16, dtypes::uint32, dtypes::uint64})
-    if (scalar_name(t.scalar) == name)
-      return t;
+    if (scalar_name(t.scalar) == name) return t;
   return std::nullopt;
 }
 
 int function_arity(std::string_view name) {
-  if (name == "where")
-    return 3;
-  if (name == "max" || name == "min" || name == "cdiv" || name == "cmod")
-    return 2;
-  if (name == "trunc" || cast_function(name))
-    return 1;
+  if (name == "where") return 3;
+  if (name == "max" || name == "min" || name == "cdiv" || name == "cmod") return 2;
+  if (name == "trunc" || cast_function(name)) return 1;
   return 0;
 }
 
@@ -69,26 +63,18 @@ bool is_keyword(std::string_view name) {
 
 // The level of a binary operator token (1 = lowest), 0 if it is not one.
 int binary_level(std::string_view op) {
-  if (op == "|")
-    return 1;
-  if (op == "^")
-    return 2;
-  if (op == "&")
-    return 3;
-  if (op == "==" || op == "!=")
-    return 4;
-  if (op == "<" || op == "<=" || op == ">" || op == ">=")
-    return 5;
-  if (op == "<<" || op == ">>")
-    return 6;
-  if (op == "+" || op == "-")
-    return 7;
-  if (op == "*" || op == "//" || op == "%")
-    return 8;
+  if (op == "|") return 1;
+  if (op == "^") return 2;
+  if (op == "&") return 3;
+  if (op == "==" || op == "!=") return 4;
+  if (op == "<" || op == "<=" || op == ">" || op == ">=") return 5;
+  if (op == "<<" || op == ">>") return 6;
+  if (op == "+" || op == "-") return 7;
+  if (op == "*" || op == "//" || op == "%") return 8;
   return 0;
 }
 
-} // namespace
+}  // namespace
 
 class ExpressionParser {
 public:
@@ -99,8 +85,7 @@ public:
 
   UOp parse() {
     UOp result = binary(1);
-    if (peek().kind != TokenKind::End)
-      fail(peek(), "unexpected '" + peek().text + "'");
+    if (peek().kind != TokenKind::End) fail(peek(), "unexpected '" + peek().text + "'");
     return result;
   }
 
@@ -122,13 +107,11 @@ private:
       t.column = i + 1;
       if (std::isdigit(static_cast<unsigned char>(c))) {
         std::size_t j = i;
-        while (j < text_.size() && std::isdigit(static_cast<unsigned char>(text_[j])))
-          ++j;
+        while (j < text_.size() && std::isdigit(static_cast<unsigned char>(text_[j]))) ++j;
         t.kind = TokenKind::Int;
         t.text = std::string(text_.substr(i, j - i));
         auto v = parse_int(t.text);
-        if (!v)
-          fail(t, "integer literal " + t.text + " is too large");
+        if (!v) fail(t, "integer literal " + t.text + " is too large");
         t.value = *v;
         i = j;
       } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
@@ -147,8 +130,7 @@ private:
             break;
           }
         }
-        if (t.kind != TokenKind::Operator)
-          fail(t, fmt::format("unexpected character '{}'", c));
+        if (t.kind != TokenKind::Operator) fail(t, fmt::format("unexpected character '{}'", c));
         i += t.text.size();
       }
       tokens_.push_back(std::move(t));
@@ -165,8 +147,7 @@ private:
     return peek().kind == TokenKind::Operator && peek().text == op;
   }
   void expect(std::string_view op) {
-    if (!at_operator(op))
-      fail(peek(), fmt::format("expected '{}', found '{}'", op, peek().text));
+    if (!at_operator(op)) fail(peek(), fmt::format("expected '{}', found '{}'", op, peek().text));
     ++pos_;
   }
 
@@ -179,8 +160,7 @@ private:
   // literal adapts, spec §9.3); otherwise it stays a mathematical integer.
   static void adapt_literals(UOp &a, UOp &b) {
     auto adapt = [](UOp &lit, const UOp &other) {
-      if (!is_int_literal(lit) || !is_sized_int(other.dtype()))
-        return;
+      if (!is_int_literal(lit) || !is_sized_int(other.dtype())) return;
       const Int v = std::get<Int>(lit.arg());
       if (v >= dtype_min(other.dtype()) && v <= dtype_max(other.dtype()))
         lit = const_int(v, other.dtype());
@@ -190,67 +170,48 @@ private:
   }
 
   static UOp negate(const UOp &x) {
-    if (is_int_literal(x))
-      return const_int(-std::get<Int>(x.arg()));
+    if (is_int_literal(x)) return const_int(-std::get<Int>(x.arg()));
     return x * const_int(-1);
   }
 
   static UOp logical_not_of(const UOp &x) {
-    if (is_bool(x.dtype()))
-      return ne(x, const_bool(true));
+    if (is_bool(x.dtype())) return ne(x, const_bool(true));
     return ne(ne(x, literal_for(x, 0)), const_bool(true));
   }
 
   static UOp as_condition(const UOp &x) {
-    if (is_bool(x.dtype()) || x.is_invalid())
-      return x;
+    if (is_bool(x.dtype()) || x.is_invalid()) return x;
     return ne(x, literal_for(x, 0));
   }
 
   UOp apply_binary(const Token &op_token, UOp a, UOp b) {
     const std::string &op = op_token.text;
     adapt_literals(a, b);
-    if (op == "|")
-      return bit_or(a, b);
-    if (op == "^")
-      return bit_xor(a, b);
-    if (op == "&")
-      return bit_and(a, b);
-    if (op == "!=")
-      return ne(a, b);
-    if (op == "==")
-      return ne(ne(a, b), const_bool(true));
-    if (op == "<")
-      return lt(a, b);
-    if (op == ">")
-      return lt(b, a);
-    if (op == ">=")
-      return ne(lt(a, b), const_bool(true));
-    if (op == "<=")
-      return ne(lt(b, a), const_bool(true));
-    if (op == "<<")
-      return shl(a, b);
-    if (op == ">>")
-      return shr(a, b);
-    if (op == "+")
-      return a + b;
+    if (op == "|") return bit_or(a, b);
+    if (op == "^") return bit_xor(a, b);
+    if (op == "&") return bit_and(a, b);
+    if (op == "!=") return ne(a, b);
+    if (op == "==") return ne(ne(a, b), const_bool(true));
+    if (op == "<") return lt(a, b);
+    if (op == ">") return lt(b, a);
+    if (op == ">=") return ne(lt(a, b), const_bool(true));
+    if (op == "<=") return ne(lt(b, a), const_bool(true));
+    if (op == "<<") return shl(a, b);
+    if (op == ">>") return shr(a, b);
+    if (op == "+") return a + b;
     if (op == "-") {
       UOp nb = negate(b);
       adapt_literals(a, nb);
       return a + nb;
     }
-    if (op == "*")
-      return a * b;
-    if (op == "//")
-      return floordiv(a, b);
-    if (op == "%")
-      return floormod(a, b);
+    if (op == "*") return a * b;
+    if (op == "//") return floordiv(a, b);
+    if (op == "%") return floormod(a, b);
     fail(op_token, "unknown operator '" + op + "'");
   }
 
   UOp binary(int level) {
-    if (level > 8)
-      return unary();
+    if (level > 8) return unary();
     UOp lhs = binary(level + 1);
     while (peek().kind == TokenKind::Operator && binary_level(peek().text) == level) {
       const Token op = take();
@@ -273,14 +234,10 @@ private:
         (peek().text == "-" || peek().text == "!" || peek().text == "~")) {
       const Token op = take();
       UOp x = unary();
-      if (op.text == "-")
-        return negate(x);
-      if (op.text == "!")
-        return logical_not_of(x);
-      if (is_bool(x.dtype()))
-        return ne(x, const_bool(true));
-      if (is_unsigned(x.dtype()))
-        return bit_xor(x, const_int(dtype_max(x.dtype()), x.dtype()));
+      if (op.text == "-") return negate(x);
+      if (op.text == "!") return logical_not_of(x);
+      if (is_bool(x.dtype())) return ne(x, const_bool(true));
+      if (is_unsigned(x.dtype())) return bit_xor(x, const_int(dtype_max(x.dtype()), x.dtype()));
       return bit_xor(x, literal_for(x, -1));
     }
     return atom();
@@ -304,28 +261,21 @@ private:
       adapt_literals(args[0], args[1]);
       return f == "cdiv" ? cdiv(args[0], args[1]) : cmod(args[0], args[1]);
     }
-    if (f == "trunc")
-      return alu(Op::TRUNC, {args[0]});
-    if (auto t = cast_function(f))
-      return UOp::make(Op::CAST, *t, {args[0]}, *t);
+    if (f == "trunc") return alu(Op::TRUNC, {args[0]});
+    if (auto t = cast_function(f)) return UOp::make(Op::CAST, *t, {args[0]}, *t);
     fail(name, "unknown function '" + f + "'");
   }
 
   UOp atom() {
     const Token t = take();
-    if (t.kind == TokenKind::Int)
-      return const_int(t.value);
+    if (t.kind == TokenKind::Int) return const_int(t.value);
     if (t.kind == TokenKind::Name) {
-      if (t.text == "true")
-        return const_bool(true);
-      if (t.text == "false")
-        return const_bool(false);
-      if (t.text == "invalid")
-        return invalid();
+      if (t.text == "true") return const_bool(true);
+      if (t.text == "false") return const_bool(false);
+      if (t.text == "invalid") return invalid();
       if (at_operator("(")) {
         const int arity = function_arity(t.text);
-        if (arity == 0)
-          fail(t, "unknown function '" + t.text + "'");
+        if (arity == 0) fail(t, "unknown function '" + t.text + "'");
         ++pos_;
         std::vector<UOp> args{binary(1)};
         while (at_operator(",")) {
@@ -338,10 +288,8 @@ private:
                               arity == 1 ? "" : "s", args.size()));
         return call(t, std::move(args));
       }
-      if (is_keyword(t.text))
-        fail(t, "'" + t.text + "' is a function; call it with (...)");
-      if (UOp u = scope_.lookup(t.text))
-        return u;
+      if (is_keyword(t.text)) fail(t, "'" + t.text + "' is a function; call it with (...)");
+      if (UOp u = scope_.lookup(t.text)) return u;
       if (mutable_scope_ && mutable_scope_->declare_unknown) {
         mutable_scope_->declare(t.text, -kIntInfinity, kIntInfinity);
         return mutable_scope_->lookup(t.text);
@@ -379,7 +327,7 @@ namespace {
 
 struct Rendered {
   std::string text;
-  int level = 10; // 1..8 binary levels, 9 unary, 10 atoms
+  int level = 10;  // 1..8 binary levels, 9 unary, 10 atoms
   Op op = Op::NOOP;
 };
 
@@ -403,12 +351,9 @@ std::optional<std::pair<std::string_view, int>> binary_syntax(Op op) {
 }
 
 std::string constant_text(const UOp &u) {
-  if (u.is_invalid())
-    return "invalid";
-  if (auto b = std::get_if<bool>(&u.arg()))
-    return *b ? "true" : "false";
-  if (auto i = std::get_if<Int>(&u.arg()))
-    return to_string(*i);
+  if (u.is_invalid()) return "invalid";
+  if (auto b = std::get_if<bool>(&u.arg())) return *b ? "true" : "false";
+  if (auto i = std::get_if<Int>(&u.arg())) return to_string(*i);
   return to_string(u.arg());
 }
 
@@ -430,8 +375,7 @@ public:
 
 private:
   const Rendered &render(const UOp &u) {
-    if (auto it = memo_.find(u.get()); it != memo_.end())
-      return it->second;
+    if (auto it = memo_.find(u.get()); it != memo_.end()) return it->second;
     Rendered r = build(u);
     return memo_.emplace(u.get(), std::move(r)).first->second;
   }
@@ -456,8 +400,7 @@ private:
       bool paren_a =
           a.level < level || (logical_parent && a.level <= 5 && !(chain && a.op == u.op()));
       bool paren_b = b.level <= level || (logical_parent && b.level <= 5);
-      if (u.op() == Op::SUB && u.src(1).is_const() && b.text.starts_with("-"))
-        paren_b = true;
+      if (u.op() == Op::SUB && u.src(1).is_const() && b.text.starts_with("-")) paren_b = true;
       r.text = (paren_a ? "(" + a.text + ")" : a.text) + std::string(symbol) +
                (paren_b ? "(" + b.text + ")" : b.text);
       r.level = level;
@@ -470,8 +413,7 @@ private:
       return r;
     }
     std::string text = call_name(u) + "(";
-    for (std::size_t i = 0; i < u.size(); ++i)
-      text += (i ? ", " : "") + render(u.src(i)).text;
+    for (std::size_t i = 0; i < u.size(); ++i) text += (i ? ", " : "") + render(u.src(i)).text;
     r.text = text + ")";
     return r;
   }
@@ -479,7 +421,7 @@ private:
   std::unordered_map<const UOpNode *, Rendered> memo_;
 };
 
-} // namespace
+}  // namespace
 
 std::string render_expression(const UOp &root) {
   return Printer().print(root);
@@ -497,15 +439,13 @@ std::size_t count_operations(std::string_view text) {
   while (!stack.empty()) {
     UOp u = stack.back();
     stack.pop_back();
-    if (seen[u.get()])
-      continue;
+    if (seen[u.get()]) continue;
     seen[u.get()] = true;
     if (u.op() == Op::CONST || u.op() == Op::PARAM || u.op() == Op::BUFFER || u.op() == Op::RANGE ||
         u.op() == Op::SPECIAL)
       continue;
     ++count;
-    for (const auto &s : u.src())
-      stack.push_back(s);
+    for (const auto &s : u.src()) stack.push_back(s);
   }
   return count;
 }
@@ -514,4 +454,4 @@ std::size_t count_operations(const UOp &root) {
   return count_operations(render_expression(root));
 }
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

@@ -24,8 +24,7 @@ public:
   Generator(ByteSource &in, std::size_t vars) : in_(in), vars_(vars) {}
 
   std::string value(int depth) {
-    if (depth <= 0 || in_.pick(5) == 0)
-      return leaf();
+    if (depth <= 0 || in_.pick(5) == 0) return leaf();
     const unsigned choice = in_.pick(24);
     auto a = [&] { return value(depth - 1); };
     switch (choice) {
@@ -74,8 +73,7 @@ public:
 
 private:
   std::string leaf() {
-    if (in_.pick(3) == 0)
-      return constant();
+    if (in_.pick(3) == 0) return constant();
     return fmt::format("v{}", in_.pick(static_cast<unsigned>(vars_)));
   }
   std::string constant() {
@@ -91,21 +89,20 @@ private:
   std::size_t vars_;
 };
 
-} // namespace
+}  // namespace
 
 SymbolicCase random_case(std::span<const std::uint8_t> bytes) {
   ByteSource in(bytes);
   SymbolicCase c;
   c.id = "random";
   const std::size_t nvars = 1 + in.pick(3);
-  const bool sized = in.pick(8) == 0; // now and then: int8 variables, whose results wrap
+  const bool sized = in.pick(8) == 0;  // now and then: int8 variables, whose results wrap
   for (std::size_t i = 0; i < nvars; ++i) {
     VariableDecl v;
     v.name = fmt::format("v{}", i);
     v.min = static_cast<Int>(in.pick(25)) - 12;
     v.max = v.min + static_cast<Int>(in.pick(14));
-    if (sized)
-      v.dtype = dtypes::int8;
+    if (sized) v.dtype = dtypes::int8;
     c.vars.push_back(v);
   }
   Generator gen(in, nvars);
@@ -117,9 +114,8 @@ SymbolicCase random_case(std::span<const std::uint8_t> bytes) {
 SymbolicCase random_case(std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::uint8_t> bytes(512);
-  for (auto &b : bytes)
-    b = static_cast<std::uint8_t>(rng());
+  for (auto &b : bytes) b = static_cast<std::uint8_t>(rng());
   return random_case(bytes);
 }
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

@@ -19,8 +19,7 @@ namespace {
 UOp quotient_base(const UOp &q_in, const UOp &base_in, Int div) {
   auto [q, s] = pop_const(q_in);
   auto [num, a] = pop_const(base_in);
-  if (q.op() != Op::FLOORDIV || !q.src(1).is_const())
-    return {};
+  if (q.op() != Op::FLOORDIV || !q.src(1).is_const()) return {};
   const Int qd = *q.src(1).const_value();
   Int big_d = 0;
   if (div > 0 && num.op() == Op::FLOORDIV && num.src(1).is_const() &&
@@ -36,11 +35,9 @@ UOp quotient_base(const UOp &q_in, const UOp &base_in, Int div) {
   }
   auto [xx, xa] = pop_const(num);
   auto [p, pa] = pop_const(q.src(0));
-  if (!(p == xx))
-    return {};
+  if (!(p == xx)) return {};
   const Int t = xa + a - pa;
-  if (big_d == 0 || floor_mod(t, big_d) != 0)
-    return {};
+  if (big_d == 0 || floor_mod(t, big_d) != 0) return {};
   const Int k = floor_div(t, big_d) - s;
   return k ? base_in + (-k * div) : base_in;
 }
@@ -49,18 +46,15 @@ UOp fold_add_divmod_recombine(const UOp &x) {
   const std::vector<UOp> terms = split(x, Op::ADD);
   for (std::size_t i = 0; i < terms.size(); ++i) {
     auto [mod, mul] = pop_const(terms[i], Op::MUL);
-    if (mod.op() != Op::FLOORMOD || !mod.src(1).is_const())
-      continue;
+    if (mod.op() != Op::FLOORMOD || !mod.src(1).is_const()) continue;
     const UOp &base = mod.src(0);
     const Int div = *mod.src(1).const_value();
     for (std::size_t j = 0; j < terms.size(); ++j) {
       auto [q, scale] = pop_const(terms[j], Op::MUL);
-      if (i == j || scale != div * mul)
-        continue;
+      if (i == j || scale != div * mul) continue;
       std::vector<UOp> rest;
       for (std::size_t n = 0; n < terms.size(); ++n)
-        if (n != i && n != j)
-          rest.push_back(terms[n]);
+        if (n != i && n != j) rest.push_back(terms[n]);
       if (UOp b = quotient_base(q, base, div)) {
         rest.insert(rest.begin(), scaled(b, mul));
         return sum_of(rest);
@@ -78,7 +72,7 @@ UOp fold_add_divmod_recombine(const UOp &x) {
   return {};
 }
 
-} // namespace
+}  // namespace
 
 const PatternMatcher &recombine_rules() {
   static const PatternMatcher rules = detail::rule_set(
@@ -90,4 +84,4 @@ const PatternMatcher &recombine_rules() {
   return rules;
 }
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

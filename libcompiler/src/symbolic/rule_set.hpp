@@ -13,4 +13,4 @@ inline rewrite::PatternMatcher rule_set(std::string name, std::vector<rewrite::R
   return rewrite::PatternMatcher(std::move(name), std::move(rules), /*keep_wrapping=*/true);
 }
 
-} // namespace wavescope::compiler::symbolic::detail
+}  // namespace wavescope::compiler::symbolic::detail

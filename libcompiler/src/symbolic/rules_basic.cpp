@@ -25,32 +25,23 @@ bool all_ones_mask(Int mask, Int low_bits) {
 
 // The value of a CONST as an evaluator value (nullopt for floats and Invalid).
 std::optional<Value> const_as_value(const UOp &c) {
-  if (c.op() != Op::CONST || c.is_invalid())
-    return std::nullopt;
-  if (auto b = std::get_if<bool>(&c.arg()))
-    return Value::boolean(*b);
-  if (auto i = std::get_if<Int>(&c.arg()))
-    return Value::integer(*i);
+  if (c.op() != Op::CONST || c.is_invalid()) return std::nullopt;
+  if (auto b = std::get_if<bool>(&c.arg())) return Value::boolean(*b);
+  if (auto i = std::get_if<Int>(&c.arg())) return Value::integer(*i);
   return std::nullopt;
 }
 
 UOp value_to_const(const Value &v, DType dtype) {
-  if (v.kind == Value::Kind::Bool || is_bool(dtype))
-    return const_bool(v.v != 0);
-  if (!is_int(dtype))
-    return {};
+  if (v.kind == Value::Kind::Bool || is_bool(dtype)) return const_bool(v.v != 0);
+  if (!is_int(dtype)) return {};
   return const_int(v.v, dtype);
 }
 
 std::optional<double> const_as_double(const UOp &c) {
-  if (c.op() != Op::CONST || c.is_invalid())
-    return std::nullopt;
-  if (auto f = std::get_if<FloatValue>(&c.arg()))
-    return f->value;
-  if (auto i = std::get_if<Int>(&c.arg()))
-    return static_cast<double>(*i);
-  if (auto b = std::get_if<bool>(&c.arg()))
-    return *b ? 1.0 : 0.0;
+  if (c.op() != Op::CONST || c.is_invalid()) return std::nullopt;
+  if (auto f = std::get_if<FloatValue>(&c.arg())) return f->value;
+  if (auto i = std::get_if<Int>(&c.arg())) return static_cast<double>(*i);
+  if (auto b = std::get_if<bool>(&c.arg())) return *b ? 1.0 : 0.0;
   return std::nullopt;
 }
 
@@ -59,8 +50,7 @@ UOp fold_float(const UOp &a) {
   std::vector<double> x;
   for (const auto &s : a.src()) {
     auto v = const_as_double(s);
-    if (!v)
-      return {};
+    if (!v) return {};
     x.push_back(*v);
   }
   const DType t = a.dtype();
@@ -93,13 +83,11 @@ UOp fold_constants(const UOp &a) {
   const bool float_math =
       is_float(a.dtype()) ||
       std::any_of(a.src().begin(), a.src().end(), [](const UOp &s) { return is_float(s.dtype()); });
-  if (float_math)
-    return fold_float(a);
+  if (float_math) return fold_float(a);
   std::vector<Value> v;
   for (const auto &s : a.src()) {
     auto x = const_as_value(s);
-    if (!x)
-      return {};
+    if (!x) return {};
     v.push_back(*x);
   }
   Value r;
@@ -107,18 +95,16 @@ UOp fold_constants(const UOp &a) {
   case Op::NEG: r = detail::binary_value(Op::MUL, a.dtype(), v[0], Value::integer(-1)); break;
   case Op::TRUNC: r = v[0]; break;
   case Op::WHERE:
-    return a.src(v[0].v != 0 ? 1 : 2); // the selected branch as it is (a where does not wrap)
+    return a.src(v[0].v != 0 ? 1 : 2);  // the selected branch as it is (a where does not wrap)
   case Op::MULACC:
     r = detail::binary_value(Op::ADD, a.dtype(),
                              detail::binary_value(Op::MUL, a.dtype(), v[0], v[1]), v[2]);
     break;
   default:
-    if (v.size() != 2)
-      return {};
+    if (v.size() != 2) return {};
     r = detail::binary_value(a.op(), a.dtype(), v[0], v[1]);
   }
-  if (!r.is_defined() || r.kind == Value::Kind::Invalid)
-    return {}; // e.g. division by zero stays
+  if (!r.is_defined() || r.kind == Value::Kind::Invalid) return {};  // e.g. division by zero stays
   return value_to_const(r, a.dtype());
 }
 
@@ -126,7 +112,7 @@ bool bit_exact_cast(DType from, DType to) {
   return is_int(from) && is_sized_int(to) && byte_size(from.base()) == byte_size(to.base());
 }
 
-} // namespace
+}  // namespace
 
 const PatternMatcher &identity_rules() {
   static const PatternMatcher rules = detail::rule_set(
@@ -225,8 +211,7 @@ const PatternMatcher &identity_rules() {
                              [](const Match &m) { return bit_or(m["x"], m["y"]); }),
                         rule("x*0 -> 0 (not floats: inf*0 is nan)", var("x") * 0,
                              [](const Match &m) -> UOp {
-                               if (is_float(m.root().dtype()))
-                                 return {};
+                               if (is_float(m.root().dtype())) return {};
                                return constant_like(m.root(), 0);
                              }),
                         rule("x|!x -> true", bit_or(var("x", kBool), logical_not(var("x", kBool))),
@@ -243,23 +228,19 @@ const PatternMatcher &constant_folding_rules() {
                [](const Match &m) -> UOp {
                  const UOp &root = m["root"];
                  const UOp &c = m["c"];
-                 if (c.is_invalid())
-                   return {};
+                 if (c.is_invalid()) return {};
                  const DType to = root.dtype();
                  if (is_float(to)) {
-                   if (auto d = const_as_double(c))
-                     return const_float(*d, to);
+                   if (auto d = const_as_double(c)) return const_float(*d, to);
                    return {};
                  }
                  if (auto f = std::get_if<FloatValue>(&c.arg())) {
-                   if (!std::isfinite(f->value) || !is_int(to))
-                     return {};
+                   if (!std::isfinite(f->value) || !is_int(to)) return {};
                    return is_bool(to) ? const_bool(f->value != 0)
                                       : const_int(static_cast<Int>(std::trunc(f->value)), to);
                  }
                  auto v = const_as_value(c);
-                 if (!v)
-                   return {};
+                 if (!v) return {};
                  return value_to_const(detail::cast_value(*v, to), to);
                }),
           rule("op(consts) -> const", pat(ops::kUnary, {cvar()}).named("a"),
@@ -281,18 +262,15 @@ const PatternMatcher &cast_rules() {
           rule("cast to the same dtype -> x", pat_any_src({Op::CAST, Op::BITCAST}).named("root"),
                [](const Match &m) -> UOp {
                  const UOp &r = m["root"];
-                 if (r.size() == 1 && r.dtype() == r.src(0).dtype())
-                   return r.src(0);
+                 if (r.size() == 1 && r.dtype() == r.src(0).dtype()) return r.src(0);
                  return {};
                }),
           rule("bitcast(const) -> const", pat(Op::BITCAST, {cvar("c")}).named("root"),
                [](const Match &m) -> UOp {
                  const UOp &c = m["c"];
-                 if (!bit_exact_cast(c.dtype(), m["root"].dtype()))
-                   return {};
+                 if (!bit_exact_cast(c.dtype(), m["root"].dtype())) return {};
                  auto v = int_value(c);
-                 if (!v || is_bool(c.dtype()))
-                   return {};
+                 if (!v || is_bool(c.dtype())) return {};
                  return const_int(*v, m["root"].dtype());
                }),
           rule("cast(cast(x,a),b) -> x when a holds all of b",
@@ -306,14 +284,12 @@ const PatternMatcher &cast_rules() {
           rule("bitcast(bitcast(x)) -> bitcast(x)",
                pat(Op::BITCAST, {pat(Op::BITCAST, {var("x")})}).named("b"),
                [](const Match &m) -> UOp {
-                 if (m["x"].dtype() == m["b"].dtype())
-                   return m["x"];
+                 if (m["x"].dtype() == m["b"].dtype()) return m["x"];
                  return UOp::make(Op::BITCAST, m["b"].dtype(), {m["x"]}, m["b"].dtype());
                }),
           rule("bool(x) -> x!=0", cast(var("x"), kBool),
                [](const Match &m) -> UOp {
-                 if (is_float(m["x"].dtype()))
-                   return ne(m["x"], const_float(0.0, m["x"].dtype()));
+                 if (is_float(m["x"].dtype())) return ne(m["x"], const_float(0.0, m["x"].dtype()));
                  return ne(m["x"], constant_like(m["x"], 0));
                }),
       });
@@ -329,8 +305,7 @@ const PatternMatcher &simple_where_rules() {
           rule("where(const,a,b) -> a or b",
                where(detail::bcvar("gate"), var("c0"), var("c1")).named("w"),
                [](const Match &m) -> UOp {
-                 if (m["gate"].is_invalid())
-                   return {};
+                 if (m["gate"].is_invalid()) return {};
                  UOp r = m.value("gate") ? m["c0"] : m["c1"];
                  // A weak constant picked by a strongly typed where takes the where's dtype
                  // (when its value fits: a where passes values through without wrapping).
@@ -343,19 +318,17 @@ const PatternMatcher &simple_where_rules() {
                where(var("a"), where(var("b"), var("c"), var("d")), var("d")),
                [](const Match &m) -> UOp {
                  // b is now evaluated where a is false as well
-                 if (detail::may_be_undefined(m["b"]))
-                   return {};
+                 if (detail::may_be_undefined(m["b"])) return {};
                  return where(bit_and(m["a"], m["b"]), m["c"], m["d"]);
                }),
           rule("where(a,c,where(b,c,d)) -> where(a|b,c,d)",
                where(var("a"), var("c"), where(var("b"), var("c"), var("d"))),
                [](const Match &m) -> UOp {
-                 if (detail::may_be_undefined(m["b"]))
-                   return {};
+                 if (detail::may_be_undefined(m["b"])) return {};
                  return where(bit_or(m["a"], m["b"]), m["c"], m["d"]);
                }),
       });
   return rules;
 }
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

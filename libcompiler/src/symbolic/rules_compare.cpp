@@ -24,25 +24,19 @@ bool is_point(const UOp &u) {
 // by d when the other terms stay inside [0, d) (tinygrad's lt_folding).
 UOp lt_folding(const UOp &x, Int c) {
   std::vector<UOp> unit, scaled_terms;
-  for (const auto &u : split(x, Op::ADD))
-    (const_factor(u) == 1 ? unit : scaled_terms).push_back(u);
-  if (scaled_terms.empty())
-    return {};
+  for (const auto &u : split(x, Op::ADD)) (const_factor(u) == 1 ? unit : scaled_terms).push_back(u);
+  if (scaled_terms.empty()) return {};
   Int d = c;
-  for (const auto &u : scaled_terms)
-    d = gcd(d, const_factor(u));
-  if (d <= 1)
-    return {};
+  for (const auto &u : scaled_terms) d = gcd(d, const_factor(u));
+  if (d <= 1) return {};
   Int lo = 0, hi = 0;
   for (const auto &u : unit) {
     lo = saturating_add(lo, u.vmin());
     hi = saturating_add(hi, u.vmax());
   }
-  if (!(0 <= lo && hi < d))
-    return {};
+  if (!(0 <= lo && hi < d)) return {};
   UOp quotient = detail::divides(detail::sum_of(scaled_terms), d);
-  if (!quotient)
-    return {};
+  if (!quotient) return {};
   return lt(quotient, const_int(floor_div(c, d)));
 }
 
@@ -58,8 +52,7 @@ UOp canonicalize_simplex(const UOp &x) {
       }
     }
     const bool irreducible = ops::kIrreducible.contains(u.op()) || u.op() == Op::BUFFER;
-    if (!irreducible || u.vmin() < 0)
-      return {};
+    if (!irreducible || u.vmin() < 0) return {};
     leaves.push_back(u);
   }
   return changed ? detail::sum_of(leaves) : UOp{};
@@ -67,13 +60,12 @@ UOp canonicalize_simplex(const UOp &x) {
 
 // x + c stays inside x's dtype (no wrap-around) for every value of x.
 bool add_stays_in_range(const UOp &x, Int c) {
-  if (!is_sized_int(x.dtype()))
-    return true;
+  if (!is_sized_int(x.dtype())) return true;
   return saturating_add(x.vmin(), c) >= dtype_min(x.dtype()) &&
          saturating_add(x.vmax(), c) <= dtype_max(x.dtype());
 }
 
-} // namespace
+}  // namespace
 
 const PatternMatcher &comparison_rules() {
   static const PatternMatcher rules = detail::rule_set(
@@ -84,16 +76,14 @@ const PatternMatcher &comparison_rules() {
                [](const Match &m) -> UOp {
                  const Int c0 = m.value("c0");
                  auto d = checked_sub(m.value("c1"), c0);
-                 if (!d || !add_stays_in_range(m["x"], c0) || !detail::fits(m["x"], *d))
-                   return {};
+                 if (!d || !add_stays_in_range(m["x"], c0) || !detail::fits(m["x"], *d)) return {};
                  return lt(m["x"], constant_like(m["x"], *d));
                }),
           rule("c*x<k -> sign(c)*x<ceil(k/|c|)",
                lt(detail::icvar("c0") * var("x", kIndex), detail::icvar("c1")),
                [](const Match &m) -> UOp {
                  const Int c0 = m.value("c0"), c1 = m.value("c1");
-                 if (abs_value(c0) <= 1)
-                   return {};
+                 if (abs_value(c0) <= 1) return {};
                  const Int bound = -floor_div(-c1, abs_value(c0));
                  return lt(c0 > 0 ? m["x"] : m["x"] * -1, const_int(bound));
                }),
@@ -102,12 +92,9 @@ const PatternMatcher &comparison_rules() {
                [](const Match &m) -> UOp {
                  const Int d = m.value("d");
                  auto cd = checked_mul(m.value("c"), d);
-                 if (!cd)
-                   return {};
-                 if (d > 0)
-                   return lt(m["x"], const_int(*cd));
-                 if (d < 0)
-                   return lt(const_int(*cd), m["x"]);
+                 if (!cd) return {};
+                 if (d > 0) return lt(m["x"], const_int(*cd));
+                 if (d < 0) return lt(const_int(*cd), m["x"]);
                  return {};
                }),
           rule("sum<c with a common factor -> sum/d<c/d", lt(var("x", kIndex), detail::icvar("c")),
@@ -136,8 +123,7 @@ const PatternMatcher &range_fold_rules() {
                    .named("x"),
                [](const Match &m) -> UOp {
                  const UOp &x = m["x"];
-                 if (!is_point(x) || !(is_int(x.dtype()) || is_bool(x.dtype())))
-                   return {};
+                 if (!is_point(x) || !(is_int(x.dtype()) || is_bool(x.dtype()))) return {};
                  return constant_like(x, x.vmin());
                }),
           rule("range of extent 1 -> 0", pat(Op::RANGE, {cvar()}).named("x"),
@@ -162,25 +148,19 @@ const PatternMatcher &range_fold_rules() {
           rule("max(x,y) -> x if x>=y always", maximum(var("x"), var("y")),
                [](const Match &m) -> UOp {
                  const UOp &x = m["x"], &y = m["y"];
-                 if (is_float(x.dtype()) || is_float(y.dtype()))
-                   return {};
-                 if (x.vmin() >= y.vmax())
-                   return x;
-                 if (x.vmax() <= y.vmin())
-                   return y;
+                 if (is_float(x.dtype()) || is_float(y.dtype())) return {};
+                 if (x.vmin() >= y.vmax()) return x;
+                 if (x.vmax() <= y.vmin()) return y;
                  return {};
                }),
           rule("(x//c1)//c2 -> x//(c1*c2) (c2>0)",
                floordiv(floordiv(var("x"), detail::icvar("c1")), detail::icvar("c2")),
                [](const Match &m) -> UOp {
-                 if (m.value("c2") <= 0)
-                   return {};
+                 if (m.value("c2") <= 0) return {};
                  // In a sized int, x//-1 can wrap (-128//-1 is -128 in int8): keep c1 positive.
-                 if (is_sized_int(m["x"].dtype()) && m.value("c1") <= 0)
-                   return {};
+                 if (is_sized_int(m["x"].dtype()) && m.value("c1") <= 0) return {};
                  auto c = checked_mul(m.value("c1"), m.value("c2"));
-                 if (!c || !detail::fits(m["x"], *c))
-                   return {};
+                 if (!c || !detail::fits(m["x"], *c)) return {};
                  return floordiv(m["x"], constant_like(m["c1"], *c));
                }),
           rule(
@@ -197,4 +177,4 @@ const PatternMatcher &range_fold_rules() {
   return rules;
 }
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

@@ -12,7 +12,7 @@ using namespace rewrite;
 
 namespace {
 const DTypeList kIndex{dtypes::index};
-} // namespace
+}  // namespace
 
 const PatternMatcher &implication_rules() {
   static const PatternMatcher rules = detail::rule_set(
@@ -23,21 +23,18 @@ const PatternMatcher &implication_rules() {
                ne(var("x", kIndex) * detail::icvar("c"), detail::icvar("k")),
                [](const Match &m) -> UOp {
                  const Int c = m.value("c"), k = m.value("k");
-                 if (c == 0)
-                   return {};
-                 if (floor_mod(k, c) != 0)
-                   return const_bool(true);
+                 if (c == 0) return {};
+                 if (floor_mod(k, c) != 0) return const_bool(true);
                  return ne(m["x"], const_int(floor_div(k, c)));
                }),
           rule("x+c!=k -> x!=k-c", ne(var("x", kIndex) + detail::icvar("c"), detail::icvar("k")),
                [](const Match &m) -> UOp {
                  auto d = checked_sub(m.value("k"), m.value("c"));
-                 if (!d)
-                   return {};
+                 if (!d) return {};
                  return ne(m["x"], const_int(*d));
                }),
       });
   return rules;
 }
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

@@ -18,7 +18,7 @@ const Pat kInvalid = invalid_pat("i");
 // where(cond, x, invalid): a value that exists only where cond holds.
 const Pat kGate = where(var("cond"), var("x"), kInvalid);
 const OpSet kUnaryLike = ops::kUnary | OpSet{Op::CAST, Op::BITCAST};
-} // namespace
+}  // namespace
 
 const PatternMatcher &invalid_rules() {
   static const PatternMatcher
@@ -67,8 +67,7 @@ const PatternMatcher &invalid_rules() {
                                           rule("where(c,invalid,v) -> where(!c,v,invalid)",
                                                where(var("cond"), kInvalid, var("val")),
                                                [](const Match &m) {
-                                                 if (m["val"].is_invalid())
-                                                   return m["i"];
+                                                 if (m["val"].is_invalid()) return m["i"];
                                                  return where(logical_not(m["cond"]), m["val"],
                                                               m["i"]);
                                                }),
@@ -76,8 +75,7 @@ const PatternMatcher &invalid_rules() {
                                                "where(!a|c,where(a,x,e),invalid)",
                                                where(var("a"), kGate, var("e")),
                                                [](const Match &m) -> UOp {
-                                                 if (m["e"].is_invalid())
-                                                   return {};
+                                                 if (m["e"].is_invalid()) return {};
                                                  // `!a | c` would evaluate c where a is false as
                                                  // well; when c can be undefined (a division by a
                                                  // possible zero) the lazy form where(a, c, true)
@@ -95,8 +93,7 @@ const PatternMatcher &invalid_rules() {
                                                "where(a|c,where(a,b,x),invalid)",
                                                where(var("a"), var("b"), kGate),
                                                [](const Match &m) -> UOp {
-                                                 if (m["b"].is_invalid())
-                                                   return {};
+                                                 if (m["b"].is_invalid()) return {};
                                                  const UOp gate =
                                                      detail::may_be_undefined(m["cond"])
                                                          ? where(m["a"], const_bool(true),
@@ -128,4 +125,4 @@ const PatternMatcher &invalid_rules() {
   return rules;
 }
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

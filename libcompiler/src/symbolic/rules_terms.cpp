@@ -27,20 +27,18 @@ UOp fold_pair(Op op, const UOp &like, Int c0, Int c1) {
   case Op::MAX: r = std::max(c0, c1); break;
   default: return {};
   }
-  if (!r || !is_finite(*r))
-    return {};
+  if (!r || !is_finite(*r)) return {};
   return constant_like(like, *r);
 }
 
 // x*(c0+c1) with the coefficient folded.
 UOp combined(const UOp &x, Int c0, Int c1) {
   auto c = checked_add(c0, c1);
-  if (!c)
-    return {};
+  if (!c) return {};
   return detail::scaled(x, *c);
 }
 
-} // namespace
+}  // namespace
 
 const PatternMatcher &canonical_order_rules() {
   static const PatternMatcher rules =
@@ -89,16 +87,14 @@ const PatternMatcher &term_rules() {
           rule("-1*(x+c) -> -x+-c", constant(-1) * (var("x") + detail::icvar("c")),
                [](const Match &m) -> UOp {
                  auto c = checked_mul(m.value("c"), -1);
-                 if (!c)
-                   return {};
+                 if (!c) return {};
                  return m["x"] * -1 + constant_like(m["c"], *c);
                }),
           rule("c*(x+c2) -> c*x+c*c2 (index)",
                detail::icvar("y") * (var("x", kIndex) + detail::icvar("c")),
                [](const Match &m) -> UOp {
                  auto c = checked_mul(m.value("y"), m.value("c"));
-                 if (!c)
-                   return {};
+                 if (!c) return {};
                  return m["x"] * m["y"] + constant_like(m["c"], *c);
                }),
           rule("(x op c1) op c2 -> x op (c1 op c2)",
@@ -129,20 +125,17 @@ const PatternMatcher &term_rules() {
                      (!detail::fits(f, m.value("c1")) || !detail::fits(f, m.value("c2"))))
                    return {};
                  UOp c = fold_pair(f.op(), f, m.value("c1"), m.value("c2"));
-                 if (!c || !detail::fits(f, *c.const_value()))
-                   return {};
+                 if (!c || !detail::fits(f, *c.const_value())) return {};
                  return alu(f.op(), {m["x"], c});
                }),
           rule("(x+c1)+y -> (x+y)+c1", (var("x") + detail::icvar("c1")) + var("y"),
                [](const Match &m) -> UOp {
-                 if (m["y"].is_const())
-                   return {};
+                 if (m["y"].is_const()) return {};
                  return (m["x"] + m["y"]) + m["c1"];
                }),
           rule("(x*c1)*y -> (x*y)*c1", (var("x") * detail::icvar("c1")) * var("y"),
                [](const Match &m) -> UOp {
-                 if (m["y"].is_const())
-                   return {};
+                 if (m["y"].is_const()) return {};
                  return (m["x"] * m["y"]) * m["c1"];
                }),
       });
@@ -162,8 +155,7 @@ const PatternMatcher &distribution_rules() {
                [](const Match &m) -> UOp {
                  const DType to = m["cast"].dtype();
                  auto commit = [&](const UOp &x) {
-                   if (auto v = x.const_value(); v && !is_float(to))
-                     return const_int(*v, to);
+                   if (auto v = x.const_value(); v && !is_float(to)) return const_int(*v, to);
                    return cast(x, to);
                  };
                  return where(m["s"], commit(m["a"]), commit(m["b"]));
@@ -172,4 +164,4 @@ const PatternMatcher &distribution_rules() {
   return rules;
 }
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

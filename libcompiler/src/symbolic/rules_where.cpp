@@ -16,12 +16,10 @@ namespace {
 const DTypeList kBool{dtypes::bool_};
 
 UOp fold_where_closure(const UOp &cond, const UOp &t, const UOp &f) {
-  if (!in_graph(t, cond) && !in_graph(f, cond))
-    return {};
+  if (!in_graph(t, cond) && !in_graph(f, cond)) return {};
   // INDEX gates are owned by the load/store machinery.
   for (const UOp *u : {&cond, &t, &f})
-    if (graph_has_op(*u, Op::INDEX))
-      return {};
+    if (graph_has_op(*u, Op::INDEX)) return {};
   return where(cond, substitute(t, {{cond, const_bool(true)}}),
                substitute(f, {{cond, const_bool(false)}}));
 }
@@ -30,7 +28,7 @@ bool both_const(const UOp &a, const UOp &b) {
   return a.is_const() && b.is_const();
 }
 
-} // namespace
+}  // namespace
 
 const PatternMatcher &where_rules() {
   static const PatternMatcher rules = detail::rule_set(
@@ -39,8 +37,7 @@ const PatternMatcher &where_rules() {
           rule("where(!c,t,f) -> where(c,f,t)",
                where(logical_not(var("cond", kBool)), var("t"), var("f")),
                [](const Match &m) -> UOp {
-                 if (m["f"].is_invalid())
-                   return {};
+                 if (m["f"].is_invalid()) return {};
                  return where(m["cond"], m["f"], m["t"]);
                }),
           rule("where closure: c is true in t, false in f",
@@ -51,8 +48,7 @@ const PatternMatcher &where_rules() {
                    {where(var("c"), var("t"), var("f")), where(var("c"), var("tt"), var("ff"))})
                    .named("alu"),
                [](const Match &m) -> UOp {
-                 if (!both_const(m["t"], m["tt"]) && !both_const(m["f"], m["ff"]))
-                   return {};
+                 if (!both_const(m["t"], m["tt"]) && !both_const(m["f"], m["ff"])) return {};
                  const Op op = m["alu"].op();
                  return where(m["c"], alu(op, {m["t"], m["tt"]}), alu(op, {m["f"], m["ff"]}));
                }),
@@ -60,8 +56,7 @@ const PatternMatcher &where_rules() {
                (var("y") + where(var("c"), var("t"), var("f"))) +
                    where(var("c"), var("tt"), var("ff")),
                [](const Match &m) -> UOp {
-                 if (!both_const(m["t"], m["tt"]) && !both_const(m["f"], m["ff"]))
-                   return {};
+                 if (!both_const(m["t"], m["tt"]) && !both_const(m["f"], m["ff"])) return {};
                  return m["y"] + where(m["c"], m["t"] + m["tt"], m["f"] + m["ff"]);
                }),
           rule("where(c,t,0)+where(c,0,f) -> where(c,t,f)",
@@ -71,4 +66,4 @@ const PatternMatcher &where_rules() {
   return rules;
 }
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

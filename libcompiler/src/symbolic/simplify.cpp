@@ -42,4 +42,4 @@ std::vector<const PatternMatcher *> rule_families() {
           &valid_rules(),      &distribution_rules(), &implication_rules()};
 }
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

@@ -18,4 +18,4 @@ std::optional<ValidClause> parse_valid(const UOp &clause);
 // `uop` simplified under the assumption that `valid` holds; nullopt when `valid` cannot hold.
 std::optional<UOp> uop_given_valid(const UOp &valid, UOp uop, bool try_simplex = true);
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

@@ -59,18 +59,15 @@ public:
   sim::Navi31Board *board() override { return loaded_.board.get(); }
 
   std::vector<sim::Finding> close(const nlohmann::json &summary = nullptr) override {
-    if (closed_)
-      return {};
+    if (closed_) return {};
     closed_ = true;
     function_.reset();
     auto findings = loaded_.board->end_run();
     nlohmann::json run = {{"command", options_.command}, {"device", spec_.text()}};
     nlohmann::json list = nlohmann::json::array();
-    for (const auto &f : findings)
-      list.push_back({{"check", f.check}, {"message", f.message}});
+    for (const auto &f : findings) list.push_back({{"check", f.check}, {"message", f.message}});
     run["findings"] = list;
-    if (!summary.is_null())
-      run["summary"] = summary;
+    if (!summary.is_null()) run["summary"] = summary;
     store_.save(loaded_, run);
     loaded_.lock = sim::SimBoardLock{};  // another command may open the board now
     return findings;
@@ -82,7 +79,7 @@ private:
   std::unique_ptr<PciFunction> open_usb_path() {
     auto &board = *loaded_.board;
     SimulatedAsm24BridgeOptions bridge_options;
-    bridge_options.transfer_latency = board.config().op_cost / 2; // control + bulk per operation
+    bridge_options.transfer_latency = board.config().op_cost / 2;  // control + bulk per operation
     bridge_options.label = "simulated ASM24 bridge for " + spec_.text();
     auto bridge = std::make_unique<SimulatedAsm24Bridge>(board, *loaded_.clock, bridge_options);
     auto &faults = board.faults().all();
@@ -121,8 +118,7 @@ public:
   PciFunction &function() override { return *function_; }
   Clock &clock() override { return clock_; }
   std::vector<sim::Finding> close(const nlohmann::json &) override {
-    if (!closed_)
-      function_->close();
+    if (!closed_) function_->close();
     closed_ = true;
     return {};
   }
@@ -134,15 +130,13 @@ private:
 };
 
 std::string describe_candidates(const std::vector<DeviceCandidate> &candidates) {
-  if (candidates.empty())
-    return "none found";
+  if (candidates.empty()) return "none found";
   std::string out;
-  for (const auto &c : candidates)
-    out += (out.empty() ? "" : ", ") + c.id;
+  for (const auto &c : candidates) out += (out.empty() ? "" : ", ") + c.id;
   return out;
 }
 
-} // namespace
+}  // namespace
 
 std::string DeviceSpec::text() const {
   switch (kind) {
@@ -171,16 +165,13 @@ DeviceSpec parse_device_spec(std::string_view text) {
     spec.kind = DeviceSpec::Kind::SimPci;
   else
     throw Error(ErrorKind::Usage, fmt::format("bad --device '{}': expected {}", text, kSpecForms));
-  if (spec.simulated())
-    sim::SimStore::validate_name(spec.name);
+  if (spec.simulated()) sim::SimStore::validate_name(spec.name);
   return spec;
 }
 
 fs::path resolve_sim_root(const std::optional<fs::path> &cli) {
-  if (cli && !cli->empty())
-    return *cli;
-  if (const char *root = std::getenv("WAVESCOPE_SIM_ROOT"); root && *root)
-    return root;
+  if (cli && !cli->empty()) return *cli;
+  if (const char *root = std::getenv("WAVESCOPE_SIM_ROOT"); root && *root) return root;
   if (const char *data = std::getenv("XDG_DATA_HOME"); data && *data)
     return fs::path(data) / "wavescope" / "sim";
   if (const char *home = std::getenv("HOME"); home && *home)
@@ -206,8 +197,7 @@ std::unique_ptr<OpenedDevice> open_device(const std::optional<DeviceSpec> &spec,
     chosen = &candidates.front();
   } else {
     for (const auto &c : candidates)
-      if (c.id == spec->text())
-        chosen = &c;
+      if (c.id == spec->text()) chosen = &c;
     if (!chosen)
       throw Error(ErrorKind::Device, fmt::format("no device {} (devices present: {})", spec->text(),
                                                  describe_candidates(candidates)));
@@ -245,4 +235,4 @@ std::vector<DeviceListing> list_devices(const fs::path &sim_root) {
   return out;
 }
 
-} // namespace wavescope::hw::device
+}  // namespace wavescope::hw::device

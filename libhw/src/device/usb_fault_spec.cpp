@@ -33,19 +33,17 @@ std::uint64_t number(const std::string &spec, const std::string &key, const std:
   return value;
 }
 
-} // namespace
+}  // namespace
 
 void apply_usb_fault(UsbFaultPlan &plan, const std::string &spec) {
   std::map<std::string, std::string> kv;
   std::size_t start = 0;
   while (start < spec.size()) {
     std::size_t end = spec.find(',', start);
-    if (end == std::string::npos)
-      end = spec.size();
+    if (end == std::string::npos) end = spec.size();
     const std::string item = spec.substr(start, end - start);
     const auto eq = item.find('=');
-    if (!item.empty())
-      kv[item.substr(0, eq)] = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (!item.empty()) kv[item.substr(0, eq)] = eq == std::string::npos ? "" : item.substr(eq + 1);
     start = end + 1;
   }
   auto has = [&](const char *key) { return kv.count(key) != 0; };
@@ -111,14 +109,10 @@ void apply_usb_fault(UsbFaultPlan &plan, const std::string &spec) {
       throw Error(ErrorKind::Usage,
                   fmt::format("USB fault '{}': unknown transfer '{}'; forms: {}", spec, t, kForms));
   }
-  if (has("request"))
-    fault.request = static_cast<std::uint8_t>(num("request"));
-  if (has("mode"))
-    fault.index = static_cast<std::uint16_t>(num("mode"));
-  if (has("nth"))
-    fault.nth = num("nth");
-  if (has("short"))
-    fault.short_length = num("short");
+  if (has("request")) fault.request = static_cast<std::uint8_t>(num("request"));
+  if (has("mode")) fault.index = static_cast<std::uint16_t>(num("mode"));
+  if (has("nth")) fault.nth = num("nth");
+  if (has("short")) fault.short_length = num("short");
   fault.and_after = has("after");
   for (const auto &[key, value] : kv) {
     static const char *const known[] = {"effect", "transfer", "request", "mode",
@@ -130,4 +124,4 @@ void apply_usb_fault(UsbFaultPlan &plan, const std::string &spec) {
   plan.add(fault);
 }
 
-} // namespace wavescope::hw::device
+}  // namespace wavescope::hw::device

@@ -83,4 +83,4 @@ std::unique_ptr<PciFunction> open_real_device(const DeviceCandidate &candidate,
   return std::make_unique<SysfsPciFunction>(candidate.bdf, std::move(sysfs));
 }
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

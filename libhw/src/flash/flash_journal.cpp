@@ -15,17 +15,14 @@ std::optional<std::uint32_t> FlashJournal::next_sector(bool header_last) const {
   const std::uint32_t end = start_sector + sector_count;
   const bool header_in_range = header_last && start_sector == 0;
   for (std::uint32_t s = header_in_range ? 1 : start_sector; s < end; ++s)
-    if (!verified.count(s))
-      return s;
-  if (header_in_range && !verified.count(0))
-    return 0;
+    if (!verified.count(s)) return s;
+  if (header_in_range && !verified.count(0)) return 0;
   return std::nullopt;
 }
 
 std::optional<FlashJournal> FlashJournal::load(const std::filesystem::path &path) {
   std::ifstream in(path);
-  if (!in)
-    return std::nullopt;
+  if (!in) return std::nullopt;
   try {
     const auto j = nlohmann::json::parse(in);
     FlashJournal f;
@@ -93,4 +90,4 @@ std::string device_file_tag(const std::string &device_id) {
   return tag;
 }
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

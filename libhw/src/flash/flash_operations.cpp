@@ -39,11 +39,10 @@ FlashInfo read_flash_info(FlashSession &session) {
       const auto bfpt = chip.read_sfdp(pointer, at + 8);
       const std::uint32_t density = bfpt[at + 4] | (bfpt[at + 5] << 8) | (bfpt[at + 6] << 16) |
                                     (std::uint32_t{bfpt[at + 7]} << 24);
-      if (!(density & 0x80000000u))
-        info.sfdp_density = (std::uint64_t{density} + 1) / 8;
+      if (!(density & 0x80000000u)) info.sfdp_density = (std::uint64_t{density} + 1) / 8;
     }
   }
-  (void)chip.identify(); // the reference ends info with a second RDID
+  (void)chip.identify();  // the reference ends info with a second RDID
   info.protection = protected_range(info.sr1, info.sr2, kFlashSize);
   info.status_register_locked = (info.sr2 & kSr2Srp1) || (info.sr1 & kSr1Srp0);
   session.close();
@@ -96,4 +95,4 @@ VerifyResult verify_flash(FlashSession &session, std::span<const std::uint8_t> i
   return result;
 }
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

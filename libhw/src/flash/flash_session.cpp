@@ -25,26 +25,22 @@ constexpr OptionName kOptionNames[] = {
     {"block-write", &FlashOptimisations::block_writes},
     {"skip-erase", &FlashOptimisations::skip_erase},
 };
-} // namespace
+}  // namespace
 
 FlashOptimisations FlashOptimisations::all() {
   FlashOptimisations o;
-  for (const auto &n : kOptionNames)
-    o.*(n.field) = true;
+  for (const auto &n : kOptionNames) o.*(n.field) = true;
   return o;
 }
 
 FlashOptimisations FlashOptimisations::parse(std::string_view list) {
   FlashOptimisations o;
-  if (list.empty() || list == "none")
-    return o;
-  if (list == "all")
-    return all();
+  if (list.empty() || list == "none") return o;
+  if (list == "all") return all();
   std::size_t start = 0;
   while (start <= list.size()) {
     std::size_t end = list.find(',', start);
-    if (end == std::string_view::npos)
-      end = list.size();
+    if (end == std::string_view::npos) end = list.size();
     const std::string_view item = list.substr(start, end - start);
     bool found = false;
     for (const auto &n : kOptionNames) {
@@ -66,16 +62,14 @@ FlashOptimisations FlashOptimisations::parse(std::string_view list) {
 std::string FlashOptimisations::describe() const {
   std::string out;
   for (const auto &n : kOptionNames) {
-    if (this->*(n.field))
-      out += (out.empty() ? "" : ",") + std::string(n.name);
+    if (this->*(n.field)) out += (out.empty() ? "" : ",") + std::string(n.name);
   }
   return out.empty() ? "none" : out;
 }
 
 bool FlashOptimisations::any() const {
   for (const auto &n : kOptionNames)
-    if (this->*(n.field))
-      return true;
+    if (this->*(n.field)) return true;
   return false;
 }
 
@@ -106,11 +100,10 @@ FlashSession::FlashSession(Mmio &bar5, Clock &clock, FlashSessionOptions options
       rom_sw_(bar5, clock, rom_sw_options(options), cancel),
       chip_(rom_sw_, clock, chip_options(options)), eta_(clock, bar5) {}
 
-FlashSession::~FlashSession() = default; // rom_sw_ restores the registers on destruction
+FlashSession::~FlashSession() = default;  // rom_sw_ restores the registers on destruction
 
 void FlashSession::open() {
-  if (opened_)
-    return;
+  if (opened_) return;
   if (!options_.reference_procedure) {
     probe_ = probe_board(bar5_);
     require_rom_sw(probe_);
@@ -134,8 +127,7 @@ void FlashSession::close() {
   }
   opened_ = false;
   rom_sw_.close();
-  if (failure)
-    std::rethrow_exception(failure);
+  if (failure) std::rethrow_exception(failure);
 }
 
 ReadResult FlashSession::read(std::uint32_t address, std::size_t size, ReadCheck check,
@@ -163,8 +155,7 @@ ReadResult FlashSession::read(std::uint32_t address, std::size_t size, ReadCheck
       auto second = chip_.read(p, n);
       unsigned attempts = 0;
       while (first != second) {
-        if (attempts == 0)
-          ++result.reread_sectors;
+        if (attempts == 0) ++result.reread_sectors;
         if (++attempts > 3) {
           const auto diff = std::mismatch(first.begin(), first.end(), second.begin());
           const auto offset = static_cast<std::uint32_t>(diff.first - first.begin());
@@ -195,4 +186,4 @@ ReadResult FlashSession::read(std::uint32_t address, std::size_t size, ReadCheck
   return result;
 }
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

@@ -27,8 +27,7 @@ bool all_ff(std::span<const std::uint8_t> bytes) {
 
 std::vector<std::uint8_t> read_file(const fs::path &path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(ErrorKind::BadInput, "cannot read " + path.string());
+  if (!in) throw Error(ErrorKind::BadInput, "cannot read " + path.string());
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
@@ -70,8 +69,7 @@ public:
   void verify_sector(std::uint32_t sector, const char *after) {
     const auto expected = want(sector);
     auto back = read_sector(sector);
-    if (std::equal(back.begin(), back.end(), expected.begin()))
-      return;
+    if (std::equal(back.begin(), back.end(), expected.begin())) return;
     const auto again = read_sector(sector);
     const auto diff = std::mismatch(again.begin(), again.end(), expected.begin());
     if (diff.first == again.end()) {
@@ -93,8 +91,7 @@ public:
   // boot and ROM_SW stays usable for a resume. It is erased before the first change to any
   // sector of the range — also when its own content already matches — and programmed last.
   void protect_header() {
-    if (!header_in_range_ || journal_.header_erased || journal_.verified.count(0))
-      return;
+    if (!header_in_range_ || journal_.header_erased || journal_.verified.count(0)) return;
     const auto current = read_sector(0);
     if (!all_ff(current)) {
       chip_.erase_sector(0);
@@ -116,8 +113,7 @@ public:
   // Sector 0 needs a change of its own: make the board unbootable at once.
   void start_header_last() {
     const auto current = read_sector(0);
-    if (!std::equal(current.begin(), current.end(), want(0).begin()))
-      protect_header();
+    if (!std::equal(current.begin(), current.end(), want(0).begin())) protect_header();
   }
 
   void write_sector(std::uint32_t sector) {
@@ -130,8 +126,7 @@ public:
       finish_sector(sector);
       return;
     }
-    if (sector != 0)
-      protect_header();
+    if (sector != 0) protect_header();
     // Erase unless the sector is already blank, or (option) programming alone reaches the image.
     bool erase = true;
     if (current && all_ff(*current))
@@ -140,8 +135,7 @@ public:
       erase = !std::equal(
           current->begin(), current->end(), expected.begin(),
           [](std::uint8_t flash, std::uint8_t image) { return (flash & image) == image; });
-      if (!erase)
-        ++summary_.erases_skipped;
+      if (!erase) ++summary_.erases_skipped;
     }
     if (erase) {
       chip_.erase_sector(sector * kSectorSize);
@@ -154,8 +148,7 @@ public:
           (erase || (current && all_ff(*current)))
               ? !all_ff(page)
               : !std::equal(page.begin(), page.end(), current->begin() + p * kPageSize);
-      if (!needed)
-        continue;
+      if (!needed) continue;
       chip_.program_page(static_cast<std::uint32_t>(sector * kSectorSize + p * kPageSize), page);
       ++summary_.pages_programmed;
       s_.eta().mark("page");
@@ -168,21 +161,18 @@ public:
 
   void finish_sector(std::uint32_t sector) {
     journal_.verified.insert(sector);
-    if (sector == 0)
-      journal_.header_erased = false;
+    if (sector == 0) journal_.header_erased = false;
     // Flushed to disk at most once a second; in between the rename is still atomic.
     const auto now = std::chrono::steady_clock::now();
     const bool durable = now - last_durable_ >= std::chrono::seconds(1);
-    if (durable)
-      last_durable_ = now;
+    if (durable) last_durable_ = now;
     journal_.save(journal_file_, durable);
     ++processed_;
     report();
   }
 
   void report() {
-    if (!progress_)
-      return;
+    if (!progress_) return;
     auto &eta = s_.eta();
     const std::uint32_t total = journal_.sector_count;
     const auto done = static_cast<std::uint32_t>(journal_.verified.size());
@@ -191,8 +181,7 @@ public:
     const double changed = processed_ ? static_cast<double>(written_) / processed_ : 1.0;
     double pages = 0, left = 0;
     for (std::uint32_t s = journal_.start_sector; s < journal_.start_sector + total; ++s) {
-      if (journal_.verified.count(s))
-        continue;
+      if (journal_.verified.count(s)) continue;
       ++left;
       pages += nonblank_pages_[s - journal_.start_sector];
     }
@@ -227,12 +216,11 @@ std::string resume_hint(const WriteRequest &request, const FlashJournal &journal
   hint += fmt::format("; to continue, rerun the same command with --resume: wavectl flash write {} "
                       "--yes --resume --device {}",
                       request.image_path.empty() ? "IMAGE" : request.image_path, journal.device);
-  if (next)
-    hint += fmt::format(" (next sector {}, 0x{:06X})", *next, *next * kSectorSize);
+  if (next) hint += fmt::format(" (next sector {}, 0x{:06X})", *next, *next * kSectorSize);
   return hint;
 }
 
-} // namespace
+}  // namespace
 
 WritePlan check_write_request(const WriteRequest &request) {
   if (!request.confirmed)
@@ -274,8 +262,7 @@ WritePlan check_write_request(const WriteRequest &request) {
 }
 
 fs::path journal_path(const WriteRequest &request, const std::string &device_id) {
-  if (request.journal)
-    return *request.journal;
+  if (request.journal) return *request.journal;
   const fs::path dir = request.backup && request.backup->has_parent_path()
                            ? request.backup->parent_path()
                            : request.work_dir;
@@ -389,8 +376,7 @@ WriteSummary write_flash(FlashSession &session, const std::string &device_id,
     summary.backup_reused = true;
   } else {
     auto result = session.read(0, kFlashSize, ReadCheck::ReadTwice, "backup", progress);
-    for (auto &w : result.warnings)
-      summary.warnings.push_back("backup: " + w);
+    for (auto &w : result.warnings) summary.warnings.push_back("backup: " + w);
     summary.backup_sha256 = sha256_hex(result.bytes);
     const fs::path path = request.backup
                               ? *request.backup
@@ -398,7 +384,7 @@ WriteSummary write_flash(FlashSession &session, const std::string &device_id,
                                                                device_file_tag(device_id),
                                                                summary.backup_sha256.substr(0, 12));
     if (fs::exists(path) && sha256_hex(read_file(path)) == summary.backup_sha256) {
-      summary.backup_reused = true; // an identical backup is already there
+      summary.backup_reused = true;  // an identical backup is already there
     } else {
       if (fs::exists(path))
         throw Error(ErrorKind::Usage,
@@ -442,8 +428,7 @@ WriteSummary write_flash(FlashSession &session, const std::string &device_id,
     if (header_in_range && !journal.verified.count(0) && !journal.header_erased)
       writer.start_header_last();
     for (std::uint32_t s = header_in_range ? 1 : journal.start_sector; s < end; ++s) {
-      if (journal.verified.count(s))
-        continue;
+      if (journal.verified.count(s)) continue;
       if (cancel && cancel->stop_requested()) {
         summary.interrupted = true;
         break;
@@ -503,10 +488,9 @@ WriteSummary write_flash(FlashSession &session, const std::string &device_id,
   journal.status = summary.interrupted ? "interrupted" : "complete";
   journal.save(summary.journal);
   summary.next_sector = journal.next_sector(request.header_last);
-  if (summary.interrupted)
-    summary.resume_hint = resume_hint(request, journal, summary.journal);
+  if (summary.interrupted) summary.resume_hint = resume_hint(request, journal, summary.journal);
   session.close();
   return summary;
 }
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

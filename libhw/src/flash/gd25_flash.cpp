@@ -29,14 +29,13 @@ std::string describe_capture(std::span<const std::uint8_t> capture) {
     for (std::size_t i = 0; i < capture.size(); ++i) {
       const auto part = find_flash_part(capture[i], capture[(i + 1) % capture.size()],
                                         capture[(i + 2) % capture.size()]);
-      if (part)
-        return text + fmt::format(" ({})", part->name);
+      if (part) return text + fmt::format(" ({})", part->name);
     }
   }
   return text;
 }
 
-} // namespace
+}  // namespace
 
 Gd25Flash::Gd25Flash(RomSwSession &session, Clock &clock, Gd25Options options)
     : session_(session), clock_(clock), options_(options) {}
@@ -50,8 +49,7 @@ std::vector<std::uint8_t> Gd25Flash::rx_pipelined(std::uint8_t opcode, std::uint
                                                   unsigned address_bytes, std::size_t count,
                                                   std::size_t want) {
   const SpiTransaction t{opcode, address, address_bytes, {}, count};
-  if (*lag_ == 0)
-    return session_.execute(t, want);
+  if (*lag_ == 0) return session_.execute(t, want);
   const bool check_marker = marker_pending_;
   const std::size_t read = std::max(want, check_marker ? std::size_t{4} : std::size_t{0});
   auto window = session_.execute(t, read);
@@ -79,8 +77,7 @@ std::vector<std::uint8_t> Gd25Flash::rx_primed(std::uint8_t opcode, std::uint32_
     session_.execute({opcode, address, address_bytes, {}, first}, first);
     return session_.execute({opcode, address, address_bytes, {}, count}, count);
   }
-  if (*lag_ == 0)
-    return rx_pipelined(opcode, address, address_bytes, count, count);
+  if (*lag_ == 0) return rx_pipelined(opcode, address, address_bytes, count, count);
   rx_pipelined(opcode, address, address_bytes, first, 0);
   return rx_pipelined(opcode, address, address_bytes, count, count);
 }
@@ -105,15 +102,14 @@ JedecCapture Gd25Flash::identify() {
                 fmt::format("flash chip not recognised: RDID (0x9F) returned {}; expected C8 60 15 "
                             "(GigaDevice GD25LQ16E, the chip of Navi31 boards)",
                             describe_capture(capture)));
-  if (options_.pipelined_reads && !lag_)
-    calibrate();
+  if (options_.pipelined_reads && !lag_) calibrate();
   return c;
 }
 
 void Gd25Flash::calibrate() {
   if (options_.assume_lag) {
     lag_ = *options_.assume_lag;
-    last_capture_ = 4; // the identify() RDID
+    last_capture_ = 4;  // the identify() RDID
     marker_pending_ = false;
     return;
   }
@@ -125,7 +121,7 @@ void Gd25Flash::calibrate() {
   if (jedec1 && sfdp_at_offset_1(w2)) {
     lag_ = 1;
     last_capture_ = 4;
-    marker_pending_ = true; // the last RDID's capture is a marker the next window must show
+    marker_pending_ = true;  // the last RDID's capture is a marker the next window must show
   } else if (sfdp_at_offset_1(w1) && jedec2) {
     lag_ = 0;
   } else {
@@ -163,8 +159,7 @@ std::vector<std::uint8_t> Gd25Flash::read(std::uint32_t address, std::size_t siz
           pipelined() ? rx_pipelined(spi::kRead, p, 3, n, n) : rx_primed(spi::kRead, p, 3, n);
       out.insert(out.end(), bytes.begin(), bytes.end());
       p += n;
-      if (on_chunk)
-        on_chunk(out.size());
+      if (on_chunk) on_chunk(out.size());
     }
     return out;
   }
@@ -177,8 +172,7 @@ std::vector<std::uint8_t> Gd25Flash::read(std::uint32_t address, std::size_t siz
       const auto window = rx_pipelined(spi::kRead, p, 3, n, previous);
       if (previous) {
         out.insert(out.end(), window.begin(), window.end());
-        if (on_chunk)
-          on_chunk(out.size());
+        if (on_chunk) on_chunk(out.size());
       }
       previous = n;
       p += n;
@@ -186,8 +180,7 @@ std::vector<std::uint8_t> Gd25Flash::read(std::uint32_t address, std::size_t siz
     const auto last = rx_pipelined(spi::kReadJedecId, 0, 0, 4, previous);
     out.insert(out.end(), last.begin(), last.end());
     marker_pending_ = true;
-    if (on_chunk)
-      on_chunk(out.size());
+    if (on_chunk) on_chunk(out.size());
   }
   return out;
 }
@@ -214,13 +207,11 @@ void Gd25Flash::wait_ready(Clock::Duration timeout, const std::string &what) {
   const bool lagging = pipelined() && *lag_ == 1;
   // With lag 1 the first window after the launch predates it; launch once and discard it. Each
   // later window shows the previous poll, captured after the launch, so BUSY = 0 is conclusive.
-  if (lagging)
-    rx_pipelined(spi::kReadStatus1, 0, 0, 2, 0);
+  if (lagging) rx_pipelined(spi::kReadStatus1, 0, 0, 2, 0);
   for (;;) {
     const std::uint8_t sr1 = lagging ? rx_pipelined(spi::kReadStatus1, 0, 0, 2, 1).at(0)
                                      : read_status(spi::kReadStatus1);
-    if (!(sr1 & kSr1Busy))
-      return;
+    if (!(sr1 & kSr1Busy)) return;
     if (clock_.now() - start >= timeout)
       throw Error(ErrorKind::Timeout,
                   fmt::format("flash chip still busy {:.1f} s after the {} (SR1 = 0x{:02X}){}",
@@ -252,8 +243,7 @@ void Gd25Flash::write_status(std::uint8_t sr1, std::uint8_t sr2) {
 }
 
 void Gd25Flash::finish() {
-  if (pipelined() && *lag_ == 1 && marker_pending_)
-    rx_pipelined(spi::kReadStatus1, 0, 0, 2, 4);
+  if (pipelined() && *lag_ == 1 && marker_pending_) rx_pipelined(spi::kReadStatus1, 0, 0, 2, 4);
 }
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

@@ -3,8 +3,7 @@
 namespace wavescope::hw::flash {
 
 OperationProgressSink to_operation_sink(ProgressSink sink) {
-  if (!sink)
-    return {};
+  if (!sink) return {};
   return [sink = std::move(sink)](const OperationProgress &p) {
     sink(ProgressUpdate{p.stage, p.done, p.total, p.unit});
   };
@@ -32,8 +31,7 @@ void EtaEstimator::assume(const std::string &kind, double operations) {
 
 std::optional<double> EtaEstimator::cost(const std::string &kind) const {
   auto it = costs_.find(kind);
-  if (it == costs_.end() || it->second.count == 0)
-    return std::nullopt;
+  if (it == costs_.end() || it->second.count == 0) return std::nullopt;
   return it->second.total / it->second.count;
 }
 
@@ -43,23 +41,19 @@ std::uint64_t EtaEstimator::operations() const {
 
 std::optional<double> EtaEstimator::seconds_per_operation() const {
   const std::uint64_t ops = operations();
-  if (ops == 0)
-    return std::nullopt;
+  if (ops == 0) return std::nullopt;
   return std::chrono::duration<double>(clock_.now() - start_time_).count() /
          static_cast<double>(ops);
 }
 
 std::optional<double> EtaEstimator::eta(const std::map<std::string, double> &remaining) const {
   const auto per_op = seconds_per_operation();
-  if (!per_op)
-    return std::nullopt;
+  if (!per_op) return std::nullopt;
   double ops = 0;
   for (const auto &[kind, count] : remaining) {
-    if (count <= 0)
-      continue;
+    if (count <= 0) continue;
     const auto c = cost(kind);
-    if (!c)
-      return std::nullopt;
+    if (!c) return std::nullopt;
     ops += *c * count;
   }
   return ops * *per_op;
@@ -79,4 +73,4 @@ OperationProgress EtaEstimator::progress(std::string_view stage, std::uint64_t d
   return p;
 }
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

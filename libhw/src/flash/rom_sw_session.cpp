@@ -13,8 +13,7 @@ using namespace navi31;
 namespace {
 
 std::string describe(const SpiTransaction &t) {
-  if (t.address_bytes == 0)
-    return fmt::format("opcode 0x{:02X}", t.opcode);
+  if (t.address_bytes == 0) return fmt::format("opcode 0x{:02X}", t.opcode);
   return fmt::format("opcode 0x{:02X} at 0x{:06X}", t.opcode, t.address);
 }
 
@@ -22,7 +21,7 @@ double seconds(Clock::Duration d) {
   return std::chrono::duration<double>(d).count();
 }
 
-} // namespace
+}  // namespace
 
 RomSwSession::RomSwSession(Mmio &bar5, Clock &clock, RomSwOptions options,
                            const CancelToken *cancel)
@@ -41,8 +40,7 @@ RomSwSession::~RomSwSession() {
 }
 
 void RomSwSession::open() {
-  if (open_)
-    return;
+  if (open_) return;
   const std::uint32_t rom_cntl = bar5_.read32(kRomCntl);
   if (rom_cntl == kAllOnes)
     throw Error(ErrorKind::Device, "device not responding: ROM_CNTL (0x5A380) reads 0xFFFFFFFF");
@@ -60,8 +58,7 @@ void RomSwSession::open() {
 }
 
 void RomSwSession::close() {
-  if (!open_)
-    return;
+  if (!open_) return;
   open_ = false;
   cached_command_.reset();
   if (session_saved_) {
@@ -109,8 +106,7 @@ std::vector<std::uint8_t> RomSwSession::execute(const SpiTransaction &t, std::si
                             describe(t), t.tx.size(), t.rx, t.address_bytes, window_bytes));
   open();
   ++transactions_;
-  if (session_saved_)
-    return run(t, window_bytes);
+  if (session_saved_) return run(t, window_bytes);
   const SavedRegisters saved = save_and_set_up(std::nullopt);
   std::vector<std::uint8_t> out;
   try {
@@ -131,8 +127,7 @@ std::vector<std::uint8_t> RomSwSession::run(const SpiTransaction &t, std::size_t
   const std::size_t window_dwords = (window_bytes + 3) / 4;
   std::vector<std::uint8_t> out;
   try {
-    if (options_.reference_resets)
-      bar5_.write32(kRomSwCntl, 0);
+    if (options_.reference_resets) bar5_.write32(kRomSwCntl, 0);
     if (options_.block_writes) {
       if (cached_command_ == command) {
         bar5_.write32(kRomSwStatus, 0);
@@ -146,11 +141,9 @@ std::vector<std::uint8_t> RomSwSession::run(const SpiTransaction &t, std::size_t
     }
     if (!options_.skip_check_reads) {
       const std::uint32_t status = bar5_.read32(kRomSwStatus);
-      if (status != 0)
-        throw_status(status, t, "after clearing it");
+      if (status != 0) throw_status(status, t, "after clearing it");
     }
-    if (!options_.block_writes)
-      bar5_.write32(kRomSwCommand, command);
+    if (!options_.block_writes) bar5_.write32(kRomSwCommand, command);
     if (!t.tx.empty()) {
       // TX payload: byte 4k+j goes to bits (31-8j):(24-8j) of DATA_(k+1).
       std::vector<std::uint32_t> dwords((t.tx.size() + 3) / 4, 0);
@@ -167,11 +160,9 @@ std::vector<std::uint8_t> RomSwSession::run(const SpiTransaction &t, std::size_t
     const std::uint32_t cntl =
         (t.address_bytes << kRomSwCntlCommandSizeShift) | (t.rx ? kRomSwCntlRxEnable : 0) | count;
     bar5_.write32(kRomSwCntl, cntl);
-    if (!options_.skip_check_reads)
-      (void)bar5_.read32(kRomSwCntl); // flushes the posted launch
+    if (!options_.skip_check_reads) (void)bar5_.read32(kRomSwCntl);  // flushes the posted launch
     auto window = wait_done(t, window_dwords);
-    if (window_dwords && !window)
-      window = bar5_.read_block(kRomSwData1, window_dwords);
+    if (window_dwords && !window) window = bar5_.read_block(kRomSwData1, window_dwords);
     if (window) {
       out.resize(window_bytes);
       for (std::size_t i = 0; i < window_bytes; ++i)
@@ -213,8 +204,7 @@ std::optional<std::vector<std::uint32_t>> RomSwSession::wait_done(const SpiTrans
     first = false;
     if (status == kAllOnes || status == kRomSwStatusGated)
       throw_status(status, t, "while waiting for DONE");
-    if (status & kRomSwStatusDone)
-      return std::nullopt;
+    if (status & kRomSwStatusDone) return std::nullopt;
     if (clock_.now() - start >= options_.done_timeout)
       throw Error(ErrorKind::Timeout,
                   fmt::format("ROM_SW transaction ({}) did not complete within {:.1f} s: "
@@ -241,4 +231,4 @@ void RomSwSession::throw_status(std::uint32_t status, const SpiTransaction &t, c
                           when, describe(t)));
 }
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

@@ -16,9 +16,8 @@ std::string sha256_hex(std::span<const std::uint8_t> bytes) {
     throw Error(ErrorKind::Internal, "OpenSSL SHA-256 failed");
   std::string hex;
   hex.reserve(2 * length);
-  for (unsigned int i = 0; i < length; ++i)
-    hex += fmt::format("{:02x}", digest[i]);
+  for (unsigned int i = 0; i < length; ++i) hex += fmt::format("{:02x}", digest[i]);
   return hex;
 }
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

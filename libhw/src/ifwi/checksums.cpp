@@ -40,8 +40,7 @@ std::string sha256_hex(std::span<const std::uint8_t> bytes) {
     throw Error(ErrorKind::Internal, "OpenSSL could not compute a SHA-256 digest");
   std::string hex;
   hex.reserve(2 * length);
-  for (unsigned int i = 0; i < length; ++i)
-    hex += fmt::format("{:02x}", digest[i]);
+  for (unsigned int i = 0; i < length; ++i) hex += fmt::format("{:02x}", digest[i]);
   return hex;
 }
 
@@ -53,11 +52,10 @@ std::vector<std::uint8_t> xorshift_bytes(std::uint32_t seed, std::size_t count) 
     x ^= x << 13;
     x ^= x >> 17;
     x ^= x << 5;
-    for (int i = 0; i < 4; ++i)
-      out.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
   }
   out.resize(count);
   return out;
 }
 
-} // namespace wavescope::hw::ifwi
+}  // namespace wavescope::hw::ifwi

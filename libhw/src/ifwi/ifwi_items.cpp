@@ -28,8 +28,7 @@ std::uint32_t u32_or_fail(std::span<const std::uint8_t> image, std::uint64_t off
 // A directory-sized range: (entry count @+8 + 1) × 16 bytes at a structure with `cookie`.
 IfwiItem directory_item(std::span<const std::uint8_t> image, std::uint32_t item,
                         std::uint64_t offset, std::string_view cookie, std::string description) {
-  if (!text_at(image, offset, cookie))
-    fail(item, fmt::format("no {} at {:#08x}", cookie, offset));
+  if (!text_at(image, offset, cookie)) fail(item, fmt::format("no {} at {:#08x}", cookie, offset));
   const std::uint64_t count = u32_or_fail(image, offset + 8, item);
   return {item, offset, (count + 1) * 16, std::move(description)};
 }
@@ -43,8 +42,7 @@ IfwiItem signature_entry_item(std::span<const std::uint8_t> image, std::uint32_t
   std::optional<IfwiItem> found;
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::uint64_t entry = table + 0x10 + 16 * i;
-    if (u32_or_fail(image, entry, item) != sign_type)
-      continue;
+    if (u32_or_fail(image, entry, item) != sign_type) continue;
     if (found)
       fail(item, fmt::format("the $SGN table at {:#08x} has more than one entry of sign type {}",
                              table, sign_type));
@@ -79,13 +77,12 @@ IfwiItem resolve_unchecked(std::span<const std::uint8_t> image, std::uint32_t it
                           "$SGN table");
   case 0x89: return {item, 0x1F0000, 0x100, "region at 0x1F0000"};
   default:
-    if (item >= 0x82 && item <= 0x88)
-      return signature_entry_item(image, item);
+    if (item >= 0x82 && item <= 0x88) return signature_entry_item(image, item);
     fail(item, "not an item the host can resolve (known: 0x01-0x08, 0x80-0x89)");
   }
 }
 
-} // namespace
+}  // namespace
 
 IfwiItem resolve_ifwi_item(std::span<const std::uint8_t> image, std::uint32_t item) {
   IfwiItem resolved = resolve_unchecked(image, item);
@@ -109,4 +106,4 @@ std::vector<IfwiItemResolution> resolve_all_ifwi_items(std::span<const std::uint
   return out;
 }
 
-} // namespace wavescope::hw::ifwi
+}  // namespace wavescope::hw::ifwi

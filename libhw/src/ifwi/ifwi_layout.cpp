@@ -21,8 +21,7 @@ constexpr std::size_t kDirectoryEntrySize = 16;
 std::size_t present_body(std::span<const std::uint8_t> image, std::uint64_t body_offset,
                          std::uint32_t count) {
   const std::uint64_t wanted = 8 + std::uint64_t(count) * kDirectoryEntrySize;
-  if (body_offset >= image.size())
-    return 0;
+  if (body_offset >= image.size()) return 0;
   return static_cast<std::size_t>(std::min<std::uint64_t>(wanted, image.size() - body_offset));
 }
 
@@ -37,8 +36,7 @@ std::optional<SignatureTable> parse_sgn(std::span<const std::uint8_t> image, std
       crc32(image.subspan(offset + 8, present_body(image, offset + 8, table.entry_count)));
   for (std::uint64_t i = 0; i < table.entry_count; ++i) {
     const std::uint64_t at = offset + kDirectoryHeaderSize + i * kDirectoryEntrySize;
-    if (!fits(image, at, kDirectoryEntrySize))
-      break;
+    if (!fits(image, at, kDirectoryEntrySize)) break;
     table.entries.push_back({*u32_at(image, at), *u32_at(image, at + 4), *u32_at(image, at + 8),
                              *u32_at(image, at + 12)});
   }
@@ -47,8 +45,7 @@ std::optional<SignatureTable> parse_sgn(std::span<const std::uint8_t> image, std
 
 std::optional<ImageSlotHeader> parse_ish(std::span<const std::uint8_t> image, std::uint64_t offset,
                                          char slot) {
-  if (!fits(image, offset, kIshSize))
-    return std::nullopt;
+  if (!fits(image, offset, kIshSize)) return std::nullopt;
   ImageSlotHeader ish;
   ish.slot = slot;
   ish.offset = offset;
@@ -88,8 +85,7 @@ std::optional<OptionRom> parse_option_rom(std::span<const std::uint8_t> image,
 
 std::optional<Partition> parse_partition(std::span<const std::uint8_t> image,
                                          const ImageSlotHeader &ish) {
-  if (ish.blank() || ish.slot_address >= image.size())
-    return std::nullopt;
+  if (ish.blank() || ish.slot_address >= image.size()) return std::nullopt;
   Partition part;
   part.slot = ish.slot;
   part.offset = ish.slot_address;
@@ -97,8 +93,7 @@ std::optional<Partition> parse_partition(std::span<const std::uint8_t> image,
   part.directory = parse_directory(image, part.offset, "$PL2");
   if (part.directory) {
     for (const auto &entry : part.directory->entries) {
-      if (entry.type != kVbiosImageFirmwareId || entry.location >= part.size)
-        continue;
+      if (entry.type != kVbiosImageFirmwareId || entry.location >= part.size) continue;
       part.option_rom = parse_option_rom(image, part.offset + entry.location);
       break;
     }
@@ -106,7 +101,7 @@ std::optional<Partition> parse_partition(std::span<const std::uint8_t> image,
   return part;
 }
 
-} // namespace
+}  // namespace
 
 std::optional<PspDirectory> parse_directory(std::span<const std::uint8_t> image,
                                             std::uint64_t offset, std::string_view cookie) {
@@ -122,8 +117,7 @@ std::optional<PspDirectory> parse_directory(std::span<const std::uint8_t> image,
       fletcher32(image.subspan(offset + 8, present_body(image, offset + 8, dir.entry_count)));
   for (std::uint64_t i = 0; i < dir.entry_count; ++i) {
     const std::uint64_t at = offset + kDirectoryHeaderSize + i * kDirectoryEntrySize;
-    if (!fits(image, at, kDirectoryEntrySize))
-      break;
+    if (!fits(image, at, kDirectoryEntrySize)) break;
     const std::uint64_t location = *u32_at(image, at + 8) | std::uint64_t(*u32_at(image, at + 12))
                                                                 << 32;
     dir.entries.push_back({*u32_at(image, at), *u32_at(image, at + 4), location});
@@ -139,18 +133,16 @@ IfwiLayout parse_ifwi(std::span<const std::uint8_t> image) {
   layout.primary_psp = parse_directory(image, kPrimaryPspDirectoryOffset, "$PSP");
   layout.backup_psp = parse_directory(image, kBackupPspDirectoryOffset, "$PSP");
   layout.sgn_pointer = u32_at(image, kSgnPointerOffset);
-  if (layout.sgn_pointer)
-    layout.sgn = parse_sgn(image, *layout.sgn_pointer);
+  if (layout.sgn_pointer) layout.sgn = parse_sgn(image, *layout.sgn_pointer);
   layout.ish_a = parse_ish(image, kIshAOffset, 'A');
   layout.ish_b = parse_ish(image, kIshBOffset, 'B');
   for (const auto &ish : {layout.ish_a, layout.ish_b})
     if (ish)
-      if (auto part = parse_partition(image, *ish))
-        layout.partitions.push_back(std::move(*part));
+      if (auto part = parse_partition(image, *ish)) layout.partitions.push_back(std::move(*part));
   const std::size_t half = image.size() / 2;
   layout.halves_identical = half > 0 && image.size() % 2 == 0 &&
                             std::memcmp(image.data(), image.data() + half, half) == 0;
   return layout;
 }
 
-} // namespace wavescope::hw::ifwi
+}  // namespace wavescope::hw::ifwi

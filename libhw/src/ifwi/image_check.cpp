@@ -48,7 +48,7 @@ void check_size_and_magic(std::span<const std::uint8_t> image, const IfwiLayout 
   if (layout.efs->magic != kEfsMagic) {
     findings.error(0, "magic is {:#010x}, expected {:#010x} (bytes AA 55 AA 55)", layout.efs->magic,
                    kEfsMagic);
-    return; // not an IFWI image: the pointers below would only add noise
+    return;  // not an IFWI image: the pointers below would only add noise
   }
   if (layout.efs->psp_directory != kPrimaryPspDirectoryOffset)
     findings.warning(0x14, "EFS $PSP pointer is {:#x}; the PSP reads its directory at {:#x}",
@@ -85,8 +85,7 @@ void check_psp_directory(const std::optional<PspDirectory> &dir, std::uint64_t w
   }
   const auto points_at = [&](std::uint32_t type, std::uint64_t ish) {
     for (const auto &entry : dir->entries)
-      if (entry.type == type)
-        return entry.location == ish;
+      if (entry.type == type) return entry.location == ish;
     return false;
   };
   if (!points_at(kPspRegionAFirmwareId, kIshAOffset) ||
@@ -98,8 +97,7 @@ void check_psp_directory(const std::optional<PspDirectory> &dir, std::uint64_t w
 }
 
 void check_sgn(const IfwiLayout &layout, std::uint64_t limit, Findings &findings) {
-  if (!layout.sgn_pointer)
-    return; // the size finding already covers an image this short
+  if (!layout.sgn_pointer) return;  // the size finding already covers an image this short
   const std::uint32_t pointer = *layout.sgn_pointer;
   if (pointer >= limit) {
     findings.error(kSgnPointerOffset, "$SGN pointer is {:#x}, outside the {:#x}-byte image",
@@ -130,8 +128,7 @@ void check_sgn(const IfwiLayout &layout, std::uint64_t limit, Findings &findings
                      i, entry.sign_type, entry.offset, std::uint64_t(entry.offset) + entry.size);
   }
   for (std::uint32_t type = 1; type <= 7; ++type) {
-    if (seen[type] == 0)
-      findings.error(pointer, "$SGN table has no entry of sign type {}", type);
+    if (seen[type] == 0) findings.error(pointer, "$SGN table has no entry of sign type {}", type);
     if (seen[type] > 1)
       findings.error(pointer, "$SGN table has {} entries of sign type {}", seen[type], type);
   }
@@ -139,8 +136,7 @@ void check_sgn(const IfwiLayout &layout, std::uint64_t limit, Findings &findings
 
 void check_ish(const std::optional<ImageSlotHeader> &ish, std::uint64_t where, char slot,
                std::uint64_t limit, Findings &findings) {
-  if (!ish)
-    return; // the size finding already covers an image this short
+  if (!ish) return;  // the size finding already covers an image this short
   if (ish->blank()) {
     findings.error(where, "image-slot header {} is blank", slot);
     return;
@@ -185,7 +181,7 @@ void check_partitions(const IfwiLayout &layout, const ImageCheckOptions &options
   }
 }
 
-} // namespace
+}  // namespace
 
 ImageCheck validate_flash_image(std::span<const std::uint8_t> image,
                                 const ImageCheckOptions &options) {
@@ -194,8 +190,7 @@ ImageCheck validate_flash_image(std::span<const std::uint8_t> image,
   Findings findings(check.findings);
   const auto &layout = check.layout;
   check_size_and_magic(image, layout, options, findings);
-  if (!layout.efs || layout.efs->magic != kEfsMagic)
-    return check;
+  if (!layout.efs || layout.efs->magic != kEfsMagic) return check;
   // Ranges are checked against the flash size: an entry is only valid if it exists on the chip.
   const std::uint64_t limit = std::min<std::uint64_t>(image.size(), options.expected_size);
   check_psp_directory(layout.primary_psp, kPrimaryPspDirectoryOffset, "primary", limit, findings);
@@ -225,22 +220,18 @@ std::size_t ImageCheck::warning_count() const {
 std::string ImageCheck::error_summary() const {
   std::string out;
   for (const auto &f : findings) {
-    if (f.severity != FindingSeverity::Error)
-      continue;
-    if (!out.empty())
-      out += "; ";
+    if (f.severity != FindingSeverity::Error) continue;
+    if (!out.empty()) out += "; ";
     out += f.message;
   }
   return out;
 }
 
 void ImageCheck::require_accepted(std::string_view override_hint) const {
-  if (accepted())
-    return;
+  if (accepted()) return;
   std::string message = fmt::format("image rejected ({} problem{}): {}", error_count(),
                                     error_count() == 1 ? "" : "s", error_summary());
-  if (!override_hint.empty())
-    message += fmt::format(" — {}", override_hint);
+  if (!override_hint.empty()) message += fmt::format(" — {}", override_hint);
   throw Error(ErrorKind::BadInput, message);
 }
 
@@ -248,4 +239,4 @@ std::string_view to_string(FindingSeverity severity) {
   return severity == FindingSeverity::Error ? "error" : "warning";
 }
 
-} // namespace wavescope::hw::ifwi
+}  // namespace wavescope::hw::ifwi

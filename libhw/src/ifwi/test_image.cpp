@@ -61,11 +61,11 @@ void put_directory(std::span<std::uint8_t> image, std::uint64_t at, std::string_
 
 void put_image_slot_header(std::span<std::uint8_t> image, std::uint64_t at,
                            std::uint32_t slot_address, std::uint32_t slot_size) {
-  put_u32(image, at + 4, 1);  // priority
-  put_u32(image, at + 8, 0);  // update retries
-  put_u32(image, at + 12, 0); // glitch retries (u8) + 3 reserved bytes
+  put_u32(image, at + 4, 1);   // priority
+  put_u32(image, at + 8, 0);   // update retries
+  put_u32(image, at + 12, 0);  // glitch retries (u8) + 3 reserved bytes
   put_u32(image, at + 0x10, slot_address);
-  put_u32(image, at + 0x14, 0); // PSP id
+  put_u32(image, at + 0x14, 0);  // PSP id
   put_u32(image, at + 0x18, slot_size);
   put_u32(image, at + 0x1C, 0xFFFFFFFF);
   put_u32(image, at, crc32(image.subspan(at + 4, kIshSize - 4)));
@@ -89,13 +89,13 @@ std::vector<std::uint8_t> make_option_rom(const TestImageOptions &options) {
   put_u16(r, p + 8, 0);
   put_u16(r, p + 10, 0x18);
   r[p + 12] = 3;
-  r[p + 13] = 0x00; // class code 03 00 00, low byte first
+  r[p + 13] = 0x00;  // class code 03 00 00, low byte first
   r[p + 14] = 0x00;
   r[p + 15] = 0x03;
   put_u16(r, p + 16, 0x80);
   put_u16(r, p + 18, 0);
-  r[p + 20] = 0;    // code type x86
-  r[p + 21] = 0x80; // last image
+  r[p + 20] = 0;     // code type x86
+  r[p + 21] = 0x80;  // last image
   put_u16(r, p + 22, 0);
   return rom;
 }
@@ -113,7 +113,7 @@ void corrupt(std::vector<std::uint8_t> &image, TestImageCorruption corruption) {
   const std::span<std::uint8_t> img(image);
   switch (corruption) {
   case TestImageCorruption::None:
-  case TestImageCorruption::WrongDeviceId: // made through the device id parameter
+  case TestImageCorruption::WrongDeviceId:  // made through the device id parameter
     break;
   case TestImageCorruption::BadMagic: put_u32(img, 0, 0x55AA55AB); break;
   case TestImageCorruption::MissingPrimaryPsp:
@@ -154,7 +154,7 @@ void corrupt(std::vector<std::uint8_t> &image, TestImageCorruption corruption) {
   }
 }
 
-} // namespace
+}  // namespace
 
 std::vector<std::uint8_t> make_test_ifwi_image(const TestImageOptions &requested) {
   TestImageOptions options = requested;
@@ -165,8 +165,7 @@ std::vector<std::uint8_t> make_test_ifwi_image(const TestImageOptions &requested
                             "[0x30000, 0xE0000]",
                             options.slot_size));
   }
-  if (options.corruption == TestImageCorruption::WrongDeviceId)
-    options.device_id = 0x73BF;
+  if (options.corruption == TestImageCorruption::WrongDeviceId) options.device_id = 0x73BF;
   std::vector<std::uint8_t> image(kNavi31ImageSize, 0xFF);
   const std::span<std::uint8_t> img(image);
   put_u32(img, 0, kEfsMagic);
@@ -209,16 +208,14 @@ std::vector<std::uint8_t> make_test_ifwi_image(const TestImageOptions &requested
 
 std::string_view to_string(TestImageCorruption corruption) {
   for (const auto &[value, name] : kCorruptionNames)
-    if (value == corruption)
-      return name;
+    if (value == corruption) return name;
   return "unknown";
 }
 
 TestImageCorruption parse_test_image_corruption(std::string_view name) {
   std::string names;
   for (const auto &[value, known] : kCorruptionNames) {
-    if (known == name)
-      return value;
+    if (known == name) return value;
     names += names.empty() ? "" : ", ";
     names += known;
   }
@@ -226,4 +223,4 @@ TestImageCorruption parse_test_image_corruption(std::string_view name) {
               fmt::format("unknown test image corruption '{}' (known: {})", name, names));
 }
 
-} // namespace wavescope::hw::ifwi
+}  // namespace wavescope::hw::ifwi

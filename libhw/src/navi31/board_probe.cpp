@@ -77,4 +77,4 @@ void require_rom_sw(const BoardProbe &probe) {
   }
 }
 
-} // namespace wavescope::hw::navi31
+}  // namespace wavescope::hw::navi31

@@ -18,7 +18,7 @@ constexpr std::array kParts = {
     KnownFlashPart{0xEF, 0x40, 0x15, "Winbond W25Q16 (3 V, 16 Mbit)", 0x200000, false},
     KnownFlashPart{0xC2, 0x25, 0x35, "Macronix MX25U1635 (1.8 V, 16 Mbit)", 0x200000, false},
 };
-} // namespace
+}  // namespace
 
 std::optional<KnownFlashPart> find_flash_part(std::uint8_t manufacturer, std::uint8_t type,
                                               std::uint8_t capacity) {
@@ -32,11 +32,9 @@ std::optional<KnownFlashPart> find_flash_part(std::uint8_t manufacturer, std::ui
 bool contains_jedec_cyclically(std::span<const std::uint8_t> capture, std::uint8_t m,
                                std::uint8_t t, std::uint8_t c) {
   const std::size_t n = capture.size();
-  if (n == 0)
-    return false;
+  if (n == 0) return false;
   for (std::size_t i = 0; i < n; ++i) {
-    if (capture[i] == m && capture[(i + 1) % n] == t && capture[(i + 2) % n] == c)
-      return true;
+    if (capture[i] == m && capture[(i + 1) % n] == t && capture[(i + 2) % n] == c) return true;
   }
   return false;
 }
@@ -44,11 +42,10 @@ bool contains_jedec_cyclically(std::span<const std::uint8_t> capture, std::uint8
 std::string hex_bytes(std::span<const std::uint8_t> bytes) {
   std::string out;
   for (std::size_t i = 0; i < bytes.size(); ++i) {
-    if (i)
-      out += ' ';
+    if (i) out += ' ';
     out += fmt::format("{:02X}", bytes[i]);
   }
   return out;
 }
 
-} // namespace wavescope::hw::navi31
+}  // namespace wavescope::hw::navi31

@@ -30,7 +30,7 @@ private:
   std::chrono::steady_clock::time_point start_;
 };
 
-} // namespace
+}  // namespace
 
 MappedMmio::MappedMmio(const std::filesystem::path &file, std::uint64_t size, std::string name)
     : name_(std::move(name)), size_(size) {
@@ -72,10 +72,8 @@ MappedMmio::MappedMmio(int fd, std::uint64_t file_offset, std::uint64_t size, st
 }
 
 MappedMmio::~MappedMmio() {
-  if (base_ && base_ != MAP_FAILED)
-    ::munmap(base_, size_);
-  if (fd_ >= 0)
-    ::close(fd_);
+  if (base_ && base_ != MAP_FAILED) ::munmap(base_, size_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 volatile std::uint32_t *MappedMmio::at(std::uint64_t offset, std::uint64_t bytes,
@@ -95,8 +93,7 @@ std::uint32_t MappedMmio::read32(std::uint64_t offset) {
   const std::uint32_t value = *p;
   ++stats_.reads;
   stats_.bytes_read += 4;
-  if (hook_)
-    hook_({MmioAccess::Kind::Read32, offset, value, 4});
+  if (hook_) hook_({MmioAccess::Kind::Read32, offset, value, 4});
   return value;
 }
 
@@ -106,16 +103,14 @@ void MappedMmio::write32(std::uint64_t offset, std::uint32_t value) {
   *p = value;
   ++stats_.writes;
   stats_.bytes_written += 4;
-  if (hook_)
-    hook_({MmioAccess::Kind::Write32, offset, value, 4});
+  if (hook_) hook_({MmioAccess::Kind::Write32, offset, value, 4});
 }
 
 std::vector<std::uint32_t> MappedMmio::read_block(std::uint64_t offset, std::size_t dwords) {
   auto *p = at(offset, 4 * dwords, "read_block");
   Timed timed(stats_);
   std::vector<std::uint32_t> out(dwords);
-  for (std::size_t i = 0; i < dwords; ++i)
-    out[i] = p[i];
+  for (std::size_t i = 0; i < dwords; ++i) out[i] = p[i];
   ++stats_.block_reads;
   stats_.bytes_read += 4 * dwords;
   if (hook_ && dwords)
@@ -126,8 +121,7 @@ std::vector<std::uint32_t> MappedMmio::read_block(std::uint64_t offset, std::siz
 void MappedMmio::write_block(std::uint64_t offset, std::span<const std::uint32_t> values) {
   auto *p = at(offset, 4 * values.size(), "write_block");
   Timed timed(stats_);
-  for (std::size_t i = 0; i < values.size(); ++i)
-    p[i] = values[i];
+  for (std::size_t i = 0; i < values.size(); ++i) p[i] = values[i];
   ++stats_.block_writes;
   stats_.bytes_written += 4 * values.size();
   if (hook_ && !values.empty())
@@ -141,8 +135,7 @@ void MappedMmio::flush() {
   const std::uint32_t value = *p;
   ++stats_.reads;
   stats_.bytes_read += 4;
-  if (hook_)
-    hook_({MmioAccess::Kind::Flush, 0, value, 4});
+  if (hook_) hook_({MmioAccess::Kind::Flush, 0, value, 4});
 }
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

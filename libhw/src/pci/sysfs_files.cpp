@@ -22,8 +22,7 @@ fs::path devices_dir(const fs::path &root) {
 
 std::optional<std::string> read_line(const fs::path &file) {
   std::ifstream in(file);
-  if (!in)
-    return std::nullopt;
+  if (!in) return std::nullopt;
   std::string text;
   std::getline(in, text);
   return text;
@@ -31,8 +30,7 @@ std::optional<std::string> read_line(const fs::path &file) {
 
 std::optional<std::uint64_t> read_hex(const fs::path &file) {
   const auto text = read_line(file);
-  if (!text)
-    return std::nullopt;
+  if (!text) return std::nullopt;
   try {
     return std::stoull(*text, nullptr, 16);
   } catch (const std::exception &) {
@@ -43,8 +41,7 @@ std::optional<std::uint64_t> read_hex(const fs::path &file) {
 std::optional<std::string> driver_of(const fs::path &device) {
   std::error_code ec;
   const auto link = device / "driver";
-  if (!fs::is_symlink(link, ec) && !fs::exists(link, ec))
-    return std::nullopt;
+  if (!fs::is_symlink(link, ec) && !fs::exists(link, ec)) return std::nullopt;
   const auto target = fs::read_symlink(link, ec);
   return ec ? link.filename().string() : target.filename().string();
 }
@@ -75,11 +72,10 @@ void write_file(const fs::path &file, std::string_view text, const std::string &
   const int fd = ::open(file.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
   if (fd < 0 || ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
     const int err = errno;
-    if (fd >= 0)
-      ::close(fd);
+    if (fd >= 0) ::close(fd);
     throw Error(ErrorKind::Device, fmt::format("cannot {}: {}", action, std::strerror(err)));
   }
   ::close(fd);
 }
 
-} // namespace wavescope::hw::sysfs
+}  // namespace wavescope::hw::sysfs

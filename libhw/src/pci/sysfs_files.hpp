@@ -22,4 +22,4 @@ std::array<BarInfo, 6> read_resources(const std::filesystem::path &device);
 void write_file(const std::filesystem::path &file, std::string_view text,
                 const std::string &action);
 
-} // namespace wavescope::hw::sysfs
+}  // namespace wavescope::hw::sysfs

@@ -24,7 +24,7 @@ using sysfs::devices_dir;
 using sysfs::driver_of;
 using sysfs::read_hex;
 
-} // namespace
+}  // namespace
 
 SysfsPciFunction::SysfsPciFunction(std::string bdf, SysfsOptions options)
     : bdf_(std::move(bdf)), options_(std::move(options)) {
@@ -93,14 +93,12 @@ SysfsPciFunction::SysfsPciFunction(std::string bdf, SysfsOptions options)
         write_sysfs(sibling / "remove", "1", "hot-remove sibling function (until a PCI rescan)");
     }
   }
-  if (options_.enable_device)
-    write_sysfs(enable, "1", "enable memory decoding");
+  if (options_.enable_device) write_sysfs(enable, "1", "enable memory decoding");
   read_resources();
 }
 
 SysfsPciFunction::~SysfsPciFunction() {
-  if (config_fd_ >= 0)
-    ::close(config_fd_);
+  if (config_fd_ >= 0) ::close(config_fd_);
 }
 
 fs::path SysfsPciFunction::device_dir() const {
@@ -110,8 +108,7 @@ fs::path SysfsPciFunction::device_dir() const {
 void SysfsPciFunction::write_sysfs(const fs::path &file, std::string_view text,
                                    std::string_view why) {
   const std::string action = fmt::format("write {} to {} ({})", text, file.string(), why);
-  if (options_.log)
-    options_.log(action);
+  if (options_.log) options_.log(action);
   actions_.push_back(action);
   sysfs::write_file(file, text, action);
 }
@@ -121,14 +118,12 @@ void SysfsPciFunction::read_resources() {
 }
 
 std::uint32_t SysfsPciFunction::config_read(std::uint32_t offset, unsigned width) {
-  if (closed_)
-    throw Error(ErrorKind::Internal, fmt::format("{} is closed", id()));
+  if (closed_) throw Error(ErrorKind::Internal, fmt::format("{} is closed", id()));
   if ((width != 1 && width != 2 && width != 4) || offset + width > 4096)
     throw Error(ErrorKind::Internal,
                 fmt::format("config read of {} at {:#x}: bad width {}", bdf_, offset, width));
   const auto file = device_dir() / "config";
-  if (config_fd_ < 0)
-    config_fd_ = ::open(file.c_str(), O_RDWR | O_SYNC | O_CLOEXEC);
+  if (config_fd_ < 0) config_fd_ = ::open(file.c_str(), O_RDWR | O_SYNC | O_CLOEXEC);
   if (config_fd_ < 0)
     throw Error(ErrorKind::Device,
                 fmt::format("cannot open {}: {}", file.string(), std::strerror(errno)));
@@ -138,16 +133,14 @@ std::uint32_t SysfsPciFunction::config_read(std::uint32_t offset, unsigned width
                 fmt::format("config read of {} bytes at {:#x} from {} failed: {}", width, offset,
                             file.string(), std::strerror(errno)));
   std::uint32_t value = 0;
-  for (unsigned i = 0; i < width; ++i)
-    value |= std::uint32_t(bytes[i]) << (8 * i);
+  for (unsigned i = 0; i < width; ++i) value |= std::uint32_t(bytes[i]) << (8 * i);
   return value;
 }
 
 void SysfsPciFunction::config_write(std::uint32_t offset, std::uint32_t value, unsigned width) {
-  config_read(offset, width); // validates and opens
+  config_read(offset, width);  // validates and opens
   std::uint8_t bytes[4];
-  for (unsigned i = 0; i < 4; ++i)
-    bytes[i] = static_cast<std::uint8_t>(value >> (8 * i));
+  for (unsigned i = 0; i < 4; ++i) bytes[i] = static_cast<std::uint8_t>(value >> (8 * i));
   if (::pwrite(config_fd_, bytes, width, offset) != static_cast<ssize_t>(width))
     throw Error(ErrorKind::Device, fmt::format("config write of {:#x} at {:#x} to {} failed: {}",
                                                value, offset, bdf_, std::strerror(errno)));
@@ -158,8 +151,7 @@ BarInfo SysfsPciFunction::bar(unsigned index) {
 }
 
 Mmio &SysfsPciFunction::map_bar(unsigned index) {
-  if (closed_)
-    throw Error(ErrorKind::Internal, fmt::format("{} is closed", id()));
+  if (closed_) throw Error(ErrorKind::Internal, fmt::format("{} is closed", id()));
   if (index >= 6 || !bars_[index].present)
     throw Error(
         ErrorKind::Device,
@@ -187,13 +179,10 @@ Mmio &SysfsPciFunction::map_bar(unsigned index) {
 }
 
 void SysfsPciFunction::close() {
-  if (closed_)
-    return;
+  if (closed_) return;
   closed_ = true;
-  for (auto &region : regions_)
-    region.reset();
-  if (config_fd_ >= 0)
-    ::close(config_fd_);
+  for (auto &region : regions_) region.reset();
+  if (config_fd_ >= 0) ::close(config_fd_);
   config_fd_ = -1;
   options_.lock.reset();
 }
@@ -206,8 +195,7 @@ std::vector<PciDeviceEntry> list_pci_devices(const std::filesystem::path &sysfs_
     const auto dir = it->path();
     const auto vendor = read_hex(dir / "vendor");
     const auto device = read_hex(dir / "device");
-    if (!vendor || !device)
-      continue;
+    if (!vendor || !device) continue;
     out.push_back({dir.filename().string(), static_cast<std::uint16_t>(*vendor),
                    static_cast<std::uint16_t>(*device),
                    static_cast<std::uint32_t>(read_hex(dir / "class").value_or(0)),
@@ -228,4 +216,4 @@ std::vector<PciDeviceEntry> list_navi31_devices(const std::filesystem::path &sys
   return all;
 }
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -42,28 +42,24 @@ public:
     const std::uint32_t value = load(offset, "read32");
     ++stats_.reads;
     stats_.bytes_read += 4;
-    if (hook_)
-      hook_({MmioAccess::Kind::Read32, offset, value, 4});
+    if (hook_) hook_({MmioAccess::Kind::Read32, offset, value, 4});
     return value;
   }
   void write32(std::uint64_t offset, std::uint32_t value) override {
     store(offset, value, "write32");
     ++stats_.writes;
     stats_.bytes_written += 4;
-    if (hook_)
-      hook_({MmioAccess::Kind::Write32, offset, value, 4});
+    if (hook_) hook_({MmioAccess::Kind::Write32, offset, value, 4});
   }
   std::vector<std::uint32_t> read_block(std::uint64_t offset, std::size_t dwords) override {
     std::vector<std::uint32_t> out(dwords);
-    for (std::size_t i = 0; i < dwords; ++i)
-      out[i] = load(offset + 4 * i, "read_block");
+    for (std::size_t i = 0; i < dwords; ++i) out[i] = load(offset + 4 * i, "read_block");
     ++stats_.block_reads;
     stats_.bytes_read += 4 * dwords;
     return out;
   }
   void write_block(std::uint64_t offset, std::span<const std::uint32_t> values) override {
-    for (std::size_t i = 0; i < values.size(); ++i)
-      store(offset + 4 * i, values[i], "write_block");
+    for (std::size_t i = 0; i < values.size(); ++i) store(offset + 4 * i, values[i], "write_block");
     ++stats_.block_writes;
     stats_.bytes_written += 4 * values.size();
   }
@@ -102,7 +98,7 @@ private:
   MmioTraceHook hook_;
 };
 
-} // namespace
+}  // namespace
 
 std::shared_ptr<VfioKernel> linux_vfio_kernel() {
   return std::make_shared<LinuxVfioKernel>();
@@ -113,14 +109,13 @@ VfioPciFunction::VfioPciFunction(std::string bdf, VfioOptions options)
   try {
     open_device();
   } catch (...) {
-    close(); // release the descriptors opened so far
+    close();  // release the descriptors opened so far
     throw;
   }
 }
 
 void VfioPciFunction::open_device() {
-  if (!options_.kernel)
-    options_.kernel = linux_vfio_kernel();
+  if (!options_.kernel) options_.kernel = linux_vfio_kernel();
   const auto device = sysfs::devices_dir(options_.sysfs_root) / bdf_;
   std::error_code ec;
   if (!fs::exists(device, ec))
@@ -169,16 +164,14 @@ VfioPciFunction::~VfioPciFunction() {
 
 void VfioPciFunction::announce(const fs::path &file, std::string_view text, std::string_view why) {
   const std::string action = fmt::format("write {} to {} ({})", text, file.string(), why);
-  if (options_.log)
-    options_.log(action);
+  if (options_.log) options_.log(action);
   actions_.push_back(action);
   sysfs::write_file(file, text, action);
 }
 
 void VfioPciFunction::bind_to_vfio(const fs::path &device) {
   const auto driver = sysfs::driver_of(device);
-  if (driver == "vfio-pci")
-    return;
+  if (driver == "vfio-pci") return;
   if (driver) {
     if (!options_.allow_unbind)
       throw Error(ErrorKind::State,
@@ -250,8 +243,7 @@ VfioPciFunction::Region VfioPciFunction::region(unsigned index) {
 }
 
 std::uint32_t VfioPciFunction::config_read(std::uint32_t offset, unsigned width) {
-  if (closed_)
-    throw Error(ErrorKind::Internal, fmt::format("{} is closed", id()));
+  if (closed_) throw Error(ErrorKind::Internal, fmt::format("{} is closed", id()));
   if ((width != 1 && width != 2 && width != 4) || offset + width > config_.size)
     throw Error(ErrorKind::Internal,
                 fmt::format("config read of {} at {:#x} ({} bytes) is outside its {}-byte config "
@@ -263,16 +255,14 @@ std::uint32_t VfioPciFunction::config_read(std::uint32_t offset, unsigned width)
     throw Error(ErrorKind::Device,
                 fmt::format("config read of {} at {:#x}: {}", bdf_, offset, errno_text()));
   std::uint32_t value = 0;
-  for (unsigned i = 0; i < width; ++i)
-    value |= std::uint32_t(bytes[i]) << (8 * i);
+  for (unsigned i = 0; i < width; ++i) value |= std::uint32_t(bytes[i]) << (8 * i);
   return value;
 }
 
 void VfioPciFunction::config_write(std::uint32_t offset, std::uint32_t value, unsigned width) {
-  config_read(offset, width); // validates
+  config_read(offset, width);  // validates
   std::uint8_t bytes[4];
-  for (unsigned i = 0; i < 4; ++i)
-    bytes[i] = static_cast<std::uint8_t>(value >> (8 * i));
+  for (unsigned i = 0; i < 4; ++i) bytes[i] = static_cast<std::uint8_t>(value >> (8 * i));
   if (::pwrite(device_, bytes, width, static_cast<off_t>(config_.offset + offset)) !=
       static_cast<ssize_t>(width))
     throw Error(ErrorKind::Device,
@@ -284,8 +274,7 @@ BarInfo VfioPciFunction::bar(unsigned index) {
 }
 
 Mmio &VfioPciFunction::map_bar(unsigned index) {
-  if (closed_)
-    throw Error(ErrorKind::Internal, fmt::format("{} is closed", id()));
+  if (closed_) throw Error(ErrorKind::Internal, fmt::format("{} is closed", id()));
   if (index >= 6 || !bars_[index].present || bars_[index].is_io)
     throw Error(ErrorKind::Device,
                 fmt::format("BAR{} of {} is not a memory region VFIO exposes (not assigned by the "
@@ -303,11 +292,9 @@ Mmio &VfioPciFunction::map_bar(unsigned index) {
 }
 
 void VfioPciFunction::close() {
-  if (closed_)
-    return;
+  if (closed_) return;
   closed_ = true;
-  for (auto &region : regions_)
-    region.reset();
+  for (auto &region : regions_) region.reset();
   for (int *fd : {&device_, &group_fd_, &container_})
     if (*fd >= 0) {
       ::close(*fd);
@@ -316,4 +303,4 @@ void VfioPciFunction::close() {
   options_.lock.reset();
 }
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -42,8 +42,7 @@ std::string error_text(std::uint16_t code) {
                                        "state machine not initialised",
                                        "state machine transfer error",
                                        "initialisation error"};
-  if (code < std::size(kNames))
-    return fmt::format("0x{:02X} {}", code, kNames[code]);
+  if (code < std::size(kNames)) return fmt::format("0x{:02X} {}", code, kNames[code]);
   return fmt::format("0x{:04X} (unknown error code)", code);
 }
 
@@ -53,8 +52,7 @@ PspMailbox::PspMailbox(Mmio &bar5, Clock &clock, MailboxOptions options,
 
 MailboxResult PspMailbox::send(std::uint8_t command, std::optional<std::uint32_t> argument,
                                Clock::Duration timeout, bool want_response) {
-  if (timeout == Clock::Duration::zero())
-    timeout = options_.timeout;
+  if (timeout == Clock::Duration::zero()) timeout = options_.timeout;
   if (timeout <= Clock::Duration::zero() || timeout > std::chrono::seconds(60))
     throw Error(ErrorKind::Usage, "mailbox timeouts must be within (0, 60] s");
   if (cancel_ && cancel_->abort_requested())
@@ -80,8 +78,7 @@ MailboxResult PspMailbox::send(std::uint8_t command, std::optional<std::uint32_t
     const std::uint32_t pair[2] = {word, *argument};
     bar5_.write_block(kPspCommand, pair);
   } else {
-    if (argument)
-      bar5_.write32(kPspData, *argument);
+    if (argument) bar5_.write32(kPspData, *argument);
     bar5_.write32(kPspCommand, word);
   }
   bar5_.write32(kPspDoorbell, 1);
@@ -96,8 +93,7 @@ MailboxResult PspMailbox::send(std::uint8_t command, std::optional<std::uint32_t
       ready_seen_ = true;
       MailboxResult result;
       result.error = static_cast<std::uint16_t>(status & 0xFFFF);
-      if (want_response || !options_.fast)
-        result.response = bar5_.read32(kPspData);
+      if (want_response || !options_.fast) result.response = bar5_.read32(kPspData);
       return result;
     }
     if (clock_.now() - start >= timeout)
@@ -109,4 +105,4 @@ MailboxResult PspMailbox::send(std::uint8_t command, std::optional<std::uint32_t
   }
 }
 
-} // namespace wavescope::hw::psp
+}  // namespace wavescope::hw::psp

@@ -29,7 +29,7 @@ constexpr const char *kGatedAdvice =
   throw Error(ErrorKind::Firmware, message);
 }
 
-} // namespace
+}  // namespace
 
 PspProbeResult psp_probe(Mmio &bar5, Clock &clock, const MailboxOptions &options) {
   PspProbeResult result;
@@ -71,8 +71,7 @@ void stream_item(PspMailbox &mailbox, std::span<const std::uint8_t> payload, std
                             item, payload.size()));
   const auto size = static_cast<std::uint32_t>(payload.size());
   auto check = [&](std::uint8_t c, const MailboxResult &r, const std::string &what) {
-    if (r.error)
-      throw_psp_error(c, r.error, what);
+    if (r.error) throw_psp_error(c, r.error, what);
   };
   check(command::kStartTransfer,
         mailbox.send(command::kStartTransfer, (size << 8) | item, {}, false),
@@ -86,8 +85,7 @@ void stream_item(PspMailbox &mailbox, std::span<const std::uint8_t> payload, std
                                   (std::uint32_t{payload[sent + 3]} << 24);
       check(command::kDataTransfer, mailbox.send(command::kDataTransfer, dword, {}, false),
             fmt::format(" at byte {} of item 0x{:02X}", sent, item));
-      if (on_dword)
-        on_dword(sent / 4 + 1);
+      if (on_dword) on_dword(sent / 4 + 1);
     }
     end_sent = true;
     check(command::kEndTransfer,
@@ -104,7 +102,7 @@ void stream_item(PspMailbox &mailbox, std::span<const std::uint8_t> payload, std
   }
 }
 
-} // namespace
+}  // namespace
 
 IfwiAllResult psp_ifwi_all(Mmio &bar5, Clock &clock, std::span<const std::uint8_t> image,
                            const IfwiAllOptions &options,
@@ -125,8 +123,7 @@ IfwiAllResult psp_ifwi_all(Mmio &bar5, Clock &clock, std::span<const std::uint8_
   int last_phase = -1;
   auto query = [&] {
     const auto r = mailbox.send(command::kGetTransferType, std::nullopt);
-    if (r.error)
-      throw_psp_error(command::kGetTransferType, r.error, "");
+    if (r.error) throw_psp_error(command::kGetTransferType, r.error, "");
     return r.response.value_or(0);
   };
   std::uint32_t state = query();
@@ -176,8 +173,7 @@ IfwiAllResult psp_ifwi_all(Mmio &bar5, Clock &clock, std::span<const std::uint8_
       result.completed = true;
       return result;
     }
-    if (n + 1 < options.max_items)
-      state = query();
+    if (n + 1 < options.max_items) state = query();
   }
   throw Error(
       ErrorKind::Firmware,
@@ -186,4 +182,4 @@ IfwiAllResult psp_ifwi_all(Mmio &bar5, Clock &clock, std::span<const std::uint8_
                   options.max_items));
 }
 
-} // namespace wavescope::hw::psp
+}  // namespace wavescope::hw::psp

@@ -17,7 +17,7 @@ using namespace navi31;
 namespace {
 
 constexpr std::uint32_t kPageBytes = 0x10000;
-constexpr std::uint32_t kRomCntlDumpBit = 1u << 29; // ORed in by the reference **[OPEN]**
+constexpr std::uint32_t kRomCntlDumpBit = 1u << 29;  // ORed in by the reference **[OPEN]**
 constexpr unsigned kMaxPageAttempts = 4;
 
 // One 64 KiB page: ROM_INDEX ← page, 16384 single ROM_DATA reads, then ROM_INDEX must have
@@ -30,8 +30,7 @@ std::vector<std::uint8_t> read_page(Mmio &bar5, std::uint32_t page,
   std::vector<std::uint8_t> bytes(kPageBytes);
   for (std::uint32_t i = 0; i < kPageBytes; i += 4) {
     const std::uint32_t v = bar5.read32(kRomData);
-    for (int k = 0; k < 4; ++k)
-      bytes[i + k] = static_cast<std::uint8_t>(v >> (8 * k));
+    for (int k = 0; k < 4; ++k) bytes[i + k] = static_cast<std::uint8_t>(v >> (8 * k));
   }
   const std::uint32_t index = bar5.read32(kRomIndex);
   if (index == kAllOnes)
@@ -46,7 +45,7 @@ std::vector<std::uint8_t> read_page(Mmio &bar5, std::uint32_t page,
   return bytes;
 }
 
-} // namespace
+}  // namespace
 
 RomDumpResult rom_dump(Mmio &bar5, Clock &clock, const RomDumpOptions &options,
                        const flash::OperationProgressSink &progress,
@@ -77,17 +76,14 @@ RomDumpResult rom_dump(Mmio &bar5, Clock &clock, const RomDumpOptions &options,
       for (unsigned attempt = 1;; ++attempt) {
         try {
           bytes = read_page(bar5, page, cancel);
-          if (!options.read_twice)
-            break;
+          if (!options.read_twice) break;
           const auto second = read_page(bar5, page, cancel);
-          if (bytes == second)
-            break;
+          if (bytes == second) break;
           const auto diff = std::mismatch(bytes.begin(), bytes.end(), second.begin());
           result.warnings.push_back(
               fmt::format("page 0x{:06X}: two reads disagreed at 0x{:06X}; read again", page,
                           page + static_cast<std::uint32_t>(diff.first - bytes.begin())));
-          if (attempt == 1)
-            ++result.reread_pages;
+          if (attempt == 1) ++result.reread_pages;
           if (attempt >= kMaxPageAttempts)
             throw Error(
                 ErrorKind::Mismatch,
@@ -136,4 +132,4 @@ RomDumpResult rom_dump(Mmio &bar5, Clock &clock, const RomDumpOptions &options,
   return result;
 }
 
-} // namespace wavescope::hw::rom
+}  // namespace wavescope::hw::rom

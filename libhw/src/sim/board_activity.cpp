@@ -14,7 +14,7 @@ namespace {
 constexpr std::uint8_t kSr1ProtectionBits = 0xFC;
 constexpr std::uint8_t kSr2ProtectionBits = 0x41;
 constexpr unsigned kMaxFindingsPerCheck = 20;
-} // namespace
+}  // namespace
 
 void BoardActivity::erase(std::uint32_t address, std::uint32_t size) {
   ++erases;
@@ -28,8 +28,7 @@ void BoardActivity::erase(std::uint32_t address, std::uint32_t size) {
 
 void BoardActivity::program(std::uint32_t address, std::uint32_t size) {
   ++programs;
-  if (size == 0)
-    return;
+  if (size == 0) return;
   for (std::uint32_t a = address / kPageSize * kPageSize; a < address + size; a += kPageSize)
     unread_pages_[a / kSectorSize].set((a % kSectorSize) / kPageSize);
 }
@@ -40,11 +39,9 @@ void BoardActivity::array_read(std::uint32_t address, std::uint32_t size) {
   for (std::uint32_t page = (address + kPageSize - 1) / kPageSize * kPageSize;
        page + kPageSize <= end; page += kPageSize) {
     auto it = unread_pages_.find((page % navi31::kFlashSize) / kSectorSize);
-    if (it == unread_pages_.end())
-      continue;
+    if (it == unread_pages_.end()) continue;
     it->second.reset((page % kSectorSize) / kPageSize);
-    if (it->second.none())
-      unread_pages_.erase(it);
+    if (it->second.none()) unread_pages_.erase(it);
   }
 }
 
@@ -56,8 +53,7 @@ void BoardActivity::status_written(std::uint8_t old_sr1, std::uint8_t old_sr2, s
 }
 
 void BoardActivity::record(std::string check, std::string message) {
-  if (++per_check_[check] > kMaxFindingsPerCheck)
-    return;
+  if (++per_check_[check] > kMaxFindingsPerCheck) return;
   findings_.push_back({std::move(check), std::move(message)});
 }
 
@@ -74,4 +70,4 @@ void BoardActivity::reset() {
   *this = BoardActivity{};
 }
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

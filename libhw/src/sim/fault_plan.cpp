@@ -36,8 +36,7 @@ constexpr KindName kKindNames[] = {
 
 const char *kind_name(FaultKind kind) {
   for (const auto &k : kKindNames)
-    if (k.kind == kind)
-      return k.name;
+    if (k.kind == kind) return k.name;
   return "?";
 }
 
@@ -77,14 +76,10 @@ std::uint64_t number(const std::string &spec, const std::string &key, const std:
 }
 
 ChipOpFilter parse_op(const std::string &spec, const std::string &text) {
-  if (text == "any")
-    return ChipOpFilter::Any;
-  if (text == "erase")
-    return ChipOpFilter::Erase;
-  if (text == "program")
-    return ChipOpFilter::Program;
-  if (text == "wrsr")
-    return ChipOpFilter::Wrsr;
+  if (text == "any") return ChipOpFilter::Any;
+  if (text == "erase") return ChipOpFilter::Erase;
+  if (text == "program") return ChipOpFilter::Program;
+  if (text == "wrsr") return ChipOpFilter::Wrsr;
   throw Error(
       ErrorKind::Usage,
       fmt::format("fault '{}': op='{}' (expected erase, program, wrsr or any)", spec, text));
@@ -100,7 +95,7 @@ std::string trigger_text(const FaultTrigger &t) {
   return "always";
 }
 
-} // namespace
+}  // namespace
 
 bool Fault::hit(SimRandom &random) {
   ++matched;
@@ -111,8 +106,7 @@ bool Fault::hit(SimRandom &random) {
   case FaultTrigger::Kind::Probability: take = random.unit() < trigger.probability; break;
   case FaultTrigger::Kind::Always: take = true; break;
   }
-  if (take)
-    ++fired;
+  if (take) ++fired;
   return take;
 }
 
@@ -122,14 +116,12 @@ std::string Fault::describe() const {
   case FaultKind::ReadBitFlip:
     parts.push_back(fmt::format("addr=0x{:06X}", address));
     parts.push_back(fmt::format("bit={}", bit));
-    if (sfdp)
-      parts.push_back("sfdp");
+    if (sfdp) parts.push_back("sfdp");
     break;
   case FaultKind::EraseFailure:
     parts.push_back(fmt::format("sector={}", address));
     parts.push_back(fmt::format("cells={}", count));
-    if (stuck_at_zero)
-      parts.push_back("stuck0");
+    if (stuck_at_zero) parts.push_back("stuck0");
     break;
   case FaultKind::ProgramFailure:
     parts.push_back(fmt::format("page=0x{:X}", address));
@@ -141,16 +133,13 @@ std::string Fault::describe() const {
   case FaultKind::Protection:
     parts.push_back(fmt::format("sr1=0x{:02X}", sr1));
     parts.push_back(fmt::format("sr2=0x{:02X}", sr2));
-    if (lock)
-      parts.push_back("lock");
+    if (lock) parts.push_back("lock");
     break;
   case FaultKind::WrongJedec: parts.push_back(fmt::format("id=0x{:06X}", jedec)); break;
   case FaultKind::Psp:
     parts.push_back("mode=" + mode);
-    if (mode == "error")
-      parts.push_back(fmt::format("code=0x{:02X}", code));
-    if (command)
-      parts.push_back(fmt::format("cmd=0x{:02X}", *command));
+    if (mode == "error") parts.push_back(fmt::format("code=0x{:02X}", code));
+    if (command) parts.push_back(fmt::format("cmd=0x{:02X}", *command));
     break;
   case FaultKind::Aperture: parts.push_back("mode=" + mode); break;
   case FaultKind::Usb: return "usb:" + usb_spec;
@@ -158,8 +147,7 @@ std::string Fault::describe() const {
   }
   parts.push_back(trigger_text(trigger));
   std::string out = kind_name(kind);
-  for (std::size_t i = 0; i < parts.size(); ++i)
-    out += (i ? "," : ":") + parts[i];
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "," : ":") + parts[i];
   return out;
 }
 
@@ -174,8 +162,7 @@ Fault parse_fault(const std::string &spec) {
       known = true;
     }
   }
-  if (!known)
-    throw Error(ErrorKind::Usage, fmt::format("unknown fault '{}'; {}", name, kUsage));
+  if (!known) throw Error(ErrorKind::Usage, fmt::format("unknown fault '{}'; {}", name, kUsage));
   const std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
   if (f.kind == FaultKind::Usb) {
     if (rest.empty())
@@ -188,8 +175,7 @@ Fault parse_fault(const std::string &spec) {
   std::size_t start = 0;
   while (start < rest.size()) {
     std::size_t end = rest.find(',', start);
-    if (end == std::string::npos)
-      end = rest.size();
+    if (end == std::string::npos) end = rest.size();
     const std::string item = rest.substr(start, end - start);
     if (!item.empty()) {
       const auto eq = item.find('=');
@@ -199,8 +185,7 @@ Fault parse_fault(const std::string &spec) {
   }
   auto take = [&](const char *key) -> std::optional<std::string> {
     auto it = kv.find(key);
-    if (it == kv.end())
-      return std::nullopt;
+    if (it == kv.end()) return std::nullopt;
     std::string value = it->second;
     kv.erase(it);
     return value;
@@ -232,50 +217,39 @@ Fault parse_fault(const std::string &spec) {
   case FaultKind::ReadBitFlip:
     f.address = static_cast<std::uint32_t>(num("addr", need("addr")));
     f.bit = static_cast<unsigned>(num("bit", need("bit")));
-    if (f.bit > 7)
-      throw Error(ErrorKind::Usage, fmt::format("fault '{}': bit must be 0..7", spec));
-    if (take("sticky"))
-      f.trigger.kind = FaultTrigger::Kind::Always;
-    if (take("sfdp"))
-      f.sfdp = true;
+    if (f.bit > 7) throw Error(ErrorKind::Usage, fmt::format("fault '{}': bit must be 0..7", spec));
+    if (take("sticky")) f.trigger.kind = FaultTrigger::Kind::Always;
+    if (take("sfdp")) f.sfdp = true;
     break;
   case FaultKind::EraseFailure:
     f.address = static_cast<std::uint32_t>(num("sector", need("sector")));
     f.count = 8;
-    if (auto v = take("cells"))
-      f.count = static_cast<unsigned>(num("cells", *v));
-    if (take("stuck0"))
-      f.stuck_at_zero = true;
+    if (auto v = take("cells")) f.count = static_cast<unsigned>(num("cells", *v));
+    if (take("stuck0")) f.stuck_at_zero = true;
     break;
   case FaultKind::ProgramFailure:
     f.address = static_cast<std::uint32_t>(num("page", need("page")));
     f.count = 4;
-    if (auto v = take("bits"))
-      f.count = static_cast<unsigned>(num("bits", *v));
+    if (auto v = take("bits")) f.count = static_cast<unsigned>(num("bits", *v));
     break;
   case FaultKind::StuckBusy:
   case FaultKind::PowerLoss:
-    if (auto v = take("op"))
-      f.op = parse_op(spec, *v);
+    if (auto v = take("op")) f.op = parse_op(spec, *v);
     break;
   case FaultKind::SlowChip: {
     const auto v = need("factor");
     f.factor = static_cast<double>(num("factor", v));
-    if (f.factor < 1)
-      throw Error(ErrorKind::Usage, "fault 'slow': factor must be >= 1");
+    if (f.factor < 1) throw Error(ErrorKind::Usage, "fault 'slow': factor must be >= 1");
     break;
   }
   case FaultKind::Protection:
-    if (auto v = take("sr1"))
-      f.sr1 = static_cast<std::uint8_t>(num("sr1", *v));
-    if (auto v = take("sr2"))
-      f.sr2 = static_cast<std::uint8_t>(num("sr2", *v));
+    if (auto v = take("sr1")) f.sr1 = static_cast<std::uint8_t>(num("sr1", *v));
+    if (auto v = take("sr2")) f.sr2 = static_cast<std::uint8_t>(num("sr2", *v));
     if (auto v = take("bp"))
       f.sr1 = static_cast<std::uint8_t>((f.sr1 & ~0x7C) | ((num("bp", *v) & 0x1F) << 2));
     if (auto v = take("cmp"))
       f.sr2 = static_cast<std::uint8_t>(num("cmp", *v) ? (f.sr2 | 0x40) : (f.sr2 & ~0x40));
-    if (take("lock"))
-      f.lock = true;
+    if (take("lock")) f.lock = true;
     break;
   case FaultKind::WrongJedec:
     f.jedec = static_cast<std::uint32_t>(num("id", need("id")) & 0xFFFFFF);
@@ -285,12 +259,9 @@ Fault parse_fault(const std::string &spec) {
     if (f.mode != "never-ready" && f.mode != "busy" && f.mode != "error")
       throw Error(ErrorKind::Usage,
                   fmt::format("fault '{}': mode must be never-ready, busy or error", spec));
-    if (f.mode == "error")
-      f.code = static_cast<std::uint16_t>(num("code", need("code")));
-    if (auto v = take("cmd"))
-      f.command = static_cast<std::uint8_t>(num("cmd", *v));
-    if (f.mode == "never-ready")
-      f.trigger.kind = FaultTrigger::Kind::Always;
+    if (f.mode == "error") f.code = static_cast<std::uint16_t>(num("code", need("code")));
+    if (auto v = take("cmd")) f.command = static_cast<std::uint8_t>(num("cmd", *v));
+    if (f.mode == "never-ready") f.trigger.kind = FaultTrigger::Kind::Always;
     break;
   case FaultKind::Aperture:
     f.mode = need("mode");
@@ -321,8 +292,7 @@ Fault parse_fault(const std::string &spec) {
                   fmt::format("fault '{}': p='{}' is not a probability", spec, *v));
     }
   }
-  if (take("always"))
-    f.trigger.kind = FaultTrigger::Kind::Always;
+  if (take("always")) f.trigger.kind = FaultTrigger::Kind::Always;
   if (!kv.empty())
     throw Error(ErrorKind::Usage,
                 fmt::format("fault '{}': unknown key '{}'; {}", spec, kv.begin()->first, kUsage));
@@ -332,15 +302,13 @@ Fault parse_fault(const std::string &spec) {
 std::vector<Fault *> FaultPlan::of(FaultKind kind) {
   std::vector<Fault *> out;
   for (auto &f : faults_)
-    if (f.kind == kind)
-      out.push_back(&f);
+    if (f.kind == kind) out.push_back(&f);
   return out;
 }
 
 bool FaultPlan::any(FaultKind kind) const {
   for (const auto &f : faults_)
-    if (f.kind == kind)
-      return true;
+    if (f.kind == kind) return true;
   return false;
 }
 
@@ -356,4 +324,4 @@ Fault fault_from_json(const nlohmann::json &j) {
   return f;
 }
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

@@ -15,7 +15,7 @@ using namespace navi31;
 
 namespace {
 
-constexpr std::uint8_t kDeviceId = 0x14; // REMS / 0xAB device id of a 16 Mbit GigaDevice part
+constexpr std::uint8_t kDeviceId = 0x14;  // REMS / 0xAB device id of a 16 Mbit GigaDevice part
 
 // The synthetic SFDP table of §10.5 (JESD216 rev 1.6 style; not the real chip's).
 std::vector<std::uint8_t> make_sfdp() {
@@ -43,7 +43,7 @@ std::uint32_t address_of(std::span<const std::uint8_t> after) {
   return (std::uint32_t{after[0]} << 16) | (std::uint32_t{after[1]} << 8) | after[2];
 }
 
-} // namespace
+}  // namespace
 
 Gd25FlashModel::Gd25FlashModel(const SimConfig &config, FaultPlan &faults, SimRandom &random,
                                BoardActivity &activity)
@@ -52,16 +52,14 @@ Gd25FlashModel::Gd25FlashModel(const SimConfig &config, FaultPlan &faults, SimRa
 
 std::uint32_t Gd25FlashModel::jedec_id() const {
   for (const auto &f : faults_.all())
-    if (f.kind == FaultKind::WrongJedec)
-      return f.jedec;
+    if (f.kind == FaultKind::WrongJedec) return f.jedec;
   return (std::uint32_t{config_.jedec[0]} << 16) | (std::uint32_t{config_.jedec[1]} << 8) |
          config_.jedec[2];
 }
 
 bool Gd25FlashModel::locked() const {
   for (const auto &f : faults_.all())
-    if (f.kind == FaultKind::Protection && f.lock)
-      return true;
+    if (f.kind == FaultKind::Protection && f.lock) return true;
   const bool srp0 = sr1_ & kSr1Srp0;
   const bool srp1 = sr2_ & kSr2Srp1;
   return srp1 || (srp0 && config_.wp_asserted);
@@ -116,13 +114,11 @@ void Gd25FlashModel::complete(PendingOp &op) {
 }
 
 void Gd25FlashModel::cut_by_power_loss(PendingOp &op, TimePoint /*now*/) {
-  if (op.never_ends)
-    return; // a stuck operation never changed anything
+  if (op.never_ends) return;  // a stuck operation never changed anything
   if (op.kind == OpKind::Erase) {
     // A seeded subset of the sector reaches 0xFF, the rest keeps its old value.
     for (std::size_t i = 0; i < op.result.size(); ++i)
-      if (random_.below(2))
-        array_[op.address + i] = 0xFF;
+      if (random_.below(2)) array_[op.address + i] = 0xFF;
   } else if (op.kind == OpKind::Program) {
     // A prefix of the page is programmed.
     const std::size_t prefix = op.result.empty() ? 0 : random_.below(op.result.size());
@@ -144,14 +140,12 @@ bool Gd25FlashModel::start(TimePoint now, PendingOp op, std::chrono::nanoseconds
       cut_by_power_loss(op, now);
       wel_ = false;
       lost_power_ = true;
-      if (power_lost_)
-        power_lost_();
+      if (power_lost_) power_lost_();
       return false;
     }
   }
   for (auto *f : faults_.of(FaultKind::StuckBusy)) {
-    if (filter_matches(f->op, kind) && f->hit(random_))
-      op.never_ends = true;
+    if (filter_matches(f->op, kind) && f->hit(random_)) op.never_ends = true;
   }
   if (firmware) {
     // The firmware waits for its own operations; a stuck one fails the commit.
@@ -170,15 +164,12 @@ bool Gd25FlashModel::start(TimePoint now, PendingOp op, std::chrono::nanoseconds
 void Gd25FlashModel::erase(TimePoint now, std::uint32_t address, std::uint32_t size,
                            bool firmware) {
   address = address / size * size % kFlashSize;
-  if (!wel_ && !firmware)
-    return;
+  if (!wel_ && !firmware) return;
   if (range_protected(address, size)) {
-    if (config_.protected_clears_wel)
-      wel_ = false;
+    if (config_.protected_clears_wel) wel_ = false;
     return;
   }
-  if (!firmware)
-    activity_.erase(address, size);
+  if (!firmware) activity_.erase(address, size);
   PendingOp op;
   op.kind = OpKind::Erase;
   op.address = address;
@@ -186,10 +177,8 @@ void Gd25FlashModel::erase(TimePoint now, std::uint32_t address, std::uint32_t s
   // F2: chosen cells of a failing sector keep their old value (or are stuck at 0).
   for (auto *f : faults_.of(FaultKind::EraseFailure)) {
     const std::uint32_t sector_address = f->address * kSectorSize;
-    if (sector_address < address || sector_address >= address + size)
-      continue;
-    if (!f->hit(random_))
-      continue;
+    if (sector_address < address || sector_address >= address + size) continue;
+    if (!f->hit(random_)) continue;
     SimRandom cells(config_.seed ^ (0xE5A5Eull << 20) ^ f->address);
     for (unsigned k = 0; k < f->count; ++k) {
       const std::uint32_t offset = sector_address - address + cells.below(kSectorSize);
@@ -205,36 +194,29 @@ void Gd25FlashModel::erase(TimePoint now, std::uint32_t address, std::uint32_t s
 
 void Gd25FlashModel::program(TimePoint now, std::uint32_t address,
                              std::span<const std::uint8_t> data, bool firmware) {
-  if (!wel_ && !firmware)
-    return;
+  if (!wel_ && !firmware) return;
   const std::uint32_t page = address / kPageSize * kPageSize % kFlashSize;
   if (range_protected(page, kPageSize)) {
-    if (config_.protected_clears_wel)
-      wel_ = false;
+    if (config_.protected_clears_wel) wel_ = false;
     return;
   }
   // Only the last 256 bytes count; bytes wrap within the page; programming only clears bits.
-  if (data.size() > kPageSize)
-    data = data.subspan(data.size() - kPageSize);
+  if (data.size() > kPageSize) data = data.subspan(data.size() - kPageSize);
   PendingOp op;
   op.kind = OpKind::Program;
   op.address = page;
   op.result.assign(array_.begin() + page, array_.begin() + page + kPageSize);
   const std::uint32_t start_offset = address % kPageSize;
   std::vector<std::uint8_t> target(kPageSize, 0xFF);
-  for (std::size_t i = 0; i < data.size(); ++i)
-    target[(start_offset + i) % kPageSize] = data[i];
-  for (std::size_t i = 0; i < kPageSize; ++i)
-    op.result[i] &= target[i];
+  for (std::size_t i = 0; i < data.size(); ++i) target[(start_offset + i) % kPageSize] = data[i];
+  for (std::size_t i = 0; i < kPageSize; ++i) op.result[i] &= target[i];
   // F3: some 1→0 transitions of a failing page do not happen.
   for (auto *f : faults_.of(FaultKind::ProgramFailure)) {
-    if (f->address != page / kPageSize || !f->hit(random_))
-      continue;
-    std::vector<unsigned> cleared; // bit positions that go 1 → 0
+    if (f->address != page / kPageSize || !f->hit(random_)) continue;
+    std::vector<unsigned> cleared;  // bit positions that go 1 → 0
     for (unsigned i = 0; i < kPageSize * 8; ++i) {
       const std::uint8_t old = array_[page + i / 8];
-      if ((old >> (i % 8) & 1) && !(op.result[i / 8] >> (i % 8) & 1))
-        cleared.push_back(i);
+      if ((old >> (i % 8) & 1) && !(op.result[i / 8] >> (i % 8) & 1)) cleared.push_back(i);
     }
     for (unsigned k = 0; k < f->count && !cleared.empty(); ++k) {
       const std::size_t pick = random_.below(cleared.size());
@@ -243,8 +225,7 @@ void Gd25FlashModel::program(TimePoint now, std::uint32_t address,
       cleared.erase(cleared.begin() + static_cast<std::ptrdiff_t>(pick));
     }
   }
-  if (!firmware)
-    activity_.program(page, kPageSize);
+  if (!firmware) activity_.program(page, kPageSize);
   start(now, std::move(op), config_.t_pp, firmware);
 }
 
@@ -263,20 +244,15 @@ void Gd25FlashModel::write_status(TimePoint now, std::optional<std::uint8_t> sr1
     // After 0x50: only the volatile copy changes, no WEL needed, not busy.
     volatile_sr_write_ = false;
     const std::uint8_t old1 = sr1_, old2 = sr2_;
-    if (sr1)
-      sr1_ = merged1(*sr1);
-    if (sr2)
-      sr2_ = merged2(*sr2);
-    if (sr3)
-      sr3_ = *sr3;
+    if (sr1) sr1_ = merged1(*sr1);
+    if (sr2) sr2_ = merged2(*sr2);
+    if (sr3) sr3_ = *sr3;
     activity_.status_written(old1, old2, sr1_, sr2_);
     return;
   }
-  if (!wel_)
-    return;
+  if (!wel_) return;
   if (locked()) {
-    if (config_.protected_clears_wel)
-      wel_ = false;
+    if (config_.protected_clears_wel) wel_ = false;
     return;
   }
   PendingOp op;
@@ -313,16 +289,13 @@ std::uint8_t Gd25FlashModel::out_byte(std::uint8_t opcode, std::span<const std::
   case spi::kReadStatus2: return sr2_;
   case spi::kReadStatus3: return sr3_;
   case spi::kRead:
-    if (after.size() < 3 || pos < 3)
-      return 0xFF;
+    if (after.size() < 3 || pos < 3) return 0xFF;
     return read_array(address_of(after) + static_cast<std::uint32_t>(pos - 3));
   case spi::kFastRead:
-    if (after.size() < 3 || pos < 4)
-      return 0xFF;
+    if (after.size() < 3 || pos < 4) return 0xFF;
     return read_array(address_of(after) + static_cast<std::uint32_t>(pos - 4));
   case spi::kReadSfdp: {
-    if (after.size() < 3 || pos < 4)
-      return 0xFF; // the 8 dummy clocks the engine never sends
+    if (after.size() < 3 || pos < 4) return 0xFF;  // the 8 dummy clocks the engine never sends
     const std::uint32_t a = (address_of(after) + static_cast<std::uint32_t>(pos - 4)) & 0xFF;
     std::uint8_t value = sfdp_[a];
     for (auto *f : faults_.of(FaultKind::ReadBitFlip))
@@ -331,17 +304,14 @@ std::uint8_t Gd25FlashModel::out_byte(std::uint8_t opcode, std::span<const std::
     return value;
   }
   case spi::kReadManufacturerDevice:
-    if (pos < 3)
-      return 0xFF;
+    if (pos < 3) return 0xFF;
     return (pos - 3) % 2 == 0 ? static_cast<std::uint8_t>(jedec_id() >> 16) : kDeviceId;
   case spi::kReleasePowerDown: return pos < 3 ? 0xFF : kDeviceId;
   case spi::kReadUniqueId: {
-    if (pos < 4)
-      return 0xFF;
+    if (pos < 4) return 0xFF;
     SimRandom id(config_.seed ^ 0x4B4B4B4Bull);
     std::uint8_t value = 0;
-    for (std::size_t i = 0; i <= (pos - 4) % 16; ++i)
-      value = static_cast<std::uint8_t>(id.next());
+    for (std::size_t i = 0; i <= (pos - 4) % 16; ++i) value = static_cast<std::uint8_t>(id.next());
     return value;
   }
   default: return 0xFF;
@@ -351,8 +321,7 @@ std::uint8_t Gd25FlashModel::out_byte(std::uint8_t opcode, std::span<const std::
 std::vector<std::uint8_t> Gd25FlashModel::frame(TimePoint now, std::span<const std::uint8_t> mosi,
                                                 std::size_t rx) {
   std::vector<std::uint8_t> out(rx, 0xFF);
-  if (mosi.empty())
-    return out;
+  if (mosi.empty()) return out;
   settle(now);
   const std::uint8_t opcode = mosi[0];
   const auto after = mosi.subspan(1);
@@ -360,11 +329,10 @@ std::vector<std::uint8_t> Gd25FlashModel::frame(TimePoint now, std::span<const s
       opcode == spi::kReadStatus1 || opcode == spi::kReadStatus2 || opcode == spi::kReadStatus3;
 
   if (deep_power_down_) {
-    if (opcode != spi::kReleasePowerDown)
-      return out;
+    if (opcode != spi::kReleasePowerDown) return out;
     deep_power_down_ = false;
   } else if (pending_ && !status_read && opcode != spi::kSuspend) {
-    return out; // a busy chip ignores everything but status reads
+    return out;  // a busy chip ignores everything but status reads
   }
 
   // Read-type commands: the output index counts clocks after the opcode, so bytes the host sends
@@ -391,42 +359,34 @@ std::vector<std::uint8_t> Gd25FlashModel::frame(TimePoint now, std::span<const s
   default: break;
   }
   if (read_type) {
-    for (std::size_t i = 0; i < rx; ++i)
-      out[i] = out_byte(opcode, after, after.size() + i);
+    for (std::size_t i = 0; i < rx; ++i) out[i] = out_byte(opcode, after, after.size() + i);
     if ((opcode == spi::kRead && after.size() >= 3) ||
         (opcode == spi::kFastRead && after.size() >= 4)) {
       const std::uint32_t skip = opcode == spi::kRead ? 3 : 4;
       const std::uint32_t first =
           address_of(after) + static_cast<std::uint32_t>(after.size()) - skip;
-      if (rx > 0)
-        activity_.array_read(first % kFlashSize, static_cast<std::uint32_t>(rx));
+      if (rx > 0) activity_.array_read(first % kFlashSize, static_cast<std::uint32_t>(rx));
     }
     return out;
   }
 
   // Write-type commands: exact framing or nothing happens.
-  if (rx != 0)
-    return out;
+  if (rx != 0) return out;
   const std::size_t n = after.size();
   switch (opcode) {
   case spi::kWriteEnable:
-    if (n != 0)
-      break;
+    if (n != 0) break;
     {
       bool ignored = false;
-      for (auto *f : faults_.of(FaultKind::WrenIgnored))
-        ignored |= f->hit(random_);
-      if (!ignored)
-        wel_ = true;
+      for (auto *f : faults_.of(FaultKind::WrenIgnored)) ignored |= f->hit(random_);
+      if (!ignored) wel_ = true;
     }
     break;
   case spi::kWriteDisable:
-    if (n == 0)
-      wel_ = false;
+    if (n == 0) wel_ = false;
     break;
   case spi::kVolatileSrWriteEnable:
-    if (n == 0)
-      volatile_sr_write_ = true;
+    if (n == 0) volatile_sr_write_ = true;
     break;
   case spi::kWriteStatus:
     if (n == 1)
@@ -435,47 +395,37 @@ std::vector<std::uint8_t> Gd25FlashModel::frame(TimePoint now, std::span<const s
       write_status(now, after[0], after[1], std::nullopt);
     break;
   case spi::kWriteStatus2:
-    if (n == 1)
-      write_status(now, std::nullopt, after[0], std::nullopt);
+    if (n == 1) write_status(now, std::nullopt, after[0], std::nullopt);
     break;
   case spi::kWriteStatus3:
-    if (n == 1)
-      write_status(now, std::nullopt, std::nullopt, after[0]);
+    if (n == 1) write_status(now, std::nullopt, std::nullopt, after[0]);
     break;
   case spi::kSectorErase:
-    if (n == 3)
-      erase(now, address_of(after), kSectorSize);
+    if (n == 3) erase(now, address_of(after), kSectorSize);
     break;
   case spi::kBlockErase32K:
-    if (n == 3)
-      erase(now, address_of(after), 0x8000);
+    if (n == 3) erase(now, address_of(after), 0x8000);
     break;
   case spi::kBlockErase64K:
-    if (n == 3)
-      erase(now, address_of(after), 0x10000);
+    if (n == 3) erase(now, address_of(after), 0x10000);
     break;
   case spi::kChipErase:
   case spi::kChipErase2:
-    if (n != 0 || !wel_)
-      break;
+    if (n != 0 || !wel_) break;
     if (!protected_range(sr1_, sr2_, kFlashSize).empty()) {
-      if (config_.protected_clears_wel)
-        wel_ = false;
+      if (config_.protected_clears_wel) wel_ = false;
       break;
     }
     erase(now, 0, kFlashSize);
     break;
   case spi::kPageProgram:
-    if (n >= 4)
-      program(now, address_of(after), after.subspan(3));
+    if (n >= 4) program(now, address_of(after), after.subspan(3));
     break;
   case spi::kDeepPowerDown:
-    if (n == 0)
-      deep_power_down_ = true;
+    if (n == 0) deep_power_down_ = true;
     break;
   case spi::kEnableReset:
-    if (n == 0)
-      reset_enabled_ = true;
+    if (n == 0) reset_enabled_ = true;
     break;
   case spi::kReset:
     if (n == 0 && reset_enabled_) {
@@ -486,10 +436,9 @@ std::vector<std::uint8_t> Gd25FlashModel::frame(TimePoint now, std::span<const s
       sr3_ = nv_sr3_;
     }
     break;
-  default: break; // suspend/resume: accepted, nothing to suspend in this model
+  default: break;  // suspend/resume: accepted, nothing to suspend in this model
   }
-  if (opcode != spi::kEnableReset)
-    reset_enabled_ = false;
+  if (opcode != spi::kEnableReset) reset_enabled_ = false;
   return out;
 }
 
@@ -515,8 +464,7 @@ void Gd25FlashModel::aperture_read(TimePoint now, std::uint32_t address,
 bool Gd25FlashModel::firmware_write(TimePoint now, std::uint32_t address,
                                     std::span<const std::uint8_t> bytes) {
   settle(now);
-  if (pending_)
-    return false;
+  if (pending_) return false;
   for (std::uint32_t sector = address / kSectorSize * kSectorSize; sector < address + bytes.size();
        sector += kSectorSize) {
     std::vector<std::uint8_t> wanted(array_.begin() + sector,
@@ -524,29 +472,24 @@ bool Gd25FlashModel::firmware_write(TimePoint now, std::uint32_t address,
     for (std::uint32_t a = std::max(sector, address);
          a < std::min<std::uint64_t>(sector + kSectorSize, address + bytes.size()); ++a)
       wanted[a - sector] = bytes[a - address];
-    if (std::equal(wanted.begin(), wanted.end(), array_.begin() + sector))
-      continue;
+    if (std::equal(wanted.begin(), wanted.end(), array_.begin() + sector)) continue;
     erase(now, sector, kSectorSize, true);
-    if (pending_ || lost_power_)
-      return false;
+    if (pending_ || lost_power_) return false;
     for (std::uint32_t page = 0; page < kSectorSize; page += kPageSize) {
       const auto chunk = std::span<const std::uint8_t>(wanted).subspan(page, kPageSize);
       if (std::all_of(chunk.begin(), chunk.end(), [](std::uint8_t b) { return b == 0xFF; }))
         continue;
       program(now, sector + page, chunk, true);
-      if (pending_ || lost_power_)
-        return false;
+      if (pending_ || lost_power_) return false;
     }
-    if (!std::equal(wanted.begin(), wanted.end(), array_.begin() + sector))
-      return false;
+    if (!std::equal(wanted.begin(), wanted.end(), array_.begin() + sector)) return false;
   }
   return true;
 }
 
 void Gd25FlashModel::power_cycle(TimePoint now) {
   settle(now);
-  if (pending_)
-    cut_by_power_loss(*pending_, now);
+  if (pending_) cut_by_power_loss(*pending_, now);
   pending_.reset();
   wel_ = false;
   volatile_sr_write_ = false;
@@ -609,4 +552,4 @@ void Gd25FlashModel::load(const nlohmann::json &j) {
   }
 }
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

@@ -41,7 +41,7 @@ const char *register_name(std::uint32_t offset) {
   }
 }
 
-} // namespace
+}  // namespace
 
 const char *to_string(BoardState state) {
   switch (state) {
@@ -57,8 +57,7 @@ const char *to_string(BoardState state) {
 std::optional<BoardState> parse_board_state(const std::string &text) {
   for (auto s : {BoardState::Bricked, BoardState::Booted, BoardState::Sos, BoardState::Updated,
                  BoardState::Offline})
-    if (text == to_string(s))
-      return s;
+    if (text == to_string(s)) return s;
   return std::nullopt;
 }
 
@@ -117,8 +116,7 @@ void Navi31Board::apply_state() {
 
 void Navi31Board::power_cycle() {
   chip_.power_cycle(clock_.now());
-  if (psp_.commits() > 0)
-    preferred_slot_ = psp_.next_boot_slot();
+  if (psp_.commits() > 0) preferred_slot_ = psp_.next_boot_slot();
   reset_registers();
   config_space_.reset();
   offline_reason_.clear();
@@ -152,24 +150,20 @@ void Navi31Board::force_state(BoardState state) {
   }
   if (state == BoardState::Updated)
     throw Error(ErrorKind::Usage, "the updated state is reached by a PSP transfer, not forced");
-  if (state != BoardState::Bricked && !booted_slot_)
-    booted_slot_ = Slot::A;
+  if (state != BoardState::Bricked && !booted_slot_) booted_slot_ = Slot::A;
   state_ = state;
   apply_state();
 }
 
 void Navi31Board::arm_fault(Fault fault) {
-  if (fault.kind == FaultKind::Protection)
-    chip_.preset_status(fault.sr1, fault.sr2);
+  if (fault.kind == FaultKind::Protection) chip_.preset_status(fault.sr1, fault.sr2);
   faults_.arm(std::move(fault));
 }
 
 bool Navi31Board::rom_readable() const {
-  if (!config_.rom_present)
-    return false;
+  if (!config_.rom_present) return false;
   for (const auto &f : faults_.all())
-    if (f.kind == FaultKind::Aperture && f.mode == "absent")
-      return false;
+    if (f.kind == FaultKind::Aperture && f.mode == "absent") return false;
   return true;
 }
 
@@ -187,14 +181,12 @@ LaunchConditions Navi31Board::launch_conditions() const {
 }
 
 std::uint32_t Navi31Board::config_read(std::uint32_t offset, unsigned width) {
-  if (state_ == BoardState::Offline)
-    return 0xFFFFFFFF;
+  if (state_ == BoardState::Offline) return 0xFFFFFFFF;
   return config_space_.read(offset, width);
 }
 
 void Navi31Board::config_write(std::uint32_t offset, std::uint32_t value, unsigned width) {
-  if (state_ == BoardState::Offline)
-    return;
+  if (state_ == BoardState::Offline) return;
   config_space_.write(offset, value, width);
 }
 
@@ -210,35 +202,27 @@ void Navi31Board::note_access(bool write, std::uint32_t offset, std::uint32_t va
   last_access_time_ = now;
   last_was_read_ = !write;
   last_read_offset_ = offset;
-  if (trace_on_)
-    trace_.push_back({now.time_since_epoch().count(), write, offset, value});
+  if (trace_on_) trace_.push_back({now.time_since_epoch().count(), write, offset, value});
 }
 
 std::uint32_t Navi31Board::read_register(std::uint32_t offset) {
   const auto now = clock_.now();
-  if (offset == kRomCntl)
-    return rom_readable() ? registers_[kRomCntl] : kAllOnes;
-  if (offset == kRomIndex)
-    return rom_index_;
+  if (offset == kRomCntl) return rom_readable() ? registers_[kRomCntl] : kAllOnes;
+  if (offset == kRomIndex) return rom_index_;
   if (offset == kRomData) {
-    if (!rom_readable())
-      return kAllOnes;
+    if (!rom_readable()) return kAllOnes;
     std::uint32_t size = config_.aperture_size;
     for (const auto &f : faults_.all())
-      if (f.kind == FaultKind::Aperture && f.mode == "mirror")
-        size = 0x100000;
+      if (f.kind == FaultKind::Aperture && f.mode == "mirror") size = 0x100000;
     std::uint8_t bytes[4];
     chip_.aperture_read(now, rom_index_ % size, bytes);
     rom_index_ = (rom_index_ + 4) & 0xFFFFFF;
     return std::uint32_t{bytes[0]} | (std::uint32_t{bytes[1]} << 8) |
            (std::uint32_t{bytes[2]} << 16) | (std::uint32_t{bytes[3]} << 24);
   }
-  if (in_rom_sw(offset))
-    return engine_.read(offset, now);
-  if (is_psp(offset))
-    return psp_.read(offset, now);
-  if (!modelled(offset))
-    unmodelled_.insert(offset);
+  if (in_rom_sw(offset)) return engine_.read(offset, now);
+  if (is_psp(offset)) return psp_.read(offset, now);
+  if (!modelled(offset)) unmodelled_.insert(offset);
   auto it = registers_.find(offset);
   return it == registers_.end() ? 0 : it->second;
 }
@@ -249,8 +233,7 @@ void Navi31Board::write_register(std::uint32_t offset, std::uint32_t value) {
     rom_index_ = value & 0xFFFFFF;
     return;
   }
-  if (offset == kRomData)
-    return;
+  if (offset == kRomData) return;
   if (in_rom_sw(offset)) {
     engine_.write(offset, value, now, launch_conditions());
     return;
@@ -263,29 +246,22 @@ void Navi31Board::write_register(std::uint32_t offset, std::uint32_t value) {
     }
     return;
   }
-  if (!modelled(offset))
-    unmodelled_.insert(offset);
+  if (!modelled(offset)) unmodelled_.insert(offset);
   registers_[offset] = value;
 }
 
 std::uint32_t Navi31Board::register_value(std::uint32_t offset) {
-  if (offset == kRomIndex)
-    return rom_index_;
-  if (offset == kRomData)
-    return 0;
-  if (in_rom_sw(offset) || is_psp(offset))
-    return read_register(offset);
+  if (offset == kRomIndex) return rom_index_;
+  if (offset == kRomData) return 0;
+  if (in_rom_sw(offset) || is_psp(offset)) return read_register(offset);
   auto it = registers_.find(offset);
   return it == registers_.end() ? 0 : it->second;
 }
 
 std::uint32_t Navi31Board::bar_read32(unsigned bar, std::uint64_t offset) {
-  if (state_ == BoardState::Offline)
-    return kAllOnes;
-  if (bar != kRegisterBar)
-    return 0; // VRAM and doorbells are not modelled
-  if (offset >= kBar5Size || offset % 4)
-    return kAllOnes;
+  if (state_ == BoardState::Offline) return kAllOnes;
+  if (bar != kRegisterBar) return 0;  // VRAM and doorbells are not modelled
+  if (offset >= kBar5Size || offset % 4) return kAllOnes;
   for (auto *f : faults_.of(FaultKind::LinkDown)) {
     if (f->hit(random_)) {
       link_down();
@@ -299,10 +275,8 @@ std::uint32_t Navi31Board::bar_read32(unsigned bar, std::uint64_t offset) {
 }
 
 void Navi31Board::bar_write32(unsigned bar, std::uint64_t offset, std::uint32_t value) {
-  if (state_ == BoardState::Offline || bar != kRegisterBar)
-    return;
-  if (offset >= kBar5Size || offset % 4)
-    return;
+  if (state_ == BoardState::Offline || bar != kRegisterBar) return;
+  if (offset >= kBar5Size || offset % 4) return;
   for (auto *f : faults_.of(FaultKind::LinkDown)) {
     if (f->hit(random_)) {
       link_down();
@@ -323,9 +297,8 @@ std::vector<std::uint32_t> Navi31Board::bar_read_block(unsigned bar, std::uint64
                                        dwords, offset));
   std::vector<std::uint32_t> out;
   out.reserve(dwords);
-  in_block_read_ = true; // flagged above already; the per-dword heuristic stays quiet
-  for (std::size_t i = 0; i < dwords; ++i)
-    out.push_back(bar_read32(bar, offset + 4 * i));
+  in_block_read_ = true;  // flagged above already; the per-dword heuristic stays quiet
+  for (std::size_t i = 0; i < dwords; ++i) out.push_back(bar_read32(bar, offset + 4 * i));
   in_block_read_ = false;
   return out;
 }
@@ -335,8 +308,7 @@ void Navi31Board::begin_run(RunExpectations expectations) {
   activity_.reset();
   trace_.clear();
   run_snapshot_.clear();
-  for (auto offset : kRestoredRegisters)
-    run_snapshot_[offset] = register_value(offset);
+  for (auto offset : kRestoredRegisters) run_snapshot_[offset] = register_value(offset);
 }
 
 std::vector<Finding> Navi31Board::end_run() {
@@ -368,18 +340,15 @@ std::vector<Finding> Navi31Board::end_run() {
   if (a.protection_changed && !expectations_.protection_change_allowed)
     findings.push_back({"I7", "protection bits changed without the clear-protection gate"});
   engine_.check_done_observed();
-  for (const auto &f : activity_.findings())
-    findings.push_back(f);
+  for (const auto &f : activity_.findings()) findings.push_back(f);
   return findings;
 }
 
 nlohmann::json Navi31Board::save() const {
   nlohmann::json registers = nlohmann::json::object();
-  for (const auto &[offset, value] : registers_)
-    registers[fmt::format("0x{:05X}", offset)] = value;
+  for (const auto &[offset, value] : registers_) registers[fmt::format("0x{:05X}", offset)] = value;
   nlohmann::json faults = nlohmann::json::array();
-  for (const auto &f : faults_.all())
-    faults.push_back(to_json(f));
+  for (const auto &f : faults_.all()) faults.push_back(to_json(f));
   return {{"format", 1},
           {"config", to_json(config_)},
           {"state", to_string(state_)},
@@ -405,16 +374,14 @@ std::unique_ptr<Navi31Board> Navi31Board::load(const nlohmann::json &j, Clock &c
     board->state_ =
         parse_board_state(j.at("state").get<std::string>()).value_or(BoardState::Bricked);
     const int slot = j.at("booted_slot");
-    if (slot >= 0)
-      board->booted_slot_ = static_cast<Slot>(slot);
+    if (slot >= 0) board->booted_slot_ = static_cast<Slot>(slot);
     board->preferred_slot_ = static_cast<Slot>(j.at("preferred_slot").get<int>());
     board->offline_reason_ = j.value("offline_reason", "");
     for (const auto &[key, value] : j.at("registers").items())
       board->registers_[static_cast<std::uint32_t>(std::stoul(key, nullptr, 16))] = value;
     board->rom_index_ = j.at("rom_index");
     board->random_.set_state(j.at("random"));
-    for (const auto &f : j.at("faults"))
-      board->faults_.arm(fault_from_json(f));
+    for (const auto &f : j.at("faults")) board->faults_.arm(fault_from_json(f));
     board->chip_.load(j.at("chip"));
     board->engine_.load(j.at("engine"));
     board->psp_.load(j.at("psp"));
@@ -439,4 +406,4 @@ std::unique_ptr<Navi31Board> Navi31Board::load(const nlohmann::json &j, Clock &c
   }
 }
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

@@ -26,25 +26,24 @@ constexpr std::uint8_t kStartTransfer = 0x08;
 constexpr std::uint8_t kDataTransfer = 0x09;
 constexpr std::uint8_t kEndTransfer = 0x0A;
 constexpr std::uint8_t kSpiGetModelId = 0x0B;
-} // namespace cmd
+}  // namespace cmd
 
 namespace err {
 constexpr std::uint16_t kOutOfBounds = 0x02;
 constexpr std::uint16_t kInvalidParameter = 0x03;
 constexpr std::uint16_t kParseOffChip = 0x06;
-constexpr std::uint16_t kPartitionUpdate = 0x0A; // also "update commands gated"
+constexpr std::uint16_t kPartitionUpdate = 0x0A;  // also "update commands gated"
 constexpr std::uint16_t kWriteToSpi = 0x0C;
 constexpr std::uint16_t kInvalidCommand = 0x0E;
 constexpr std::uint16_t kStateMachineNotInitialised = 0x10;
 constexpr std::uint16_t kStateMachineTransfer = 0x11;
-} // namespace err
+}  // namespace err
 
 constexpr std::uint32_t kMetadataOffset = 0x1EF000;
 constexpr std::uint32_t kCookieOffset = 0x50;
 
 std::uint32_t u32(const std::vector<std::uint8_t> &b, std::uint64_t offset) {
-  if (offset + 4 > b.size())
-    return 0xFFFFFFFF;
+  if (offset + 4 > b.size()) return 0xFFFFFFFF;
   std::uint32_t v;
   std::memcpy(&v, b.data() + offset, 4);
   return v;
@@ -56,8 +55,7 @@ void put_u32(std::vector<std::uint8_t> &b, std::uint64_t offset, std::uint32_t v
 std::string to_hex(const std::vector<std::uint8_t> &bytes) {
   std::string s;
   s.reserve(bytes.size() * 2);
-  for (auto b : bytes)
-    s += fmt::format("{:02x}", b);
+  for (auto b : bytes) s += fmt::format("{:02x}", b);
   return s;
 }
 std::vector<std::uint8_t> from_hex(const std::string &s) {
@@ -84,7 +82,7 @@ std::optional<std::uint64_t> fixed_item_offset(std::uint8_t item) {
   }
 }
 
-} // namespace
+}  // namespace
 
 PspMailboxModel::PspMailboxModel(const SimConfig &config, Gd25FlashModel &chip, FaultPlan &faults,
                                  SimRandom &random, BoardActivity &activity)
@@ -110,11 +108,9 @@ std::uint32_t PspMailboxModel::read(std::uint32_t offset, TimePoint now) {
   complete_pending(now);
   switch (offset) {
   case kPspCommand:
-    if (mode_ == PspMode::Dead)
-      return 0;
+    if (mode_ == PspMode::Dead) return 0;
     for (const auto &f : faults_.all())
-      if (f.kind == FaultKind::Psp && f.mode == "never-ready")
-        return cmd_ & ~kPspReady;
+      if (f.kind == FaultKind::Psp && f.mode == "never-ready") return cmd_ & ~kPspReady;
     return cmd_;
   case kPspData: return mode_ == PspMode::Dead ? 0 : data_;
   case kPspSosAlive: return mode_ == PspMode::Sos ? 1 : 0;
@@ -125,48 +121,40 @@ std::uint32_t PspMailboxModel::read(std::uint32_t offset, TimePoint now) {
 
 void PspMailboxModel::write(std::uint32_t offset, std::uint32_t value, TimePoint now) {
   complete_pending(now);
-  if (mode_ == PspMode::Dead)
-    return;
+  if (mode_ == PspMode::Dead) return;
   switch (offset) {
   case kPspCommand: cmd_ = value & ~kPspReady; break;
   case kPspData: data_ = value; break;
   case kPspDoorbell: {
-    if (value == 0 || (cmd_ & kPspReady) || pending_)
-      return; // ignored
+    if (value == 0 || (cmd_ & kPspReady) || pending_) return;  // ignored
     for (const auto &f : faults_.all())
-      if (f.kind == FaultKind::Psp && f.mode == "never-ready")
-        return;
+      if (f.kind == FaultKind::Psp && f.mode == "never-ready") return;
     const auto command = static_cast<std::uint8_t>(cmd_ >> 16);
     Pending p;
     p.command = command;
     bool faulted = false;
     for (auto *f : faults_.of(FaultKind::Psp)) {
-      if (f->command && *f->command != command)
-        continue;
-      if (f->mode == "never-ready" || !f->hit(random_))
-        continue;
+      if (f->command && *f->command != command) continue;
+      if (f->mode == "never-ready" || !f->hit(random_)) continue;
       faulted = true;
       if (f->mode == "busy")
         p.never = true;
       else
         p.result.error = f->code;
     }
-    if (!faulted)
-      p.result = execute(command, data_, now);
+    if (!faulted) p.result = execute(command, data_, now);
     p.at = now + (command == cmd::kEndTransfer ? config_.psp_end_latency : config_.psp_latency);
     pending_ = p;
     break;
   }
-  default: break; // C2PMSG_81 and _35 are read-only here
+  default: break;  // C2PMSG_81 and _35 are read-only here
   }
 }
 
 void PspMailboxModel::complete_pending(TimePoint now) {
-  if (!pending_ || pending_->never || now < pending_->at)
-    return;
+  if (!pending_ || pending_->never || now < pending_->at) return;
   cmd_ = kPspReady | (std::uint32_t{pending_->command} << 16) | pending_->result.error;
-  if (pending_->result.error == 0 && pending_->result.response)
-    data_ = *pending_->result.response;
+  if (pending_->result.error == 0 && pending_->result.response) data_ = *pending_->result.response;
   pending_.reset();
 }
 
@@ -189,8 +177,7 @@ PspMailboxModel::Result PspMailboxModel::execute_sos(std::uint8_t command, std::
   case cmd::kLiveAddressLo: live_address_lo_ = argument; return {};
   case cmd::kLiveAddressHi: live_address_hi_ = argument; return {};
   case cmd::kLiveUpdate: {
-    if (config_.live_update_succeeds)
-      return {};
+    if (config_.live_update_succeeds) return {};
     // Mirrors the reported failure: the PSP writes its cookie, then fails writing the SPI.
     std::vector<std::uint8_t> cookie = {'$', 'A', 'M', 'D', 'V', 'B', 'F', 'L'};
     chip_.firmware_write(now, kMetadataOffset, cookie);
@@ -207,10 +194,8 @@ PspMailboxModel::Result PspMailboxModel::execute_early(std::uint8_t command, std
                      command == cmd::kGetTransferType || command == cmd::kStartTransfer ||
                      command == cmd::kDataTransfer || command == cmd::kEndTransfer ||
                      command == cmd::kSpiGetModelId;
-  if (!known)
-    return {err::kInvalidCommand, {}};
-  if (state_ == State::Done)
-    return {err::kPartitionUpdate, {}};
+  if (!known) return {err::kInvalidCommand, {}};
+  if (state_ == State::Done) return {err::kPartitionUpdate, {}};
   switch (command) {
   case cmd::kGetBootPartition: return {0, static_cast<std::uint32_t>(booted_slot_)};
   case cmd::kGetFbState: return {0, 0u};
@@ -218,18 +203,15 @@ PspMailboxModel::Result PspMailboxModel::execute_early(std::uint8_t command, std
     return {0, std::uint32_t{config_.jedec[0]} | (std::uint32_t{config_.jedec[1]} << 8) |
                    (std::uint32_t{config_.jedec[2]} << 16)};
   case cmd::kGetTransferType:
-    if (step_ >= script.size())
-      return {err::kStateMachineTransfer, {}};
+    if (step_ >= script.size()) return {err::kStateMachineTransfer, {}};
     return {0, (std::uint32_t{script[step_].phase} << 8) | script[step_].item};
   case cmd::kStartTransfer: {
-    if (state_ == State::Receive)
-      return {err::kStateMachineTransfer, {}};
+    if (state_ == State::Receive) return {err::kStateMachineTransfer, {}};
     const auto item = static_cast<std::uint8_t>(argument & 0xFF);
     const std::uint32_t size = argument >> 8;
     if (step_ >= script.size() || item != script[step_].item)
       return {err::kStateMachineTransfer, {}};
-    if (size == 0 || size % 4 != 0)
-      return {err::kInvalidParameter, {}};
+    if (size == 0 || size % 4 != 0) return {err::kInvalidParameter, {}};
     activity_.start_transfer();
     state_ = State::Receive;
     receiving_item_ = item;
@@ -238,16 +220,12 @@ PspMailboxModel::Result PspMailboxModel::execute_early(std::uint8_t command, std
     return {};
   }
   case cmd::kDataTransfer:
-    if (state_ != State::Receive)
-      return {err::kStateMachineNotInitialised, {}};
-    if (received_.size() + 4 > receiving_size_)
-      return {err::kOutOfBounds, {}};
-    for (int i = 0; i < 4; ++i)
-      received_.push_back(static_cast<std::uint8_t>(argument >> (8 * i)));
+    if (state_ != State::Receive) return {err::kStateMachineNotInitialised, {}};
+    if (received_.size() + 4 > receiving_size_) return {err::kOutOfBounds, {}};
+    for (int i = 0; i < 4; ++i) received_.push_back(static_cast<std::uint8_t>(argument >> (8 * i)));
     return {};
   case cmd::kEndTransfer: {
-    if (state_ != State::Receive)
-      return {err::kStateMachineNotInitialised, {}};
+    if (state_ != State::Receive) return {err::kStateMachineNotInitialised, {}};
     const auto item = static_cast<std::uint8_t>(argument & 0xFF);
     const std::uint32_t sent = argument >> 8;
     state_ = State::Request;
@@ -260,7 +238,7 @@ PspMailboxModel::Result PspMailboxModel::execute_early(std::uint8_t command, std
       received_.clear();
       return {err::kParseOffChip, {}};
     }
-    if (step_ >= script.size()) // only a damaged saved state gets here
+    if (step_ >= script.size())  // only a damaged saved state gets here
       return {err::kStateMachineTransfer, {}};
     stored_[item] = std::move(received_);
     received_.clear();
@@ -285,11 +263,9 @@ bool PspMailboxModel::structurally_valid(std::uint8_t item,
   case 0x01: return p.size() >= 4 && u32(p, 0) == kImageMagic;
   case 0x02:
   case 0x03: {
-    if (!starts_with("$PSP") || p.size() < 16)
-      return false;
+    if (!starts_with("$PSP") || p.size() < 16) return false;
     const std::uint64_t end = 16 + std::uint64_t{u32(p, 8)} * 16;
-    if (end > p.size())
-      return false;
+    if (end > p.size()) return false;
     return u32(p, 4) == ifwi::fletcher32(std::span(p).subspan(8, end - 8));
   }
   case 0x81: return starts_with("$SGN");
@@ -302,23 +278,18 @@ bool PspMailboxModel::commit(TimePoint now) {
   std::vector<std::uint8_t> image = chip_.array();
   auto place = [&](std::uint8_t item, std::uint64_t offset) {
     auto it = stored_.find(item);
-    if (it == stored_.end())
-      return true;
-    if (offset + it->second.size() > image.size())
-      return false;
+    if (it == stored_.end()) return true;
+    if (offset + it->second.size() > image.size()) return false;
     std::copy(it->second.begin(), it->second.end(),
               image.begin() + static_cast<std::ptrdiff_t>(offset));
     return true;
   };
   for (std::uint8_t item : {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x80, 0x89})
-    if (!place(item, *fixed_item_offset(item)))
-      return false;
+    if (!place(item, *fixed_item_offset(item))) return false;
   const std::uint32_t table = u32(image, 0x1000);
-  if (stored_.count(0x81) && !place(0x81, table))
-    return false;
+  if (stored_.count(0x81) && !place(0x81, table)) return false;
   for (std::uint8_t item = 0x82; item <= 0x88; ++item) {
-    if (!stored_.count(item))
-      continue;
+    if (!stored_.count(item)) continue;
     const std::uint32_t count = u32(image, std::uint64_t{table} + 8);
     std::optional<std::uint64_t> offset;
     for (std::uint32_t i = 0; i < count && i < 64; ++i) {
@@ -326,8 +297,7 @@ bool PspMailboxModel::commit(TimePoint now) {
       if (u32(image, entry) == static_cast<std::uint32_t>(item - 0x81))
         offset = u32(image, entry + 12);
     }
-    if (!offset || !place(item, *offset))
-      return false;
+    if (!offset || !place(item, *offset)) return false;
   }
   // The partition payload goes into the inactive slot only.
   const Slot target = booted_slot_ == Slot::A ? Slot::B : Slot::A;
@@ -340,23 +310,21 @@ bool PspMailboxModel::commit(TimePoint now) {
     std::copy(it->second.begin(), it->second.end(), image.begin() + address);
   }
   ++commit_counter_;
-  put_u32(image, ish + 8, u32(image, ish + 8) + 1); // update retries
+  put_u32(image, ish + 8, u32(image, ish + 8) + 1);  // update retries
   put_u32(image, ish, ifwi::crc32(std::span(image).subspan(ish + 4, 0x1C)));
   std::fill(image.begin() + kMetadataOffset, image.begin() + kMetadataOffset + 0x1000, 0xFF);
   const char meta[] = "SIMMETA";
-  std::memcpy(image.data() + kMetadataOffset, meta, 8); // includes the 0x00 byte
+  std::memcpy(image.data() + kMetadataOffset, meta, 8);  // includes the 0x00 byte
   put_u32(image, kMetadataOffset + 8, commit_counter_);
   put_u32(image, kCookieOffset, commit_counter_);
-  if (!chip_.firmware_write(now, 0, image))
-    return false;
+  if (!chip_.firmware_write(now, 0, image)) return false;
   next_slot_ = target;
   return true;
 }
 
 nlohmann::json PspMailboxModel::save() const {
   nlohmann::json stored = nlohmann::json::object();
-  for (const auto &[item, bytes] : stored_)
-    stored[fmt::format("{:02x}", item)] = to_hex(bytes);
+  for (const auto &[item, bytes] : stored_) stored[fmt::format("{:02x}", item)] = to_hex(bytes);
   nlohmann::json j = {{"mode", static_cast<int>(mode_)},
                       {"cmd", cmd_},
                       {"data", data_},
@@ -375,8 +343,7 @@ nlohmann::json PspMailboxModel::save() const {
                     {"command", pending_->command},
                     {"error", pending_->result.error},
                     {"never", pending_->never}};
-    if (pending_->result.response)
-      j["pending"]["response"] = *pending_->result.response;
+    if (pending_->result.response) j["pending"]["response"] = *pending_->result.response;
   }
   return j;
 }
@@ -407,10 +374,9 @@ void PspMailboxModel::load(const nlohmann::json &j) {
     pending.command = p.at("command");
     pending.result.error = p.at("error");
     pending.never = p.at("never");
-    if (p.contains("response"))
-      pending.result.response = p["response"].get<std::uint32_t>();
+    if (p.contains("response")) pending.result.response = p["response"].get<std::uint32_t>();
     pending_ = pending;
   }
 }
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

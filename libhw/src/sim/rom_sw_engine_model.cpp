@@ -20,8 +20,7 @@ EngineGate RomSwEngineModel::gate() const {
 
 std::uint32_t RomSwEngineModel::read(std::uint32_t offset, TimePoint now) {
   settle(now);
-  if (gate() == EngineGate::Sticky && offset == kRomSwStatus)
-    return kRomSwStatusGated;
+  if (gate() == EngineGate::Sticky && offset == kRomSwStatus) return kRomSwStatusGated;
   switch (offset) {
   case kRomSwCntl: return cntl_;
   case kRomSwStatus:
@@ -29,22 +28,19 @@ std::uint32_t RomSwEngineModel::read(std::uint32_t offset, TimePoint now) {
       status_ |= kRomSwStatusDone;
       done_at_.reset();
     }
-    if (status_ & kRomSwStatusDone)
-      done_unobserved_ = false;
+    if (status_ & kRomSwStatusDone) done_unobserved_ = false;
     return status_;
   case kRomSwCommand: return command_;
   case kRomSwGap: return gap_;
   default:
-    if (offset >= kRomSwData1 && offset < kRomSwDataEnd)
-      return data_[(offset - kRomSwData1) / 4];
+    if (offset >= kRomSwData1 && offset < kRomSwDataEnd) return data_[(offset - kRomSwData1) / 4];
     return 0;
   }
 }
 
 void RomSwEngineModel::write(std::uint32_t offset, std::uint32_t value, TimePoint now,
                              const LaunchConditions &conditions) {
-  if (gate() == EngineGate::Sticky)
-    return; // a gated engine ignores every write
+  if (gate() == EngineGate::Sticky) return;  // a gated engine ignores every write
   settle(now);
   switch (offset) {
   case kRomSwCntl:
@@ -57,8 +53,7 @@ void RomSwEngineModel::write(std::uint32_t offset, std::uint32_t value, TimePoin
     break;
   case kRomSwStatus:
     // A DONE whose time has come lands before the write (which may clear it).
-    if (done_at_ && now >= *done_at_)
-      done_at_.reset();
+    if (done_at_ && now >= *done_at_) done_at_.reset();
     if (done_unobserved_)
       activity_.record("I6", fmt::format("ROM_SW_STATUS written (0x{:08X}) before the previous "
                                          "launch's DONE was observed",
@@ -68,8 +63,7 @@ void RomSwEngineModel::write(std::uint32_t offset, std::uint32_t value, TimePoin
   case kRomSwCommand: command_ = value; break;
   case kRomSwGap: gap_ = value; break;
   default:
-    if (offset >= kRomSwData1 && offset < kRomSwDataEnd)
-      data_[(offset - kRomSwData1) / 4] = value;
+    if (offset >= kRomSwData1 && offset < kRomSwDataEnd) data_[(offset - kRomSwData1) / 4] = value;
     break;
   }
 }
@@ -81,8 +75,7 @@ void RomSwEngineModel::load_window(const std::vector<std::uint8_t> &bytes, TimeP
   // The window changes when the transaction completes: a hung one never delivers, a slow one
   // (sw_latency) only once DONE is set — reading it earlier shows the old contents.
   pending_window_.reset();
-  if (!done_at_)
-    return;
+  if (!done_at_) return;
   if (*done_at_ > now)
     pending_window_ = window;
   else
@@ -101,17 +94,13 @@ void RomSwEngineModel::launch(std::uint32_t cntl, TimePoint now,
   ++activity_.launches;
   done_unobserved_ = true;
   for (auto *f : faults_.of(FaultKind::RomSwGate)) {
-    if (f->hit(random_))
-      gated_by_fault_ = true;
+    if (f->hit(random_)) gated_by_fault_ = true;
   }
-  if (gated_by_fault_)
-    return;
-  bool hang = gate_ == EngineGate::Silent; // a silently gated engine never completes
-  for (auto *f : faults_.of(FaultKind::RomSwHang))
-    hang |= f->hit(random_);
+  if (gated_by_fault_) return;
+  bool hang = gate_ == EngineGate::Silent;  // a silently gated engine never completes
+  for (auto *f : faults_.of(FaultKind::RomSwHang)) hang |= f->hit(random_);
   done_at_ = hang ? std::nullopt : std::optional<TimePoint>(now + config_.sw_latency);
-  if (gate_ == EngineGate::Silent)
-    return;
+  if (gate_ == EngineGate::Silent) return;
 
   const bool strict = config_.profile == Profile::Strict;
   const unsigned address_bytes = (cntl >> kRomSwCntlCommandSizeShift) & 3;
@@ -126,8 +115,7 @@ void RomSwEngineModel::launch(std::uint32_t cntl, TimePoint now,
   if (n > kMaxTransferBytes) {
     activity_.record("protocol",
                      fmt::format("ROM_SW_CNTL 0x{:08X} asks for {} data bytes (max 256)", cntl, n));
-    if (strict)
-      return; // failed transaction, DATA untouched
+    if (strict) return;  // failed transaction, DATA untouched
     n = kMaxTransferBytes;
   }
   std::vector<std::uint8_t> capture;
@@ -141,8 +129,7 @@ void RomSwEngineModel::launch(std::uint32_t cntl, TimePoint now,
                     opcode, conditions.pins_released ? "" : "GPIO pads 7-10 not released ",
                     conditions.rom_cntl_ready ? "" : "ROM_CNTL[3:0] != 0x8 ",
                     conditions.page_mirror_ready ? "" : "PAGE_MIRROR_CNTL[27:25] != 0b011"));
-    if (rx)
-      capture.assign(n, 0xFF);
+    if (rx) capture.assign(n, 0xFF);
   } else {
     std::vector<std::uint8_t> mosi;
     mosi.push_back(opcode);
@@ -190,10 +177,8 @@ nlohmann::json RomSwEngineModel::save() const {
                       {"shadow", shadow_},
                       {"done_unobserved", done_unobserved_},
                       {"gated_by_fault", gated_by_fault_}};
-  if (done_at_)
-    j["done_at_ns"] = done_at_->time_since_epoch().count();
-  if (pending_window_)
-    j["pending_window"] = *pending_window_;
+  if (done_at_) j["done_at_ns"] = done_at_->time_since_epoch().count();
+  if (pending_window_) j["pending_window"] = *pending_window_;
   return j;
 }
 
@@ -214,4 +199,4 @@ void RomSwEngineModel::load(const nlohmann::json &j) {
     pending_window_ = j["pending_window"].get<std::array<std::uint32_t, 64>>();
 }
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

@@ -13,8 +13,7 @@ std::vector<ScriptStep> default_psp_script() {
   std::vector<ScriptStep> script;
   for (std::uint8_t item : {0x01, 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88})
     script.push_back({item, 0});
-  for (std::uint8_t item : {0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x89})
-    script.push_back({item, 1});
+  for (std::uint8_t item : {0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x89}) script.push_back({item, 1});
   script.push_back({0x08, 2});
   return script;
 }
@@ -42,20 +41,17 @@ std::uint64_t parse_number(const std::string &key, const std::string &text) {
 }
 
 bool parse_bool(const std::string &key, const std::string &text) {
-  if (text == "1" || text == "true" || text == "on" || text == "yes")
-    return true;
-  if (text == "0" || text == "false" || text == "off" || text == "no")
-    return false;
+  if (text == "1" || text == "true" || text == "on" || text == "yes") return true;
+  if (text == "0" || text == "false" || text == "off" || text == "no") return false;
   throw Error(ErrorKind::Usage,
               fmt::format("simulator setting {}: '{}' is not a boolean (true/false)", key, text));
 }
 
-} // namespace
+}  // namespace
 
 nlohmann::json to_json(const SimConfig &c) {
   nlohmann::json script = nlohmann::json::array();
-  for (const auto &step : c.psp_script)
-    script.push_back({step.item, step.phase});
+  for (const auto &step : c.psp_script) script.push_back({step.item, step.phase});
   return {
       {"seed", c.seed},
       {"op_cost_ns", ns(c.op_cost)},
@@ -85,12 +81,10 @@ nlohmann::json to_json(const SimConfig &c) {
 SimConfig config_from_json(const nlohmann::json &j) {
   SimConfig c;
   auto get = [&](const char *key, auto &out) {
-    if (j.contains(key))
-      j.at(key).get_to(out);
+    if (j.contains(key)) j.at(key).get_to(out);
   };
   auto get_ns = [&](const char *key, Nanoseconds &out) {
-    if (j.contains(key))
-      out = Nanoseconds(j.at(key).get<std::int64_t>());
+    if (j.contains(key)) out = Nanoseconds(j.at(key).get<std::int64_t>());
   };
   get("seed", c.seed);
   get_ns("op_cost_ns", c.op_cost);
@@ -103,8 +97,7 @@ SimConfig config_from_json(const nlohmann::json &j) {
   get_ns("sw_latency_ns", c.sw_latency);
   get("force_ungated", c.force_ungated);
   if (j.contains("jedec")) {
-    for (int i = 0; i < 3; ++i)
-      c.jedec[i] = j["jedec"].at(i).get<std::uint8_t>();
+    for (int i = 0; i < 3; ++i) c.jedec[i] = j["jedec"].at(i).get<std::uint8_t>();
   }
   get("rdid_rotate", c.rdid_rotate);
   get_ns("t_se_ns", c.t_se);
@@ -161,8 +154,7 @@ void apply_config_override(SimConfig &c, const std::string &assignment) {
     c.profile = value == "strict" ? Profile::Strict : Profile::Lenient;
   } else if (key == "rx_lag") {
     const auto lag = parse_number(key, value);
-    if (lag > 1)
-      throw Error(ErrorKind::Usage, "simulator setting rx_lag: expected 0 or 1");
+    if (lag > 1) throw Error(ErrorKind::Usage, "simulator setting rx_lag: expected 0 or 1");
     c.rx_lag = static_cast<unsigned>(lag);
   } else if (key == "rx_lag_trigger") {
     if (value != "rx" && value != "any")
@@ -219,4 +211,4 @@ void apply_config_override(SimConfig &c, const std::string &assignment) {
             key));
 }
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

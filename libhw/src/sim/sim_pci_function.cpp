@@ -8,7 +8,7 @@
 namespace wavescope::hw::sim {
 
 namespace {
-constexpr std::uint32_t kFirmwareBar5Address = 0xFCC00000; // where host firmware would put it
+constexpr std::uint32_t kFirmwareBar5Address = 0xFCC00000;  // where host firmware would put it
 }
 
 class SimPciFunction::Bar5 final : public Mmio {
@@ -33,8 +33,7 @@ public:
     charge();
     ++stats_.writes;
     stats_.bytes_written += 4;
-    if (decoding())
-      board_.bar_write32(5, offset, value);
+    if (decoding()) board_.bar_write32(5, offset, value);
     trace(MmioAccess::Kind::Write32, offset, value, 4);
   }
 
@@ -86,8 +85,7 @@ private:
   bool decoding() const { return board_.config_space().memory_enabled(); }
   void trace(MmioAccess::Kind kind, std::uint64_t offset, std::uint32_t value,
              std::uint32_t length) {
-    if (hook_)
-      hook_(MmioAccess{kind, offset, value, length});
+    if (hook_) hook_(MmioAccess{kind, offset, value, length});
   }
 
   Navi31Board &board_;
@@ -103,8 +101,7 @@ SimPciFunction::SimPciFunction(std::string name, Navi31Board &board, Clock &cloc
       bar5_(std::make_unique<Bar5>(board, clock, op_cost)) {
   // What host firmware and the kernel's `enable` do for a native card: BAR5 gets an address and
   // memory decoding is on.
-  if (board_.config_space().bar_address(5) == 0)
-    board_.config_write(0x24, kFirmwareBar5Address, 4);
+  if (board_.config_space().bar_address(5) == 0) board_.config_write(0x24, kFirmwareBar5Address, 4);
   board_.config_write(0x04, board_.config_read(0x04, 2) | 0x2, 2);
 }
 
@@ -121,8 +118,7 @@ void SimPciFunction::config_write(std::uint32_t offset, std::uint32_t value, uns
 }
 
 BarInfo SimPciFunction::bar(unsigned index) {
-  if (index > 5)
-    return {};
+  if (index > 5) return {};
   return board_.config_space().bar_info(index);
 }
 
@@ -133,4 +129,4 @@ Mmio &SimPciFunction::map_bar(unsigned index) {
   return *bar5_;
 }
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

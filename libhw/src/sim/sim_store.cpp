@@ -41,8 +41,7 @@ SimBoardLock::SimBoardLock(SimBoardLock &&other) noexcept : fd_(other.fd_) {
 
 SimBoardLock &SimBoardLock::operator=(SimBoardLock &&other) noexcept {
   if (this != &other) {
-    if (fd_ >= 0)
-      ::close(fd_);
+    if (fd_ >= 0) ::close(fd_);
     fd_ = other.fd_;
     other.fd_ = -1;
   }
@@ -50,8 +49,7 @@ SimBoardLock &SimBoardLock::operator=(SimBoardLock &&other) noexcept {
 }
 
 SimBoardLock::~SimBoardLock() {
-  if (fd_ >= 0)
-    ::close(fd_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 SimStore::SimStore(fs::path root) : root_(std::move(root)) {}
@@ -72,8 +70,7 @@ void SimStore::validate_name(const std::string &name) {
 std::vector<std::string> SimStore::list() const {
   std::vector<std::string> names;
   std::error_code ec;
-  if (!fs::is_directory(root_, ec))
-    return names;
+  if (!fs::is_directory(root_, ec)) return names;
   for (const auto &entry : fs::directory_iterator(root_, ec)) {
     if (entry.is_directory() && fs::exists(entry.path() / "board.json"))
       names.push_back(entry.path().filename().string());
@@ -93,8 +90,7 @@ void SimStore::write(const std::string &name, Navi31Board &board,
   write_file_atomically(dir / "flash.bin",
                         std::span<const unsigned char>(flash.data(), flash.size()));
   nlohmann::json j = board.save();
-  if (!last_run.is_null())
-    j["last_run"] = last_run;
+  if (!last_run.is_null()) j["last_run"] = last_run;
   write_file_atomically(dir / "board.json", j.dump(1));
 }
 
@@ -160,7 +156,7 @@ void SimStore::remove(const std::string &name) {
     throw Error(ErrorKind::Usage,
                 fmt::format("no simulated board '{}' in {}", name, root_.string()));
   {
-    SimBoardLock lock(board_dir(name) / "lock", name); // refuse while another process uses it
+    SimBoardLock lock(board_dir(name) / "lock", name);  // refuse while another process uses it
   }
   std::error_code ec;
   fs::remove_all(board_dir(name), ec);
@@ -169,4 +165,4 @@ void SimStore::remove(const std::string &name) {
                 fmt::format("cannot remove {}: {}", board_dir(name).string(), ec.message()));
 }
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

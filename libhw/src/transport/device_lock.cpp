@@ -49,8 +49,7 @@ DeviceLock::DeviceLock(std::string_view device_id, std::filesystem::path directo
 }
 
 DeviceLock::~DeviceLock() {
-  if (fd_ >= 0)
-    ::close(fd_); // closing releases the flock
+  if (fd_ >= 0) ::close(fd_);  // closing releases the flock
 }
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -37,8 +37,7 @@ std::array<std::uint8_t, 12> pcie_request_payload(std::uint64_t address, std::ui
   const std::uint32_t words[3] = {static_cast<std::uint32_t>(address),
                                   static_cast<std::uint32_t>(address >> 32), value};
   for (int w = 0; w < 3; ++w)
-    for (int b = 0; b < 4; ++b)
-      out[4 * w + b] = static_cast<std::uint8_t>(words[w] >> (8 * b));
+    for (int b = 0; b < 4; ++b) out[4 * w + b] = static_cast<std::uint8_t>(words[w] >> (8 * b));
   return out;
 }
 
@@ -66,4 +65,4 @@ std::array<std::uint8_t, 8> encode_completion(std::uint32_t data, std::uint8_t c
           return_status};
 }
 
-} // namespace wavescope::hw::asm24
+}  // namespace wavescope::hw::asm24

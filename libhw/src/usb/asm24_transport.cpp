@@ -27,12 +27,9 @@ constexpr std::uint16_t kResizableBarCapability = 0x15;
 constexpr std::uint8_t kCommandIo = 0x1, kCommandMemory = 0x2, kCommandMaster = 0x4;
 
 std::string size_text(std::uint64_t bytes) {
-  if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0)
-    return fmt::format("{} GiB", bytes >> 30);
-  if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0)
-    return fmt::format("{} MiB", bytes >> 20);
-  if (bytes >= 1024 && bytes % 1024 == 0)
-    return fmt::format("{} KiB", bytes >> 10);
+  if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0) return fmt::format("{} GiB", bytes >> 30);
+  if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KiB", bytes >> 10);
   return fmt::format("{} bytes", bytes);
 }
 
@@ -66,8 +63,7 @@ public:
   std::vector<std::uint32_t> read_block(std::uint64_t offset, std::size_t dwords) override {
     const auto op = name("read_block", offset, dwords);
     check(offset, 4 * dwords, op);
-    if (dwords == 0)
-      return {};
+    if (dwords == 0) return {};
     const auto start = begin();
     auto values = wire_.stream_read(base_ + offset, dwords, op);
     finish(start, stats_.block_reads, 4 * dwords, 0);
@@ -78,8 +74,7 @@ public:
   void write_block(std::uint64_t offset, std::span<const std::uint32_t> values) override {
     const auto op = name("write_block", offset, values.size());
     check(offset, 4 * values.size(), op);
-    if (values.empty())
-      return;
+    if (values.empty()) return;
     const auto start = begin();
     wire_.stream_write(base_ + offset, values, op);
     finish(start, stats_.block_writes, 0, 4 * values.size());
@@ -129,8 +124,7 @@ private:
     stats_.latency_ns += static_cast<std::uint64_t>((wire_.clock().now() - start.time).count());
   }
   void trace(const MmioAccess &access) {
-    if (hook_)
-      hook_(access);
+    if (hook_) hook_(access);
   }
 
   Asm24Transport::Wire &wire_;
@@ -141,7 +135,7 @@ private:
   MmioTraceHook hook_;
 };
 
-} // namespace
+}  // namespace
 
 Asm24Transport::Asm24Transport(std::unique_ptr<UsbDevice> usb, Clock &clock, Asm24Options options)
     : options_(std::move(options)), clock_(clock),
@@ -153,8 +147,7 @@ Asm24Transport::Asm24Transport(std::unique_ptr<UsbDevice> usb, Clock &clock, Asm
 Asm24Transport::~Asm24Transport() = default;
 
 void Asm24Transport::note(std::string line) {
-  if (options_.log)
-    options_.log(line);
+  if (options_.log) options_.log(line);
   bringup_log_.push_back(std::move(line));
 }
 
@@ -171,8 +164,7 @@ void Asm24Transport::init_controller() {
   const auto deadline = clock_.now() + options_.link_training_timeout;
   for (;;) {
     ltssm = wire_->xdata_read(kXdataLtssm, 1, op)[0];
-    if (ltssm == kLtssmLinkUp)
-      break;
+    if (ltssm == kLtssmLinkUp) break;
     if (clock_.now() >= deadline)
       throw Error(
           ErrorKind::Device,
@@ -191,8 +183,7 @@ void Asm24Transport::init_controller() {
 void Asm24Transport::bring_up() {
   if (options_.minimal_bringup)
     note("minimal bring-up: BAR5 only, MEMORY without MASTER, no resize");
-  for (unsigned bus = 0; bus < kBridgeCount; ++bus)
-    program_bridge(bus);
+  for (unsigned bus = 0; bus < kBridgeCount; ++bus) program_bridge(bus);
   const std::uint32_t id = pcie_config_read(kGpuBus, 0, 4);
   if (id == 0xFFFFFFFFu)
     throw Error(ErrorKind::Device,
@@ -206,8 +197,7 @@ void Asm24Transport::bring_up() {
                             options_.id, id & 0xFFFF, id >> 16, options_.expected_gpu_id & 0xFFFF,
                             options_.expected_gpu_id >> 16));
   note(fmt::format("GPU at bus 4: {:04x}:{:04x}", id & 0xFFFF, id >> 16));
-  if (!options_.minimal_bringup)
-    resize_bar0();
+  if (!options_.minimal_bringup) resize_bar0();
   assign_bars();
   const std::uint8_t command =
       options_.minimal_bringup ? kCommandMemory : (kCommandIo | kCommandMemory | kCommandMaster);
@@ -240,12 +230,10 @@ void Asm24Transport::resize_bar0() {
   std::uint32_t offset = kExtendedCapabilities;
   for (int guard = 0; offset != 0 && guard < 64; ++guard) {
     const std::uint32_t header = pcie_config_read(kGpuBus, offset, 4);
-    if (header == 0 || header == 0xFFFFFFFFu)
-      return;
+    if (header == 0 || header == 0xFFFFFFFFu) return;
     if ((header & 0xFFFF) == kResizableBarCapability) {
       const std::uint32_t supported = pcie_config_read(kGpuBus, offset + 4, 4) >> 4;
-      if (supported == 0)
-        return;
+      if (supported == 0) return;
       const unsigned largest = static_cast<unsigned>(std::bit_width(supported)) - 1;
       const std::uint32_t control = pcie_config_read(kGpuBus, offset + 8, 4);
       pcie_config_write(kGpuBus, offset + 8, (control & ~0x1F00u) | largest << 8, 4);
@@ -263,7 +251,7 @@ void Asm24Transport::assign_bars() {
   for (unsigned index = options_.minimal_bringup ? 5 : 0; index < 6; ++index) {
     const std::uint32_t reg = kBar0 + 4 * index;
     const std::uint32_t original = pcie_config_read(kGpuBus, reg, 4);
-    if (original & 1) { // I/O BAR: not used behind the bridge
+    if (original & 1) {  // I/O BAR: not used behind the bridge
       bars_[index].is_io = true;
       continue;
     }
@@ -284,14 +272,12 @@ void Asm24Transport::assign_bars() {
     std::uint64_t &pool = pools[prefetchable ? 1 : 0];
     const std::uint64_t address = (pool + size - 1) / size * size;
     pcie_config_write(kGpuBus, reg, static_cast<std::uint32_t>(address), 4);
-    if (is64)
-      pcie_config_write(kGpuBus, reg + 4, static_cast<std::uint32_t>(address >> 32), 4);
+    if (is64) pcie_config_write(kGpuBus, reg + 4, static_cast<std::uint32_t>(address >> 32), 4);
     pool = address + (size + kBarPoolAlignment - 1) / kBarPoolAlignment * kBarPoolAlignment;
     bars_[index] = {address, size, is64, prefetchable, false, true};
     note(fmt::format("GPU BAR{}: {} {}{} at {:#x}", index, size_text(size),
                      is64 ? "64-bit" : "32-bit", prefetchable ? " prefetchable" : "", address));
-    if (is64)
-      ++index; // the upper half is not a BAR of its own
+    if (is64) ++index;  // the upper half is not a BAR of its own
   }
 }
 
@@ -345,8 +331,7 @@ BarInfo Asm24Transport::bar(unsigned index) {
 }
 
 Mmio &Asm24Transport::map_bar(unsigned index) {
-  if (closed_)
-    throw Error(ErrorKind::Internal, fmt::format("{} is closed", options_.id));
+  if (closed_) throw Error(ErrorKind::Internal, fmt::format("{} is closed", options_.id));
   if (index >= 6 || !bars_[index].present || bars_[index].is_io)
     throw Error(
         ErrorKind::Device,
@@ -360,8 +345,7 @@ Mmio &Asm24Transport::map_bar(unsigned index) {
 const TransportStats &Asm24Transport::stats() const {
   stats_ = {};
   for (const auto &region : regions_) {
-    if (!region)
-      continue;
+    if (!region) continue;
     const auto &s = region->stats();
     stats_.reads += s.reads;
     stats_.writes += s.writes;
@@ -376,11 +360,10 @@ const TransportStats &Asm24Transport::stats() const {
 }
 
 void Asm24Transport::close() {
-  if (closed_)
-    return;
+  if (closed_) return;
   closed_ = true;
   wire_->close();
   options_.lock.reset();
 }
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -21,18 +21,16 @@ auto naming_failures(const OperationName &op, const OperationName &request, F &&
   }
 }
 
-} // namespace
+}  // namespace
 
 Asm24Transport::Wire::Wire(std::unique_ptr<UsbDevice> usb, Clock &clock,
                            const Asm24Options &options)
     : usb_(std::move(usb)), clock_(clock), options_(options) {
-  if (!usb_)
-    throw Error(ErrorKind::Internal, "Asm24Transport needs a USB device");
+  if (!usb_) throw Error(ErrorKind::Internal, "Asm24Transport needs a USB device");
 }
 
 UsbDevice &Asm24Transport::Wire::device(const OperationName &op) {
-  if (!usb_)
-    throw Error(ErrorKind::Internal, fmt::format("{}: {} is closed", op(), options_.id));
+  if (!usb_) throw Error(ErrorKind::Internal, fmt::format("{}: {} is closed", op(), options_.id));
   return *usb_;
 }
 
@@ -125,8 +123,7 @@ std::uint32_t Asm24Transport::Wire::single_tlp(std::uint8_t fmt_type, std::uint6
   };
   for (unsigned attempt = 0;; ++attempt) {
     control_out(setup, payload, kPcieRequestTimeoutMs, op, request);
-    if (is_posted(fmt_type))
-      return 0;
+    if (is_posted(fmt_type)) return 0;
     const auto reply = control_in({kRequestTypeIn, kPcieRequest, 0, 0}, 8, kPcieRequestTimeoutMs,
                                   op, [] { return std::string("0xF0 completion read"); });
     const auto completion = parse_completion(reply);
@@ -198,4 +195,4 @@ void Asm24Transport::Wire::stream_write(std::uint64_t address,
   }
 }
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -58,4 +58,4 @@ private:
   std::uint64_t usb_requests_ = 0;
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

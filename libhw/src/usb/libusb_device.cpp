@@ -20,8 +20,7 @@ using Context = std::unique_ptr<libusb_context, ContextDeleter>;
 
 Context make_context() {
   libusb_context *context = nullptr;
-  if (libusb_init(&context) != 0)
-    return nullptr;
+  if (libusb_init(&context) != 0) return nullptr;
   return Context(context);
 }
 
@@ -34,7 +33,7 @@ std::string libusb_text(int code) {
                      libusb_error_name(code));
 }
 
-} // namespace
+}  // namespace
 
 std::string UsbBridgeInfo::label() const {
   return fmt::format("usb:{}-{}", bus, address);
@@ -57,14 +56,12 @@ UsbStatus usb_status_from_libusb(int code) {
 std::vector<UsbBridgeInfo> list_asm24_bridges() {
   std::vector<UsbBridgeInfo> out;
   const Context context = make_context();
-  if (!context)
-    return out;
+  if (!context) return out;
   libusb_device **list = nullptr;
   const ssize_t count = libusb_get_device_list(context.get(), &list);
   for (ssize_t i = 0; i < count; ++i) {
     libusb_device_descriptor descriptor{};
-    if (libusb_get_device_descriptor(list[i], &descriptor) != 0)
-      continue;
+    if (libusb_get_device_descriptor(list[i], &descriptor) != 0) continue;
     const bool known =
         (descriptor.idVendor == asm24::kVendorNew || descriptor.idVendor == asm24::kVendorTiny) &&
         descriptor.idProduct == asm24::kProduct;
@@ -72,8 +69,7 @@ std::vector<UsbBridgeInfo> list_asm24_bridges() {
       out.push_back({libusb_get_bus_number(list[i]), libusb_get_device_address(list[i]),
                      descriptor.idVendor, descriptor.idProduct});
   }
-  if (count >= 0)
-    libusb_free_device_list(list, 1);
+  if (count >= 0) libusb_free_device_list(list, 1);
   std::sort(out.begin(), out.end(), [](const UsbBridgeInfo &a, const UsbBridgeInfo &b) {
     return std::tuple(rank(a.vendor_id), a.bus, a.address) <
            std::tuple(rank(b.vendor_id), b.bus, b.address);
@@ -86,10 +82,8 @@ struct LibusbDevice::Handle {
   libusb_device_handle *device = nullptr;
   bool claimed = false;
   ~Handle() {
-    if (claimed)
-      libusb_release_interface(device, 0);
-    if (device)
-      libusb_close(device);
+    if (claimed) libusb_release_interface(device, 0);
+    if (device) libusb_close(device);
   }
 };
 
@@ -113,8 +107,7 @@ std::unique_ptr<LibusbDevice> LibusbDevice::open(const UsbBridgeInfo &bridge,
     if (libusb_get_bus_number(list[i]) == bridge.bus &&
         libusb_get_device_address(list[i]) == bridge.address)
       found = libusb_ref_device(list[i]);
-  if (count >= 0)
-    libusb_free_device_list(list, 1);
+  if (count >= 0) libusb_free_device_list(list, 1);
   if (!found)
     throw Error(
         ErrorKind::Device,
@@ -124,16 +117,14 @@ std::unique_ptr<LibusbDevice> LibusbDevice::open(const UsbBridgeInfo &bridge,
   libusb_get_device_descriptor(found, &descriptor);
   const int opened = libusb_open(found, &handle->device);
   libusb_unref_device(found);
-  if (opened != 0)
-    fail(opened, "open");
+  if (opened != 0) fail(opened, "open");
 
   std::string product;
   if (descriptor.iProduct) {
     unsigned char text[256] = {};
     const int n =
         libusb_get_string_descriptor_ascii(handle->device, descriptor.iProduct, text, sizeof text);
-    if (n > 0)
-      product.assign(reinterpret_cast<const char *>(text), static_cast<std::size_t>(n));
+    if (n > 0) product.assign(reinterpret_cast<const char *>(text), static_cast<std::size_t>(n));
   }
   if (options.require_custom_firmware && product.rfind("custom", 0) != 0 &&
       product.rfind("AS2462", 0) != 0)
@@ -150,8 +141,7 @@ std::unique_ptr<LibusbDevice> LibusbDevice::open(const UsbBridgeInfo &bridge,
                               label));
     if (const int rc = libusb_detach_kernel_driver(handle->device, 0); rc != 0)
       fail(rc, "detach the kernel driver from interface 0");
-    if (const int rc = libusb_reset_device(handle->device); rc != 0)
-      fail(rc, "reset");
+    if (const int rc = libusb_reset_device(handle->device); rc != 0) fail(rc, "reset");
   }
   if (const int rc = libusb_set_configuration(handle->device, 1); rc != 0)
     fail(rc, "set configuration 1");
@@ -182,8 +172,7 @@ void LibusbDevice::control_out(const UsbControlSetup &setup, std::span<const std
     return fmt::format("{}: control OUT {:#04x} (wValue {:#06x}, wIndex {}), {} bytes",
                        info_.label(), setup.request, setup.value, setup.index, data.size());
   };
-  if (rc < 0)
-    throw_usb_error(usb_status_from_libusb(rc), what() + ": " + libusb_text(rc));
+  if (rc < 0) throw_usb_error(usb_status_from_libusb(rc), what() + ": " + libusb_text(rc));
   if (static_cast<std::size_t>(rc) != data.size())
     throw_usb_error(UsbStatus::Short, fmt::format("{}: sent {} bytes", what(), rc));
 }
@@ -199,7 +188,7 @@ std::vector<std::uint8_t> LibusbDevice::control_in(const UsbControlSetup &setup,
                     fmt::format("{}: control IN {:#04x} (wValue {:#06x}), {} bytes: {}",
                                 info_.label(), setup.request, setup.value, length,
                                 libusb_text(rc)));
-  data.resize(static_cast<std::size_t>(rc)); // the caller checks the length
+  data.resize(static_cast<std::size_t>(rc));  // the caller checks the length
   return data;
 }
 
@@ -211,8 +200,7 @@ void LibusbDevice::bulk_out(std::uint8_t endpoint, std::span<const std::uint8_t>
                            static_cast<int>(data.size()), &transferred, timeout_ms);
   const auto what =
       fmt::format("{}: bulk OUT on {:#04x}, {} bytes", info_.label(), endpoint, data.size());
-  if (rc < 0)
-    throw_usb_error(usb_status_from_libusb(rc), what + ": " + libusb_text(rc));
+  if (rc < 0) throw_usb_error(usb_status_from_libusb(rc), what + ": " + libusb_text(rc));
   if (static_cast<std::size_t>(transferred) != data.size())
     throw_usb_error(UsbStatus::Short, fmt::format("{}: sent {} bytes", what, transferred));
 }
@@ -227,8 +215,8 @@ std::vector<std::uint8_t> LibusbDevice::bulk_in(std::uint8_t endpoint, std::size
     throw_usb_error(usb_status_from_libusb(rc),
                     fmt::format("{}: bulk IN on {:#04x}, {} bytes: {}", info_.label(), endpoint,
                                 length, libusb_text(rc)));
-  data.resize(static_cast<std::size_t>(transferred)); // the caller checks the length
+  data.resize(static_cast<std::size_t>(transferred));  // the caller checks the length
   return data;
 }
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -14,7 +14,7 @@ std::string hex_bytes(const std::vector<std::uint8_t> &bytes) {
   return out;
 }
 
-} // namespace
+}  // namespace
 
 std::string UsbTransferRecord::to_string() const {
   std::string line;
@@ -32,14 +32,13 @@ std::string UsbTransferRecord::to_string() const {
     line = fmt::format("bulk IN {:#04x} {} -> [{}]", endpoint, requested, hex_bytes(data));
     break;
   }
-  if (error)
-    line += " FAILED: " + *error;
+  if (error) line += " FAILED: " + *error;
   return line;
 }
 
 template <typename F> auto RecordingUsbDevice::record(UsbTransferRecord entry, F &&transfer) {
   records_.push_back(std::move(entry));
-  const std::size_t slot = records_.size() - 1; // `transfer` may not append, but stay index-safe
+  const std::size_t slot = records_.size() - 1;  // `transfer` may not append, but stay index-safe
   try {
     if constexpr (std::is_void_v<decltype(transfer())>) {
       transfer();
@@ -90,4 +89,4 @@ std::vector<std::uint8_t> RecordingUsbDevice::bulk_in(std::uint8_t endpoint, std
                 [&] { return device().bulk_in(endpoint, length, timeout_ms); });
 }
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -18,14 +18,12 @@ constexpr std::uint32_t kBar0 = 0x10;
 
 std::uint32_t load_le(std::span<const std::uint8_t> bytes, std::size_t at, unsigned width = 4) {
   std::uint32_t v = 0;
-  for (unsigned i = 0; i < width; ++i)
-    v |= std::uint32_t(bytes[at + i]) << (8 * i);
+  for (unsigned i = 0; i < width; ++i) v |= std::uint32_t(bytes[at + i]) << (8 * i);
   return v;
 }
 
 void store_le(std::span<std::uint8_t> bytes, std::size_t at, std::uint32_t value, unsigned width) {
-  for (unsigned i = 0; i < width; ++i)
-    bytes[at + i] = static_cast<std::uint8_t>(value >> (8 * i));
+  for (unsigned i = 0; i < width; ++i) bytes[at + i] = static_cast<std::uint8_t>(value >> (8 * i));
 }
 
 UsbStatus status_of(UsbFaultEffect effect) {
@@ -46,8 +44,8 @@ void init_bridge(std::array<std::uint8_t, 4096> &cfg, unsigned bus) {
   const std::uint32_t ids =
       bus < 2 ? (0x1B21u | 0x2464u << 16) : (0x1002u | (bus == 2 ? 0x1478u : 0x1479u) << 16);
   store_le(cfg, 0, ids, 4);
-  store_le(cfg, 0x08, 0x06040000u, 4); // PCI-to-PCI bridge
-  cfg[0x0E] = 0x01;                    // type-1 header
+  store_le(cfg, 0x08, 0x06040000u, 4);  // PCI-to-PCI bridge
+  cfg[0x0E] = 0x01;                     // type-1 header
 }
 
 bool bridge_register_writable(std::uint32_t offset) {
@@ -55,16 +53,14 @@ bool bridge_register_writable(std::uint32_t offset) {
          offset == 0x3F || offset == 0x0C || offset == 0x0D;
 }
 
-} // namespace
+}  // namespace
 
 SimulatedAsm24Bridge::SimulatedAsm24Bridge(PcieEndpointModel &gpu, Clock &clock,
                                            SimulatedAsm24BridgeOptions options)
     : gpu_(gpu), clock_(clock), options_(std::move(options)), xdata_(0x10000, 0),
       sram_(kSramSize, 0) {
-  for (unsigned b = 0; b < kBridgeCount; ++b)
-    init_bridge(bridges_[b], b);
-  if (options_.emulate_gpu_config_space)
-    gpu_config_.emplace(navi31_pcie_identity());
+  for (unsigned b = 0; b < kBridgeCount; ++b) init_bridge(bridges_[b], b);
+  if (options_.emulate_gpu_config_space) gpu_config_.emplace(navi31_pcie_identity());
 }
 
 std::string SimulatedAsm24Bridge::description() const {
@@ -72,15 +68,13 @@ std::string SimulatedAsm24Bridge::description() const {
 }
 
 std::uint8_t SimulatedAsm24Bridge::xdata(std::uint16_t address) const {
-  if (address >= kXdataSram)
-    return sram_[address - kXdataSram];
+  if (address >= kXdataSram) return sram_[address - kXdataSram];
   return xdata_[address];
 }
 
 std::uint32_t SimulatedAsm24Bridge::bridge_config(unsigned bus, std::uint32_t offset,
                                                   unsigned width) const {
-  if (bus >= kBridgeCount || offset + width > 4096)
-    return 0;
+  if (bus >= kBridgeCount || offset + width > 4096) return 0;
   return load_le(bridges_[bus], offset, width);
 }
 
@@ -104,8 +98,7 @@ void SimulatedAsm24Bridge::begin_transfer(UsbTransferKind kind, const UsbControl
 void SimulatedAsm24Bridge::fail(UsbFaultEffect effect, UsbTransferKind /*kind*/,
                                 unsigned timeout_ms, std::string_view what) {
   ++counters_.failed_transfers;
-  if (effect == UsbFaultEffect::Timeout)
-    clock_.sleep(std::chrono::milliseconds(timeout_ms));
+  if (effect == UsbFaultEffect::Timeout) clock_.sleep(std::chrono::milliseconds(timeout_ms));
   throw_usb_error(status_of(effect), what);
 }
 
@@ -117,10 +110,8 @@ void SimulatedAsm24Bridge::control_out(const UsbControlSetup &setup,
   begin_transfer(UsbTransferKind::ControlOut, &setup, timeout_ms, data.size(), fault);
   const auto what = [&] { return transfer_name(UsbTransferKind::ControlOut, &setup, data.size()); };
   // A failed control OUT never reached the firmware: nothing is executed.
-  if (fault)
-    fail(fault->effect, UsbTransferKind::ControlOut, timeout_ms, what());
-  if (setup.request_type != kRequestTypeOut)
-    fail(UsbFaultEffect::Stall, {}, timeout_ms, what());
+  if (fault) fail(fault->effect, UsbTransferKind::ControlOut, timeout_ms, what());
+  if (setup.request_type != kRequestTypeOut) fail(UsbFaultEffect::Stall, {}, timeout_ms, what());
   switch (setup.request) {
   case kWriteXdata:
     if (setup.value >= kXdataSram)
@@ -129,8 +120,7 @@ void SimulatedAsm24Bridge::control_out(const UsbControlSetup &setup,
       xdata_[setup.value] = static_cast<std::uint8_t>(setup.index);
     return;
   case kPcieRequest:
-    if (data.size() != 12)
-      fail(UsbFaultEffect::Stall, {}, timeout_ms, what());
+    if (data.size() != 12) fail(UsbFaultEffect::Stall, {}, timeout_ms, what());
     handle_pcie_request(setup, data);
     return;
   case kSramDma: handle_sram_arm(setup); return;
@@ -147,8 +137,7 @@ std::vector<std::uint8_t> SimulatedAsm24Bridge::control_in(const UsbControlSetup
   const auto what = [&] { return transfer_name(UsbTransferKind::ControlIn, &setup, length); };
   std::vector<std::uint8_t> reply;
   if (setup.request_type != kRequestTypeIn) {
-    if (fault)
-      fail(fault->effect, {}, timeout_ms, what());
+    if (fault) fail(fault->effect, {}, timeout_ms, what());
     fail(UsbFaultEffect::Stall, {}, timeout_ms, what());
   }
   if (setup.request == kReadXdata && length <= 4096 && setup.value + length <= 0x10000) {
@@ -156,15 +145,13 @@ std::vector<std::uint8_t> SimulatedAsm24Bridge::control_in(const UsbControlSetup
       reply.push_back(xdata(static_cast<std::uint16_t>(setup.value + i)));
   } else if (setup.request == kPcieRequest && completion_ && length == 8) {
     reply.assign(completion_->begin(), completion_->end());
-    completion_.reset(); // consumed, whether or not the host receives it
+    completion_.reset();  // consumed, whether or not the host receives it
   } else {
-    if (fault)
-      fail(fault->effect, {}, timeout_ms, what());
+    if (fault) fail(fault->effect, {}, timeout_ms, what());
     fail(UsbFaultEffect::Stall, {}, timeout_ms, what());
   }
   if (fault) {
-    if (fault->effect != UsbFaultEffect::Short)
-      fail(fault->effect, {}, timeout_ms, what());
+    if (fault->effect != UsbFaultEffect::Short) fail(fault->effect, {}, timeout_ms, what());
     reply.resize(std::min(reply.size(), fault->short_length));
   }
   return reply;
@@ -180,7 +167,7 @@ void SimulatedAsm24Bridge::handle_pcie_request(const UsbControlSetup &setup,
     fail(UsbFaultEffect::Stall, {}, kPcieRequestTimeoutMs,
          transfer_name(UsbTransferKind::ControlOut, &setup, data.size()));
   };
-  armed_.reset(); // a new request replaces whatever was armed
+  armed_.reset();  // a new request replaces whatever was armed
   switch (setup.index) {
   case kModeSingleTlp: handle_single_tlp(fmt_type, enables, address, value); return;
   case kModeStreamWrite:
@@ -207,7 +194,7 @@ void SimulatedAsm24Bridge::handle_single_tlp(std::uint8_t fmt_type, std::uint8_t
   };
   if (!posted) {
     if (const auto rs = faults_.take_return_status()) {
-      completion_ = encode_completion(0, 0, *rs); // the bridge did not execute the request
+      completion_ = encode_completion(0, 0, *rs);  // the bridge did not execute the request
       return;
     }
     if (const auto cs = faults_.take_completion_status()) {
@@ -219,8 +206,7 @@ void SimulatedAsm24Bridge::handle_single_tlp(std::uint8_t fmt_type, std::uint8_t
       enables != 0 && enables <= 0xF &&
       std::has_single_bit(static_cast<unsigned>((enables >> std::countr_zero(enables)) + 1));
   if (!contiguous) {
-    if (!posted)
-      complete(0, CompletionStatus::CompleterAbort);
+    if (!posted) complete(0, CompletionStatus::CompleterAbort);
     return;
   }
   const unsigned lane = std::countr_zero(enables);
@@ -229,8 +215,7 @@ void SimulatedAsm24Bridge::handle_single_tlp(std::uint8_t fmt_type, std::uint8_t
   if (is_config(fmt_type)) {
     const auto a = static_cast<std::uint32_t>(address);
     const auto target = route_config(fmt_type & 1, a >> 24, (a >> 19) & 0x1F, (a >> 16) & 7);
-    if (!target)
-      return complete(0, CompletionStatus::UnsupportedRequest);
+    if (!target) return complete(0, CompletionStatus::UnsupportedRequest);
     const std::uint32_t reg = (a & 0xFFC) + lane;
     if (fmt_type & 0x40) {
       target_config_write(*target, reg, (value >> (8 * lane)) & lane_mask, width);
@@ -239,16 +224,13 @@ void SimulatedAsm24Bridge::handle_single_tlp(std::uint8_t fmt_type, std::uint8_t
     return complete(target_config_read(*target, reg, width) << (8 * lane),
                     CompletionStatus::Success);
   }
-  if ((fmt_type & 0xDF) == 0x00) { // memory read, 3DW or 4DW header
+  if ((fmt_type & 0xDF) == 0x00) {  // memory read, 3DW or 4DW header
     const auto hit = route_memory(address & ~3ull);
-    if (!hit)
-      return complete(0, CompletionStatus::UnsupportedRequest);
+    if (!hit) return complete(0, CompletionStatus::UnsupportedRequest);
     return complete(gpu_.bar_read32(hit->bar, hit->offset), CompletionStatus::Success);
   }
-  if ((fmt_type & 0xDF) == 0x40)
-    return memory_write32(address & ~3ull, value, enables);
-  if (!posted)
-    complete(0, CompletionStatus::UnsupportedRequest); // messages need nothing
+  if ((fmt_type & 0xDF) == 0x40) return memory_write32(address & ~3ull, value, enables);
+  if (!posted) complete(0, CompletionStatus::UnsupportedRequest);  // messages need nothing
 }
 
 void SimulatedAsm24Bridge::handle_sram_arm(const UsbControlSetup &setup) {
@@ -266,8 +248,7 @@ void SimulatedAsm24Bridge::set_power(bool on) {
   powered_ = on;
   const auto training = faults_.training_failure();
   xdata_[kXdataLtssm] = on ? (training ? *training : kLtssmLinkUp) : 0;
-  if (!on && gpu_config_)
-    gpu_config_->reset(); // the GPU loses its BARs with its power
+  if (!on && gpu_config_) gpu_config_->reset();  // the GPU loses its BARs with its power
 }
 
 // ---- bulk transfers ----
@@ -277,15 +258,13 @@ void SimulatedAsm24Bridge::bulk_out(std::uint8_t endpoint, std::span<const std::
   std::optional<UsbFault> fault;
   begin_transfer(UsbTransferKind::BulkOut, nullptr, timeout_ms, data.size(), fault);
   const auto what = transfer_name(UsbTransferKind::BulkOut, nullptr, data.size());
-  const auto armed = std::exchange(armed_, std::nullopt); // consumed whatever happens
+  const auto armed = std::exchange(armed_, std::nullopt);  // consumed whatever happens
   // A failed or short bulk OUT is discarded: no write reaches the device.
-  if (fault)
-    fail(fault->effect, {}, timeout_ms, what);
+  if (fault) fail(fault->effect, {}, timeout_ms, what);
   const bool matches =
       endpoint == kBulkOut && armed && armed->bytes == data.size() &&
       (armed->kind == Armed::Kind::StreamWrite || armed->kind == Armed::Kind::SramWrite);
-  if (!matches)
-    fail(UsbFaultEffect::Stall, {}, timeout_ms, what);
+  if (!matches) fail(UsbFaultEffect::Stall, {}, timeout_ms, what);
   if (armed->kind == Armed::Kind::SramWrite) {
     std::copy(data.begin(), data.end(),
               sram_.begin() + static_cast<std::ptrdiff_t>(armed->address));
@@ -306,8 +285,7 @@ std::vector<std::uint8_t> SimulatedAsm24Bridge::bulk_in(std::uint8_t endpoint, s
       endpoint == kBulkIn && armed && armed->bytes == length &&
       (armed->kind == Armed::Kind::StreamRead || armed->kind == Armed::Kind::SramRead);
   if (!matches) {
-    if (fault)
-      fail(fault->effect, {}, timeout_ms, what);
+    if (fault) fail(fault->effect, {}, timeout_ms, what);
     fail(armed ? UsbFaultEffect::Stall : UsbFaultEffect::Timeout, {}, timeout_ms, what);
   }
   std::vector<std::uint8_t> data(length);
@@ -320,8 +298,7 @@ std::vector<std::uint8_t> SimulatedAsm24Bridge::bulk_in(std::uint8_t endpoint, s
       store_le(data, i, memory_read32(armed->address + i), 4);
   }
   if (fault) {
-    if (fault->effect != UsbFaultEffect::Short)
-      fail(fault->effect, {}, timeout_ms, what);
+    if (fault->effect != UsbFaultEffect::Short) fail(fault->effect, {}, timeout_ms, what);
     data.resize(std::min(data.size(), fault->short_length));
   }
   return data;
@@ -336,23 +313,17 @@ bool SimulatedAsm24Bridge::link_alive() const {
 std::optional<SimulatedAsm24Bridge::ConfigTarget>
 SimulatedAsm24Bridge::route_config(bool type1, unsigned bus, unsigned device,
                                    unsigned function) const {
-  if (device != 0 || function != 0)
-    return std::nullopt;
-  if (!type1)
-    return bus == 0 ? std::optional(ConfigTarget{false, 0}) : std::nullopt;
+  if (device != 0 || function != 0) return std::nullopt;
+  if (!type1) return bus == 0 ? std::optional(ConfigTarget{false, 0}) : std::nullopt;
   // Walk the physical chain: below bridge p sits bridge p+1, below bridge 3 the GPU.
   for (unsigned p = 0; p < kBridgeCount; ++p) {
-    if (p >= 2 && !link_alive())
-      return std::nullopt;
+    if (p >= 2 && !link_alive()) return std::nullopt;
     const unsigned secondary = bridges_[p][0x19];
     const unsigned subordinate = bridges_[p][0x1A];
-    if (secondary == 0 || bus < secondary || bus > subordinate)
-      return std::nullopt;
-    if (bus != secondary)
-      continue;
+    if (secondary == 0 || bus < secondary || bus > subordinate) return std::nullopt;
+    if (bus != secondary) continue;
     const unsigned child = p + 1;
-    if (child >= 2 && !link_alive())
-      return std::nullopt;
+    if (child >= 2 && !link_alive()) return std::nullopt;
     return child == kBridgeCount ? ConfigTarget{true, 0} : ConfigTarget{false, child};
   }
   return std::nullopt;
@@ -360,15 +331,12 @@ SimulatedAsm24Bridge::route_config(bool type1, unsigned bus, unsigned device,
 
 std::uint32_t SimulatedAsm24Bridge::target_config_read(const ConfigTarget &t, std::uint32_t offset,
                                                        unsigned width) {
-  if (!t.gpu)
-    return load_le(bridges_[t.bridge], offset, width);
-  if (gpu_config_)
-    return gpu_config_->read(offset, width);
+  if (!t.gpu) return load_le(bridges_[t.bridge], offset, width);
+  if (gpu_config_) return gpu_config_->read(offset, width);
   const std::uint32_t value = gpu_.config_read(offset, width);
   if (offset >= kBar0 && offset < kBar0 + 24 && offset % 4 == 0 && width == 4) {
     const unsigned slot = (offset - kBar0) / 4;
-    if (bar_sizing_[slot])
-      bar_masks_[slot] = value;
+    if (bar_sizing_[slot]) bar_masks_[slot] = value;
     bar_sizing_[slot] = false;
   }
   return value;
@@ -382,8 +350,7 @@ void SimulatedAsm24Bridge::target_config_write(const ConfigTarget &t, std::uint3
         bridges_[t.bridge][offset + i] = static_cast<std::uint8_t>(value >> (8 * i));
     return;
   }
-  if (gpu_config_)
-    return gpu_config_->write(offset, value, width);
+  if (gpu_config_) return gpu_config_->write(offset, value, width);
   if (offset < kBar0 + 24 && offset + width > kBar0) {
     const unsigned slot = (offset - std::min(offset, kBar0)) / 4;
     bar_sizing_[slot] = offset % 4 == 0 && width == 4 && value == 0xFFFFFFFFu;
@@ -394,8 +361,7 @@ void SimulatedAsm24Bridge::target_config_write(const ConfigTarget &t, std::uint3
 bool SimulatedAsm24Bridge::bridges_forward(std::uint64_t address) const {
   for (unsigned p = 0; p < kBridgeCount; ++p) {
     const auto &cfg = bridges_[p];
-    if (!(cfg[kCommand] & 0x2))
-      return false;
+    if (!(cfg[kCommand] & 0x2)) return false;
     const std::uint64_t mem_base = std::uint64_t(load_le(cfg, 0x20, 2) & 0xFFF0) << 16;
     const std::uint64_t mem_limit = (std::uint64_t(load_le(cfg, 0x22, 2) & 0xFFF0) << 16) | 0xFFFFF;
     const std::uint64_t pref_base = (std::uint64_t(load_le(cfg, 0x24, 2) & 0xFFF0) << 16) |
@@ -404,37 +370,31 @@ bool SimulatedAsm24Bridge::bridges_forward(std::uint64_t address) const {
                                      0xFFFFF | std::uint64_t(load_le(cfg, 0x2C)) << 32;
     const bool in_mem = address >= mem_base && address <= mem_limit && mem_base <= mem_limit;
     const bool in_pref = address >= pref_base && address <= pref_limit && pref_base <= pref_limit;
-    if (!in_mem && !in_pref)
-      return false;
+    if (!in_mem && !in_pref) return false;
   }
   return true;
 }
 
 std::optional<SimulatedAsm24Bridge::BarHit>
 SimulatedAsm24Bridge::route_memory(std::uint64_t address) {
-  if (!link_alive() || !bridges_forward(address))
-    return std::nullopt;
+  if (!link_alive() || !bridges_forward(address)) return std::nullopt;
   if (gpu_config_) {
     const auto hit = gpu_config_->decode_memory(address);
     return hit ? std::optional(BarHit{hit->bar, hit->offset}) : std::nullopt;
   }
-  if (!(gpu_.config_read(kCommand, 2) & 0x2))
-    return std::nullopt;
+  if (!(gpu_.config_read(kCommand, 2) & 0x2)) return std::nullopt;
   for (unsigned i = 0; i < 6; ++i) {
     const std::uint32_t lower = gpu_.config_read(kBar0 + 4 * i, 4);
-    if ((lower & 1) || !bar_masks_[i])
-      continue; // I/O, or never sized by the host
+    if ((lower & 1) || !bar_masks_[i]) continue;  // I/O, or never sized by the host
     const std::uint32_t mask = *bar_masks_[i];
     const bool is64 = (mask & 0x6) == 0x4 && i < 5;
     const std::uint64_t upper_mask = is64 ? bar_masks_[i + 1].value_or(0xFFFFFFFFu) : 0xFFFFFFFFu;
     const std::uint64_t size = ~((upper_mask << 32) | (mask & ~0xFu)) + 1;
     std::uint64_t base = lower & ~0xFull;
-    if (is64)
-      base |= std::uint64_t(gpu_.config_read(kBar0 + 4 * (i + 1), 4)) << 32;
+    if (is64) base |= std::uint64_t(gpu_.config_read(kBar0 + 4 * (i + 1), 4)) << 32;
     if (size != 0 && base != 0 && address >= base && address - base < size)
       return BarHit{i, address - base};
-    if (is64)
-      ++i;
+    if (is64) ++i;
   }
   return std::nullopt;
 }
@@ -443,7 +403,7 @@ std::uint32_t SimulatedAsm24Bridge::memory_read32(std::uint64_t address) {
   const auto hit = route_memory(address);
   if (!hit) {
     ++counters_.unclaimed_reads;
-    return 0xFFFFFFFFu; // what a root port returns for a failed non-posted read
+    return 0xFFFFFFFFu;  // what a root port returns for a failed non-posted read
   }
   return gpu_.bar_read32(hit->bar, hit->offset);
 }
@@ -455,14 +415,12 @@ void SimulatedAsm24Bridge::memory_write32(std::uint64_t address, std::uint32_t v
     ++counters_.dropped_writes;
     return;
   }
-  if (enables == 0xF)
-    return gpu_.bar_write32(hit->bar, hit->offset, value);
+  if (enables == 0xF) return gpu_.bar_write32(hit->bar, hit->offset, value);
   std::uint32_t mask = 0;
   for (unsigned b = 0; b < 4; ++b)
-    if (enables & (1u << b))
-      mask |= 0xFFu << (8 * b);
+    if (enables & (1u << b)) mask |= 0xFFu << (8 * b);
   const std::uint32_t old = gpu_.bar_read32(hit->bar, hit->offset);
   gpu_.bar_write32(hit->bar, hit->offset, (old & ~mask) | (value & mask));
 }
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

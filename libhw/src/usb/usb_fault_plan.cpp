@@ -74,39 +74,30 @@ std::optional<UsbFault> UsbFaultPlan::on_transfer(UsbTransferKind kind,
   std::optional<UsbFault> hit;
   for (auto &armed : faults_) {
     const auto &f = armed.fault;
-    if (armed.spent || (f.kind && *f.kind != kind))
-      continue;
-    if (f.request && (!setup || setup->request != *f.request))
-      continue;
-    if (f.index && (!setup || setup->index != *f.index))
-      continue;
+    if (armed.spent || (f.kind && *f.kind != kind)) continue;
+    if (f.request && (!setup || setup->request != *f.request)) continue;
+    if (f.index && (!setup || setup->index != *f.index)) continue;
     ++armed.seen;
-    if (armed.seen < f.nth)
-      continue;
-    if (!f.and_after)
-      armed.spent = true;
-    if (!hit)
-      hit = f;
+    if (armed.seen < f.nth) continue;
+    if (!f.and_after) armed.spent = true;
+    if (!hit) hit = f;
   }
-  if (hit)
-    ++injected_;
+  if (hit) ++injected_;
   return hit;
 }
 
 std::optional<std::uint8_t> UsbFaultPlan::take_return_status() {
-  if (return_status_attempts_ == 0)
-    return std::nullopt;
+  if (return_status_attempts_ == 0) return std::nullopt;
   --return_status_attempts_;
   ++injected_;
   return return_status_;
 }
 
 std::optional<asm24::CompletionStatus> UsbFaultPlan::take_completion_status() {
-  if (completion_count_ == 0)
-    return std::nullopt;
+  if (completion_count_ == 0) return std::nullopt;
   --completion_count_;
   ++injected_;
   return completion_status_;
 }
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

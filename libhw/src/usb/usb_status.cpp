@@ -54,4 +54,4 @@ void throw_usb_error(UsbStatus status, std::string_view what) {
               fmt::format("{}: {} — {}", what, to_string(status), remedy(status)));
 }
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

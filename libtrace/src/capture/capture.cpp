@@ -52,7 +52,8 @@ struct MetaReader {
                              const std::string &where) const {
     const auto name = get<std::string>(object, "file", where);
     if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
-      fail(fmt::format("{}.file \"{}\" is not a plain file name in the capture folder", where, name));
+      fail(fmt::format("{}.file \"{}\" is not a plain file name in the capture folder", where,
+                       name));
     return dir / name;
   }
 };
@@ -89,7 +90,8 @@ std::string sha256_hex(const std::filesystem::path &file) {
 }  // namespace
 
 unsigned DeviceProperties::shader_engines() const {
-  return simd_arrays_per_engine ? array_count / simd_arrays_per_engine / (num_xcc ? num_xcc : 1) : 0;
+  return simd_arrays_per_engine ? array_count / simd_arrays_per_engine / (num_xcc ? num_xcc : 1)
+                                : 0;
 }
 
 Capture Capture::open(const std::filesystem::path &path) {

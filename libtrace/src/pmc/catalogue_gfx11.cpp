@@ -106,4 +106,4 @@ const CounterInfo kGfx11Counters[] = {
 // clang-format on
 const std::size_t kGfx11CounterCount = std::size(kGfx11Counters);
 
-} // namespace wavescope::trace::pmc::detail
+}  // namespace wavescope::trace::pmc::detail

@@ -102,4 +102,4 @@ const CounterInfo kGfx12Counters[] = {
 // clang-format on
 const std::size_t kGfx12CounterCount = std::size(kGfx12Counters);
 
-} // namespace wavescope::trace::pmc::detail
+}  // namespace wavescope::trace::pmc::detail

@@ -443,4 +443,4 @@ const CounterInfo kGfx950Counters[] = {
 // clang-format on
 const std::size_t kGfx950CounterCount = std::size(kGfx950Counters);
 
-} // namespace wavescope::trace::pmc::detail
+}  // namespace wavescope::trace::pmc::detail

@@ -15,4 +15,4 @@ extern const std::size_t kGfx12CounterCount;
 extern const CounterInfo kGfx950Counters[];
 extern const std::size_t kGfx950CounterCount;
 
-} // namespace wavescope::trace::pmc::detail
+}  // namespace wavescope::trace::pmc::detail

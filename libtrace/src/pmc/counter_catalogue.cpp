@@ -17,8 +17,7 @@ std::string_view to_string(CounterFamily family) {
 
 std::optional<CounterFamily> counter_family_for(std::string_view processor) {
   // "gfx11" / "gfx1100" ... are RDNA3, "gfx12" / "gfx120x" RDNA4; of CDNA only gfx950 has a table.
-  if (processor == "gfx950")
-    return CounterFamily::Gfx950;
+  if (processor == "gfx950") return CounterFamily::Gfx950;
   if (processor.starts_with("gfx11") && (processor.size() == 5 || processor.size() == 7))
     return CounterFamily::Gfx11;
   if (processor.starts_with("gfx12") && (processor.size() == 5 || processor.size() == 7))
@@ -51,26 +50,23 @@ const CounterInfo *CounterCatalogue::find(std::string_view name) const {
 const CounterInfo *CounterCatalogue::find_select(std::string_view block,
                                                  std::uint32_t select) const {
   for (const auto &c : counters_)
-    if (c.block == block && c.select == select)
-      return &c;
+    if (c.block == block && c.select == select) return &c;
   return nullptr;
 }
 
 std::vector<const CounterInfo *> CounterCatalogue::in_block(std::string_view block) const {
   std::vector<const CounterInfo *> out;
   for (const auto &c : counters_)
-    if (c.block == block)
-      out.push_back(&c);
+    if (c.block == block) out.push_back(&c);
   return out;
 }
 
 std::vector<std::string_view> CounterCatalogue::blocks() const {
   std::vector<std::string_view> out;
-  for (const auto &c : counters_)
-    out.push_back(c.block);
+  for (const auto &c : counters_) out.push_back(c.block);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
-} // namespace wavescope::trace::pmc
+}  // namespace wavescope::trace::pmc

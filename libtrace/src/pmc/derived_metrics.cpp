@@ -13,14 +13,14 @@ using Inputs = std::array<const CounterSample *, 3>;
 using Compute = std::optional<double> (*)(const Inputs &);
 
 struct Variant {
-  std::array<std::string_view, 3> counters; // unused trailing names are empty
+  std::array<std::string_view, 3> counters;  // unused trailing names are empty
   std::string_view formula;
   Compute compute;
 };
 
 struct Metric {
   MetricDefinition definition;
-  std::vector<Variant> variants; // the first whose counters are all present is used
+  std::vector<Variant> variants;  // the first whose counters are all present is used
 };
 
 double sum(const CounterSample *c) {
@@ -31,8 +31,7 @@ double max(const CounterSample *c) {
 }
 
 std::optional<double> ratio(double numerator, double denominator, double scale = 1.0) {
-  if (denominator == 0)
-    return std::nullopt;
+  if (denominator == 0) return std::nullopt;
   return scale * numerator / denominator;
 }
 
@@ -41,8 +40,7 @@ std::optional<double> ratio(double numerator, double denominator, double scale =
 std::optional<double> tinygrad_utilization(const Inputs &in) {
   const double per_slot = sum(in[0]) / static_cast<double>(in[0]->count);
   const double active4 = static_cast<double>(in[1]->max) * 4.0;
-  if (active4 == 0)
-    return std::nullopt;
+  if (active4 == 0) return std::nullopt;
   return 100 * per_slot / active4;
 }
 
@@ -122,27 +120,23 @@ const std::vector<Metric> &metrics() {
 
 const CounterSample *find(const std::vector<CounterSample> &counters, std::string_view name) {
   for (const auto &c : counters)
-    if (c.name == name)
-      return &c;
+    if (c.name == name) return &c;
   return nullptr;
 }
 
 std::string format_value(const std::optional<double> &value, std::string_view unit) {
-  if (!value)
-    return "n/a";
+  if (!value) return "n/a";
   // One decimal and a % sign, as tinygrad prints its utilisations ("%.1f%%").
-  if (unit == "%")
-    return fmt::format("{:.1f}%", *value);
+  if (unit == "%") return fmt::format("{:.1f}%", *value);
   return fmt::format("{:.2f}", *value);
 }
 
-} // namespace
+}  // namespace
 
 std::span<const MetricDefinition> metric_definitions() {
   static const std::vector<MetricDefinition> definitions = [] {
     std::vector<MetricDefinition> out;
-    for (const auto &m : metrics())
-      out.push_back(m.definition);
+    for (const auto &m : metrics()) out.push_back(m.definition);
     return out;
   }();
   return definitions;
@@ -155,13 +149,11 @@ std::vector<MetricValue> derive_metrics(const std::vector<CounterSample> &counte
       Inputs inputs{};
       bool complete = true;
       for (std::size_t i = 0; i < variant.counters.size(); ++i) {
-        if (variant.counters[i].empty())
-          continue;
+        if (variant.counters[i].empty()) continue;
         inputs[i] = find(counters, variant.counters[i]);
         complete = complete && inputs[i] != nullptr;
       }
-      if (!complete)
-        continue;
+      if (!complete) continue;
       const auto value = variant.compute(inputs);
       const auto &d = metric.definition;
       out.push_back({std::string(d.name), value, format_value(value, d.unit), std::string(d.unit),
@@ -172,4 +164,4 @@ std::vector<MetricValue> derive_metrics(const std::vector<CounterSample> &counte
   return out;
 }
 
-} // namespace wavescope::trace::pmc
+}  // namespace wavescope::trace::pmc

@@ -14,8 +14,7 @@ namespace {
 
 std::uint64_t read_le64(std::span<const std::uint8_t> bytes, std::uint64_t offset) {
   std::uint64_t value = 0;
-  for (unsigned i = 0; i < 8; ++i)
-    value |= std::uint64_t{bytes[offset + i]} << (8 * i);
+  for (unsigned i = 0; i < 8; ++i) value |= std::uint64_t{bytes[offset + i]} << (8 * i);
   return value;
 }
 
@@ -59,8 +58,7 @@ InstanceGeometry checked_geometry(const PmcSampleSpec &spec, const std::string &
 
 void check_catalogue(const CounterSample &c, const std::string &where,
                      std::optional<CounterFamily> family, std::vector<std::string> &notes) {
-  if (!family)
-    return;
+  if (!family) return;
   if (!c.info) {
     notes.push_back(fmt::format("{}: not in the {} counter catalogue", where, to_string(*family)));
     return;
@@ -106,7 +104,7 @@ CounterSample decode_counter(std::span<const std::uint8_t> buffer, const PmcSamp
   return c;
 }
 
-} // namespace
+}  // namespace
 
 DispatchCounters decode_samples(std::span<const std::uint8_t> buffer,
                                 std::span<const PmcSampleSpec> schedule,
@@ -165,8 +163,7 @@ DispatchCounters decode_event(const Capture &capture, const CapturePmc &event) {
   out.kernel_tag = event.kernel_tag;
   out.kernel = event.program;
   if (out.kernel.empty())
-    if (const auto *program = capture.program(event.kernel_tag))
-      out.kernel = program->name;
+    if (const auto *program = capture.program(event.kernel_tag)) out.kernel = program->name;
   return out;
 }
 
@@ -175,10 +172,9 @@ std::vector<DispatchCounters> decode_capture(const Capture &capture, const Progr
   out.reserve(capture.pmc.size());
   for (const auto &event : capture.pmc) {
     out.push_back(decode_event(capture, event));
-    if (progress)
-      progress({"pmc", out.size(), capture.pmc.size(), "samples"});
+    if (progress) progress({"pmc", out.size(), capture.pmc.size(), "samples"});
   }
   return out;
 }
 
-} // namespace wavescope::trace::pmc
+}  // namespace wavescope::trace::pmc

@@ -12,8 +12,7 @@ std::uint64_t InstanceGeometry::slot_count() const {
 
 std::vector<std::string> CounterSample::columns() const {
   std::vector<std::string> out = {"XCC", "INST", "SE", "SA"};
-  for (unsigned w = 0; w < geometry.wgp; ++w)
-    out.push_back(fmt::format("WGP:{}", w));
+  for (unsigned w = 0; w < geometry.wgp; ++w) out.push_back(fmt::format("WGP:{}", w));
   return out;
 }
 
@@ -24,16 +23,14 @@ std::size_t CounterSample::nonzero_slots() const {
 
 const CounterSample *DispatchCounters::counter(std::string_view name) const {
   for (const auto &c : counters)
-    if (c.name == name)
-      return &c;
+    if (c.name == name) return &c;
   return nullptr;
 }
 
 const MetricValue *DispatchCounters::metric(std::string_view name) const {
   for (const auto &m : metrics)
-    if (m.name == name)
-      return &m;
+    if (m.name == name) return &m;
   return nullptr;
 }
 
-} // namespace wavescope::trace::pmc
+}  // namespace wavescope::trace::pmc

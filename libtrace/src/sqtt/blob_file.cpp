@@ -30,16 +30,14 @@ BlobFile::BlobFile(const std::filesystem::path &path) : path_(path) {
 }
 
 BlobFile::~BlobFile() {
-  if (fd_ >= 0)
-    ::close(fd_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 void BlobFile::read(std::uint64_t offset, std::size_t count, std::uint8_t *out) const {
   std::size_t done = 0;
   while (done < count) {
     const ssize_t n = ::pread(fd_, out + done, count - done, static_cast<off_t>(offset + done));
-    if (n < 0 && errno == EINTR)
-      continue;
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0)
       throw_bad_input(fmt::format(
           "{}: cannot read {} bytes at offset {}{}", path_.string(), count, offset,
@@ -54,4 +52,4 @@ std::vector<std::uint8_t> BlobFile::read_all() const {
   return bytes;
 }
 
-} // namespace wavescope::trace::sqtt
+}  // namespace wavescope::trace::sqtt

@@ -18,7 +18,7 @@ namespace {
 // the high nibble (`by_low`); the few that do have a row indexed by the high nibble.
 struct SizeTables {
   std::array<std::uint8_t, 256> by_byte{};
-  alignas(32) std::uint8_t by_low[32] = {}; // twice, once per 128-bit lane
+  alignas(32) std::uint8_t by_low[32] = {};  // twice, once per 128-bit lane
   unsigned split_count = 0;
   std::uint8_t split_low[16] = {};
   alignas(32) std::uint8_t split_rows[16][32] = {};
@@ -26,15 +26,13 @@ struct SizeTables {
 
 SizeTables make_size_tables(Family family) {
   SizeTables t;
-  for (unsigned b = 0; b < 256; ++b)
-    t.by_byte[b] = packet_spec(type_table(family)[b]).size_nibbles;
+  for (unsigned b = 0; b < 256; ++b) t.by_byte[b] = packet_spec(type_table(family)[b]).size_nibbles;
   for (unsigned low = 0; low < 16; ++low) {
     t.by_low[low] = t.by_low[low + 16] = t.by_byte[low];
     bool split = false;
     for (unsigned high = 1; high < 16; ++high)
       split = split || t.by_byte[high << 4 | low] != t.by_byte[low];
-    if (!split)
-      continue;
+    if (!split) continue;
     t.split_low[t.split_count] = static_cast<std::uint8_t>(low);
     for (unsigned high = 0; high < 16; ++high)
       t.split_rows[t.split_count][high] = t.split_rows[t.split_count][high + 16] =
@@ -77,7 +75,7 @@ void scan_portable(const SizeTables &t, const std::uint8_t *block, unsigned k, u
 constexpr unsigned kAnyRows = ~0u;
 
 template <unsigned kRows> struct SplitRowsAvx2 {
-  __m256i low[kRows > 0 ? kRows : 1]; // (a zero-size array is not standard C++)
+  __m256i low[kRows > 0 ? kRows : 1];  // (a zero-size array is not standard C++)
   __m256i row[kRows > 0 ? kRows : 1];
   __attribute__((target("avx2"))) explicit SplitRowsAvx2(const SizeTables &t) {
     for (unsigned i = 0; i < kRows; ++i) {
@@ -169,7 +167,7 @@ ScanFunction scan_function(ScanKernel kernel, const SizeTables &t) {
   return scan_portable_block;
 }
 
-} // namespace
+}  // namespace
 
 bool scan_kernel_available(ScanKernel kernel) {
   switch (kernel) {
@@ -192,10 +190,8 @@ ScanKernel best_scan_kernel() {
 
 void scan_block(ScanKernel kernel, Family family, const std::uint8_t *block, unsigned count,
                 BlockScan &out) {
-  if (count == 0)
-    return;
-  if (!scan_kernel_available(kernel))
-    kernel = ScanKernel::Portable;
+  if (count == 0) return;
+  if (!scan_kernel_available(kernel)) kernel = ScanKernel::Portable;
   const SizeTables &t = size_tables(family);
   scan_function(kernel, t)(t, block, count, out);
 }
@@ -208,8 +204,7 @@ void scan_block(Family family, const std::uint8_t *block, unsigned count, BlockS
       f[i] = scan_function(best_scan_kernel(), size_tables(static_cast<Family>(i)));
     return f;
   }();
-  if (count != 0)
-    best[static_cast<std::size_t>(family)](size_tables(family), block, count, out);
+  if (count != 0) best[static_cast<std::size_t>(family)](size_tables(family), block, count, out);
 }
 
-} // namespace wavescope::trace::sqtt
+}  // namespace wavescope::trace::sqtt

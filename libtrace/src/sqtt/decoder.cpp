@@ -23,12 +23,10 @@ DecodeEntry entry_for(const PacketSpec &spec) {
   // The hot loop shifts the delta right by delta_lo - delta_shift (CDNA_MISC: 4 - 2).
   d.time_lo = static_cast<std::uint8_t>(d.delta_lo - d.delta_shift);
   d.time_mask = delta_mask << d.delta_shift;
-  if (spec.type == PacketType::Nop)
-    d.flags |= DecodeEntry::kNop;
+  if (spec.type == PacketType::Nop) d.flags |= DecodeEntry::kNop;
   if (spec.type == PacketType::LayoutHeader || spec.type == PacketType::TsDeltaS8W3)
     d.flags |= DecodeEntry::kSpecial;
-  if (spec.op_field >= 0)
-    d.flags |= DecodeEntry::kInst;
+  if (spec.op_field >= 0) d.flags |= DecodeEntry::kInst;
   return d;
 }
 
@@ -39,12 +37,11 @@ NamedOps make_named_ops(PacketType inst_type) {
   n.lo = op.lo;
   n.mask = op.mask();
   for (std::uint64_t v = 0; v <= n.mask; ++v)
-    if (!inst_op_name(inst_type, v).empty())
-      n.bits[v >> 6] |= std::uint64_t{1} << (v & 63);
+    if (!inst_op_name(inst_type, v).empty()) n.bits[v >> 6] |= std::uint64_t{1} << (v & 63);
   return n;
 }
 
-} // namespace
+}  // namespace
 
 const NamedOps &named_ops(Family family) {
   static const std::array<NamedOps, 3> ops = {make_named_ops(PacketType::Inst),
@@ -77,27 +74,23 @@ const DecodeEntry *decode_entries_by_byte(Family family) {
 
 const DecodeSummary &PacketDecoder::finish(std::uint64_t blob_size) {
   summary_.total_nibbles = 2 * blob_size;
-  if (!ended_)
-    summary_.decoded_nibbles = std::min(nibble_, 2 * blob_size);
+  if (!ended_) summary_.decoded_nibbles = std::min(nibble_, 2 * blob_size);
   summary_.family = family_;
   summary_.last_time = time_;
   return summary_;
 }
 
 const DecodeEntry *PacketDecoder::special(Packet &packet, std::int64_t &time) {
-  if (packet.type == PacketType::LayoutHeader)
-    on_layout_header(packet);
+  if (packet.type == PacketType::LayoutHeader) on_layout_header(packet);
   const DecodeEntry *e = &decode_entries_by_type()[static_cast<std::size_t>(packet.type)];
   if (packet.type == PacketType::TsDeltaS8W3 && !(packet.nibble & 1))
     ++summary_.notes.byte_aligned_ts_delta_s8_w3;
   if ((e->flags & DecodeEntry::kInst) && !named_ops(family_of(packet.type)).names_op_of(packet.raw))
     ++summary_.notes.unknown_ops;
   if (e->flags & DecodeEntry::kMarker) {
-    if (packet.is_marker())
-      return e; // the field holds a realtime sample, not a delta
+    if (packet.is_marker()) return e;  // the field holds a realtime sample, not a delta
   } else if (e->flags & DecodeEntry::kTimestamp) {
-    if (((packet.raw >> 4) & 0xFFF) != 0)
-      return e; // not an absolute timestamp
+    if (((packet.raw >> 4) & 0xFFF) != 0) return e;  // not an absolute timestamp
     const std::uint64_t ts = packet.raw >> 16;
     if (!have_ts_offset_) {
       have_ts_offset_ = true;
@@ -133,8 +126,7 @@ void PacketDecoder::on_layout_header(Packet &packet) {
     }
   } else if (family_ != Family::Cdna) {
     ++summary_.notes.mid_stream_layout_headers;
-    if (!options_.family && (layout == 3 || layout == 4))
-      set_family(family_of_layout(layout));
+    if (!options_.family && (layout == 3 || layout == 4)) set_family(family_of_layout(layout));
   }
 }
 
@@ -144,4 +136,4 @@ DecodeSummary decode_packets(std::span<const std::uint8_t> blob, const DecodeOpt
   return decoder.decode(blob, [&](const Packet &p) { out.push_back(p); });
 }
 
-} // namespace wavescope::trace::sqtt
+}  // namespace wavescope::trace::sqtt

@@ -16,8 +16,7 @@ std::uint64_t encode_packet_bits(PacketType type, FieldValues fields, std::uint6
 std::uint64_t uncovered_bits(const Packet &packet) {
   const PacketSpec &spec = packet.spec();
   std::uint64_t covered = spec.encoding_mask();
-  for (const auto &f : spec.fields)
-    covered |= f.lo < 64 ? f.mask() << f.lo : 0;
+  for (const auto &f : spec.fields) covered |= f.lo < 64 ? f.mask() << f.lo : 0;
   return packet.own_bits() & ~covered;
 }
 
@@ -28,8 +27,7 @@ std::uint64_t encode_packet_bits(PacketType type,
   std::uint64_t bits = spec.encoding | other_bits;
   for (const auto &[name, value] : fields) {
     const FieldSpec *f = spec.field(name);
-    if (!f)
-      throw Error(ErrorKind::Usage, fmt::format("{} has no field \"{}\"", spec.name, name));
+    if (!f) throw Error(ErrorKind::Usage, fmt::format("{} has no field \"{}\"", spec.name, name));
     if (value & ~f->mask())
       throw Error(ErrorKind::Usage, fmt::format("{}.{} = {:#x} does not fit in {} bits", spec.name,
                                                 name, value, f->width));
@@ -55,8 +53,7 @@ PacketWriter &PacketWriter::add_bits(PacketType type, std::uint64_t bits, std::u
 }
 
 PacketWriter &PacketWriter::nops(std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i)
-    put(0);
+  for (std::size_t i = 0; i < count; ++i) put(0);
   return *this;
 }
 
@@ -74,10 +71,8 @@ void PacketWriter::put(std::uint8_t nibble) {
 }
 
 std::vector<std::uint8_t> PacketWriter::finish(std::size_t alignment) {
-  if (nibbles_ % 2)
-    put(0);
-  while (alignment > 1 && bytes_.size() % alignment)
-    put(0), put(0);
+  if (nibbles_ % 2) put(0);
+  while (alignment > 1 && bytes_.size() % alignment) put(0), put(0);
   return bytes_;
 }
 
@@ -85,4 +80,4 @@ std::uint64_t cdna_synthetic_header(unsigned blob_index) {
   return 0x11u | (4u << 13) | (0xFu << 16) | (std::uint64_t{blob_index & 0xFF} << 24);
 }
 
-} // namespace wavescope::trace::sqtt
+}  // namespace wavescope::trace::sqtt

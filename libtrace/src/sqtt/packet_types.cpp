@@ -16,9 +16,9 @@ namespace {
 // ---- enum value names -------------------------------------------------------------------
 
 struct NamedRange {
-  unsigned first, last;  // inclusive value range
-  std::string_view stem; // name, or stem of a numbered series
-  int first_number;      // -1: a single name; else stem + "_" + (first_number + i)
+  unsigned first, last;   // inclusive value range
+  std::string_view stem;  // name, or stem of a numbered series
+  int first_number;       // -1: a single name; else stem + "_" + (first_number + i)
 };
 
 // Builds a value -> name table from single names and numbered series; the strings live for the
@@ -190,8 +190,7 @@ struct EnumFields {
     vmemexec[1] = {"src", 6, 2, &mem_sources()};
     aluexec[0] = {"delta", 4, 2};
     aluexec[1] = {"src", 6, 2, &alu_sources()};
-    for (int i = 0; i < 4; ++i)
-      inst[i] = kInst[i];
+    for (int i = 0; i < 4; ++i) inst[i] = kInst[i];
     inst[4] = {"op", 13, 7, &rdna3_ops()};
     inst_rdna4[0] = {"delta", 3, 3};
     inst_rdna4[1] = {"w64h", 6, 1};
@@ -264,8 +263,7 @@ std::vector<PacketSpec> build_specs() {
   for (auto &spec : s)
     if (spec.type == T::Inst || spec.type == T::InstRdna4 || spec.type == T::CdnaInst)
       for (std::size_t i = 0; i < spec.fields.size(); ++i)
-        if (spec.fields[i].name == "op")
-          spec.op_field = static_cast<std::int8_t>(i);
+        if (spec.fields[i].name == "op") spec.op_field = static_cast<std::int8_t>(i);
   return s;
 }
 
@@ -283,8 +281,7 @@ std::vector<PacketType> family_types(Family family) {
                           T::Perf,          T::Utilctr,       T::TsDeltaShort, T::Nop,
                           T::TsWaveState,   T::Event,         T::EventBig,     T::Reg,
                           T::Snapshot,      T::TsDeltaOrMark, T::LayoutHeader, T::Inst};
-  if (family == Family::Rdna3)
-    return rdna3;
+  if (family == Family::Rdna3) return rdna3;
   if (family == Family::Rdna4) {
     for (auto &t : rdna3) {
       switch (t) {
@@ -329,7 +326,7 @@ std::array<PacketType, 256> build_type_table(Family family) {
   return table;
 }
 
-} // namespace
+}  // namespace
 
 std::string_view to_string(Family family) {
   switch (family) {
@@ -341,20 +338,13 @@ std::string_view to_string(Family family) {
 }
 
 std::optional<Family> parse_family(std::string_view name) {
-  if (name == "auto" || name.empty())
-    return std::nullopt;
-  if (name == "rdna3" || name == "layout3")
-    return Family::Rdna3;
-  if (name == "rdna4" || name == "layout4")
-    return Family::Rdna4;
-  if (name == "cdna" || name == "gfx9")
-    return Family::Cdna;
-  if (name.substr(0, 5) == "gfx11")
-    return Family::Rdna3;
-  if (name.substr(0, 5) == "gfx12")
-    return Family::Rdna4;
-  if (name.substr(0, 4) == "gfx9" && name.size() >= 5)
-    return Family::Cdna;
+  if (name == "auto" || name.empty()) return std::nullopt;
+  if (name == "rdna3" || name == "layout3") return Family::Rdna3;
+  if (name == "rdna4" || name == "layout4") return Family::Rdna4;
+  if (name == "cdna" || name == "gfx9") return Family::Cdna;
+  if (name.substr(0, 5) == "gfx11") return Family::Rdna3;
+  if (name.substr(0, 5) == "gfx12") return Family::Rdna4;
+  if (name.substr(0, 4) == "gfx9" && name.size() >= 5) return Family::Cdna;
   throw Error(ErrorKind::Usage,
               fmt::format("unknown SQTT architecture \"{}\": use auto, rdna3, rdna4, cdna or a "
                           "processor such as gfx1100, gfx1201, gfx950",
@@ -363,8 +353,7 @@ std::optional<Family> parse_family(std::string_view name) {
 
 const FieldSpec *PacketSpec::field(std::string_view field_name) const {
   for (const auto &f : fields)
-    if (f.name == field_name)
-      return &f;
+    if (f.name == field_name) return &f;
   return nullptr;
 }
 
@@ -382,8 +371,7 @@ std::string_view to_string(PacketType type) {
 
 std::optional<PacketType> packet_type_from_name(std::string_view name) {
   for (const auto &s : specs())
-    if (s.name == name)
-      return s.type;
+    if (s.name == name) return s.type;
   return std::nullopt;
 }
 
@@ -399,10 +387,8 @@ PacketType packet_type_for_byte(Family family, std::uint8_t low_byte) {
 }
 
 Family family_of(PacketType type) {
-  if (type >= PacketType::CdnaMisc)
-    return Family::Cdna;
-  if (type >= PacketType::WaveendRdna4)
-    return Family::Rdna4;
+  if (type >= PacketType::CdnaMisc) return Family::Cdna;
+  if (type >= PacketType::WaveendRdna4) return Family::Rdna4;
   return Family::Rdna3;
 }
 
@@ -416,9 +402,8 @@ std::string_view inst_op_name(PacketType inst_type, std::uint64_t op) {
 }
 
 bool is_other_simd_op(PacketType inst_type, std::uint64_t op) {
-  if (inst_type != PacketType::Inst && inst_type != PacketType::InstRdna4)
-    return false;
+  if (inst_type != PacketType::Inst && inst_type != PacketType::InstRdna4) return false;
   return inst_op_name(inst_type, op).substr(0, 6) == "OTHER_";
 }
 
-} // namespace wavescope::trace::sqtt
+}  // namespace wavescope::trace::sqtt

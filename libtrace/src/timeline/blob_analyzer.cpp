@@ -46,8 +46,7 @@ bool is_cdna(PacketType t) {
 
 // The CU of a wave packet: derived on RDNA (spec §9.5), a field on CDNA.
 unsigned cu_of(const Packet &p) {
-  if (is_cdna(p.type))
-    return static_cast<unsigned>(get(p, kCu));
+  if (is_cdna(p.type)) return static_cast<unsigned>(get(p, kCu));
   return static_cast<unsigned>(get(p, kWgp) | (get(p, kSa) << (is_rdna4_wave(p.type) ? 4 : 3)));
 }
 
@@ -59,33 +58,26 @@ bool on_traced_unit(const Packet &p) {
 
 // The queue an instruction category is executed from (VIZ's dispatch_to_exec), or -1.
 int exec_queue(std::string_view name) {
-  if (name.starts_with("OTHER_"))
-    name.remove_prefix(6);
+  if (name.starts_with("OTHER_")) name.remove_prefix(6);
   const auto prefix = name.substr(0, name.find('_'));
   if (prefix == "WMMA" || prefix == "VALU" || prefix == "VALU1" || prefix == "VALUT" ||
       prefix == "VALUB" || prefix == "VALUINST" || prefix == "VINTERP")
     return 1;
-  if (prefix == "SGMEM" || prefix == "FLAT" || prefix == "VMEM")
-    return 3;
-  if (prefix == "LDS")
-    return 2;
-  if (prefix == "SALU" || prefix == "SMEM")
-    return 0;
+  if (prefix == "SGMEM" || prefix == "FLAT" || prefix == "VMEM") return 3;
+  if (prefix == "LDS") return 2;
+  if (prefix == "SALU" || prefix == "SMEM") return 0;
   return -1;
 }
 
 // The cycle count at the end of a category name ("VALUB_16" -> 16), 1 if there is none.
 std::int64_t trailing_cycles(std::string_view name) {
   const auto underscore = name.rfind('_');
-  if (underscore == std::string_view::npos || underscore + 1 == name.size())
-    return 1;
+  if (underscore == std::string_view::npos || underscore + 1 == name.size()) return 1;
   std::int64_t value = 0;
   for (char c : name.substr(underscore + 1)) {
-    if (c < '0' || c > '9')
-      return 1;
+    if (c < '0' || c > '9') return 1;
     value = value * 10 + (c - '0');
-    if (value > 1'000'000)
-      return 1;
+    if (value > 1'000'000) return 1;
   }
   return value;
 }
@@ -94,8 +86,7 @@ std::int64_t trailing_cycles(std::string_view name) {
 std::string_view hex_op_name(std::uint64_t op) {
   static const auto names = [] {
     std::array<std::string, 256> n;
-    for (unsigned i = 0; i < 256; ++i)
-      n[i] = fmt::format("0x{:02x}", i);
+    for (unsigned i = 0; i < 256; ++i) n[i] = fmt::format("0x{:02x}", i);
     return n;
   }();
   return names[op & 0xFF];
@@ -107,8 +98,7 @@ std::string_view wmma_exec_name(std::string_view source) {
       {"LDS", "LDS_WMMA"},          {"LDS_ALT", "LDS_ALT_WMMA"}, {"VMEM", "VMEM_WMMA"},
       {"VMEM_ALT", "VMEM_ALT_WMMA"}};
   for (const auto &n : names)
-    if (n[0] == source)
-      return n[1];
+    if (n[0] == source) return n[1];
   return source;
 }
 
@@ -116,19 +106,17 @@ __extension__ typedef __int128 i128;
 
 std::int64_t floor_div(i128 a, i128 b) {
   auto q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0)))
-    --q;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return static_cast<std::int64_t>(q);
 }
 
-} // namespace
+}  // namespace
 
 BlobAnalyzer::BlobAnalyzer(const ProgramMap *program, unsigned se, AnalysisObserver &observer)
     : program_(program && !program->empty() ? program : nullptr), se_(se), observer_(observer) {}
 
 void BlobAnalyzer::on_packet(const Packet &p) {
-  if (p.in_tail)
-    return;
+  if (p.in_tail) return;
   switch (p.type) {
   case PacketType::Wavestart:
   case PacketType::WavestartRdna4:
@@ -138,15 +126,13 @@ void BlobAnalyzer::on_packet(const Packet &p) {
   case PacketType::CdnaWaveend: wave_end(p); break;
   case PacketType::TsDeltaOrMark:
   case PacketType::TsDeltaOrMarkRdna4:
-    if (p.is_marker())
-      marker(p);
+    if (p.is_marker()) marker(p);
     break;
   case PacketType::Inst:
   case PacketType::InstRdna4: {
     const auto op = get(p, kOp);
     auto name = sqtt::inst_op_name(p.type, op);
-    if (name.empty())
-      name = hex_op_name(op);
+    if (name.empty()) name = hex_op_name(op);
     instruction(p, static_cast<unsigned>(get(p, kWave)), name, !name.starts_with("OTHER_"));
     break;
   }
@@ -154,8 +140,7 @@ void BlobAnalyzer::on_packet(const Packet &p) {
     if (get(p, kSimd) == 0) {
       const auto op = get(p, kOp);
       auto name = sqtt::inst_op_name(p.type, op);
-      if (name.empty())
-        name = hex_op_name(op);
+      if (name.empty()) name = hex_op_name(op);
       instruction(p, static_cast<unsigned>(get(p, kWave)), name, false);
     }
     break;
@@ -168,8 +153,7 @@ void BlobAnalyzer::on_packet(const Packet &p) {
   case PacketType::ImmediateMask: {
     const auto mask = get(p, kMask);
     for (unsigned w = 0; w < 16; ++w)
-      if (mask & (1u << w))
-        instruction(p, w, "IMMEDIATE", true);
+      if (mask & (1u << w)) instruction(p, w, "IMMEDIATE", true);
     break;
   }
   case PacketType::Waverdy: {
@@ -215,17 +199,13 @@ void BlobAnalyzer::wave_start(const Packet &p) {
                             get(p, kWave)) %
       open_.size();
   OpenWave &w = open_[key];
-  if (w.open)
-    ++anomalies_.wave_start_on_busy_slot;
+  if (w.open) ++anomalies_.wave_start_on_busy_slot;
   w = {true, p.time, p.index, static_cast<std::uint32_t>(cdna ? get(p, kCount) : get(p, kId7))};
 
-  if (!on_traced_unit(p))
-    return;
+  if (!on_traced_unit(p)) return;
   Slot &s = slots_[get(p, kWave) % kSlots];
-  if (s.active)
-    ++anomalies_.wave_start_on_busy_slot;
-  if (s.in_barrier)
-    s.in_barrier = false; // a new wave: the old wait cannot end any more
+  if (s.active) ++anomalies_.wave_start_on_busy_slot;
+  if (s.in_barrier) s.in_barrier = false;  // a new wave: the old wait cannot end any more
   s.active = true;
   s.mapped = program_ != nullptr && !cdna;
   s.pc = program_ ? program_->entry() : 0;
@@ -266,8 +246,7 @@ void BlobAnalyzer::wave_end(const Packet &p) {
     ++anomalies_.wave_end_without_start;
   }
 
-  if (!on_traced_unit(p))
-    return;
+  if (!on_traced_unit(p)) return;
   const unsigned slot = static_cast<unsigned>(get(p, kWave)) % kSlots;
   Slot &s = slots_[slot];
   DispatchEvent e;
@@ -282,8 +261,7 @@ void BlobAnalyzer::wave_end(const Packet &p) {
       e.pc = s.pc;
       e.has_pc = true;
       const ProgramInstruction *inst = program_->at(s.pc);
-      if (inst && inst->is_endpgm)
-        e.instruction = inst;
+      if (inst && inst->is_endpgm) e.instruction = inst;
     }
   }
   add_dispatch(e);
@@ -309,8 +287,7 @@ const ProgramInstruction *BlobAnalyzer::walk(Slot &s, bool is_jump_packet, bool 
     return nullptr;
   }
   s.pc += inst->size;
-  if (is_jump_taken)
-    s.pc += static_cast<std::uint64_t>(std::int64_t{inst->simm16} * 4);
+  if (is_jump_taken) s.pc += static_cast<std::uint64_t>(std::int64_t{inst->simm16} * 4);
   return inst;
 }
 
@@ -415,11 +392,9 @@ void BlobAnalyzer::exec(const Packet &p, std::string_view source, bool alu) {
     e.pc = d.pc;
     if (d.op_type.starts_with("WMMA")) {
       e.name = wmma_exec_name(source);
-      if (!d.op_type.starts_with("WMMA_VALU"))
-        e.row = "ALUEXEC:0 WMMA";
+      if (!d.op_type.starts_with("WMMA_VALU")) e.row = "ALUEXEC:0 WMMA";
     }
-    if (d.op_type.starts_with("VALUT"))
-      e.row = "ALUEXEC:0 TFU";
+    if (d.op_type.starts_with("VALUT")) e.row = "ALUEXEC:0 TFU";
     duration = trailing_cycles(d.op_type);
   } else {
     ++anomalies_.exec_without_dispatch;
@@ -454,8 +429,7 @@ void BlobAnalyzer::marker(const Packet &p) {
 
 void BlobAnalyzer::finish() {
   for (auto &w : open_)
-    if (w.open)
-      ++anomalies_.waves_without_end, w.open = false;
+    if (w.open) ++anomalies_.waves_without_end, w.open = false;
 }
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

@@ -17,25 +17,20 @@ void ClockSummary::on_clock(const ClockPoint &point) {
 }
 
 std::int64_t ClockSummary::median_hz() const {
-  if (!count_)
-    return 0;
+  if (!count_) return 0;
   std::uint64_t seen = 0;
   for (std::size_t i = 0; i < histogram_.size(); ++i) {
     seen += histogram_[i];
-    if (2 * seen >= count_)
-      return static_cast<std::int64_t>(i) * 1'000'000 + 500'000;
+    if (2 * seen >= count_) return static_cast<std::int64_t>(i) * 1'000'000 + 500'000;
   }
   return 0;
 }
 
 std::optional<sqtt::Family> family_of_device(const DeviceProperties &device) {
   const unsigned major = device.gfx_target_version / 10000;
-  if (major == 11)
-    return sqtt::Family::Rdna3;
-  if (major == 12)
-    return sqtt::Family::Rdna4;
-  if (major == 9)
-    return sqtt::Family::Cdna;
+  if (major == 11) return sqtt::Family::Rdna3;
+  if (major == 12) return sqtt::Family::Rdna4;
+  if (major == 9) return sqtt::Family::Cdna;
   return std::nullopt;
 }
 
@@ -44,8 +39,7 @@ const ProgramMap &CaptureAnalyzer::program(std::uint32_t tag) {
   if (!slot) {
     slot = std::make_unique<ProgramMap>();
     const CaptureProgram *p = capture_.program(tag);
-    if (p)
-      *slot = ProgramMap::load(p->file, capture_.device.processor);
+    if (p) *slot = ProgramMap::load(p->file, capture_.device.processor);
   }
   return *slot;
 }
@@ -71,4 +65,4 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &o
   return report;
 }
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

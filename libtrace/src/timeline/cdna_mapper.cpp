@@ -22,68 +22,52 @@ bool is_smem(std::string_view m) {
          starts(m, "s_memrealtime") || starts(m, "s_atc_probe");
 }
 
-} // namespace
+}  // namespace
 
 bool cdna_op_matches(std::string_view op, const ProgramInstruction &inst) {
   const std::string_view m = inst.mnemonic;
   const bool salu = starts(m, "s_") && !is_smem(m) && !inst.is_branch && !issues_no_packet(inst) &&
                     !starts(m, "s_sendmsg") && !starts(m, "s_barrier");
   const bool mai = starts(m, "v_mfma") || starts(m, "v_smfmac");
-  if (op == "SMEM_RD")
-    return is_smem(m) && !starts(m, "s_store") && !starts(m, "s_scratch_store");
-  if (op == "SMEM_WR")
-    return starts(m, "s_store") || starts(m, "s_scratch_store");
-  if (op == "SALU_32")
-    return salu && inst.size == 4;
-  if (op == "SALU_64")
-    return salu && inst.size == 8;
-  if (op == "VALU_32")
-    return starts(m, "v_") && !mai && inst.size == 4;
-  if (op == "VALU_64")
-    return starts(m, "v_") && !mai && inst.size == 8;
-  if (op == "VALU_MAI")
-    return mai;
-  if (op == "LDS")
-    return starts(m, "ds_");
+  if (op == "SMEM_RD") return is_smem(m) && !starts(m, "s_store") && !starts(m, "s_scratch_store");
+  if (op == "SMEM_WR") return starts(m, "s_store") || starts(m, "s_scratch_store");
+  if (op == "SALU_32") return salu && inst.size == 4;
+  if (op == "SALU_64") return salu && inst.size == 8;
+  if (op == "VALU_32") return starts(m, "v_") && !mai && inst.size == 4;
+  if (op == "VALU_64") return starts(m, "v_") && !mai && inst.size == 8;
+  if (op == "VALU_MAI") return mai;
+  if (op == "LDS") return starts(m, "ds_");
   if (op == "FLAT_RD")
     return starts(m, "global_load") || starts(m, "flat_load") || starts(m, "scratch_load");
   if (op == "FLAT_WR")
     return starts(m, "global_store") || starts(m, "flat_store") || starts(m, "scratch_store") ||
            starts(m, "global_atomic") || starts(m, "flat_atomic");
-  if (op == "VMEM_RD")
-    return starts(m, "buffer_load") || starts(m, "tbuffer_load");
+  if (op == "VMEM_RD") return starts(m, "buffer_load") || starts(m, "tbuffer_load");
   if (op == "VMEM_WR")
     return starts(m, "buffer_store") || starts(m, "tbuffer_store") || starts(m, "buffer_atomic");
-  if (op == "JUMP" || op == "NEXT")
-    return inst.is_branch;
+  if (op == "JUMP" || op == "NEXT") return inst.is_branch;
   // s_endpgm reports as a message (the end-of-program message), as in every corpus wave.
-  if (op == "OTHER_MSG")
-    return m == "s_endpgm" || starts(m, "s_sendmsg") || starts(m, "s_barrier");
-  if (op == "PC")
-    return starts(m, "s_setpc") || starts(m, "s_swappc") || starts(m, "s_getpc");
+  if (op == "OTHER_MSG") return m == "s_endpgm" || starts(m, "s_sendmsg") || starts(m, "s_barrier");
+  if (op == "PC") return starts(m, "s_setpc") || starts(m, "s_swappc") || starts(m, "s_getpc");
   return false;
 }
 
 void CdnaMapper::on_packet(const sqtt::Packet &p) {
   using sqtt::PacketType;
-  if (p.in_tail)
-    return;
+  if (p.in_tail) return;
   if (p.type == PacketType::CdnaWavestart || p.type == PacketType::CdnaWaveend) {
-    if (p.field("cu") != 0)
-      return; // instruction tokens come from CU 0 (tinygrad's selection)
+    if (p.field("cu") != 0) return;  // instruction tokens come from CU 0 (tinygrad's selection)
     Slot &s = slots_[(p.field("simd") * 16 + p.field("wave")) % slots_.size()];
     if (p.type == PacketType::CdnaWavestart) {
       s = {true, false, program_.entry(), p.time};
       ++report_.waves;
     } else if (s.active) {
-      if (!s.lost)
-        ++report_.waves_complete;
+      if (!s.lost) ++report_.waves_complete;
       s.active = false;
     }
     return;
   }
-  if (p.type != PacketType::CdnaInst)
-    return;
+  if (p.type != PacketType::CdnaInst) return;
   const unsigned simd = static_cast<unsigned>(p.field("simd")),
                  wave = static_cast<unsigned>(p.field("wave"));
   Slot &s = slots_[(simd * 16 + wave) % slots_.size()];
@@ -111,13 +95,11 @@ void CdnaMapper::on_packet(const sqtt::Packet &p) {
                       s.pc, inst ? inst->text : std::string("outside .text"));
     return;
   }
-  if (sink_)
-    sink_({simd, wave, s.pc, inst, p.time, p.time - s.last, op});
+  if (sink_) sink_({simd, wave, s.pc, inst, p.time, p.time - s.last, op});
   s.last = p.time;
   ++report_.mapped;
   s.pc += inst->size;
-  if (op == "JUMP")
-    s.pc += static_cast<std::uint64_t>(std::int64_t{inst->simm16} * 4);
+  if (op == "JUMP") s.pc += static_cast<std::uint64_t>(std::int64_t{inst->simm16} * 4);
 }
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

@@ -13,18 +13,15 @@ PcStatsAccumulator::PcStatsAccumulator(const ProgramMap &program)
 }
 
 PcStat *PcStatsAccumulator::stat_for(const ProgramInstruction *inst) {
-  if (!inst)
-    return nullptr;
+  if (!inst) return nullptr;
   const auto *begin = program_.instructions().data();
-  if (inst < begin || inst >= begin + stats_.size())
-    return nullptr; // another program's
+  if (inst < begin || inst >= begin + stats_.size()) return nullptr;  // another program's
   return &stats_[static_cast<std::size_t>(inst - begin)];
 }
 
 void PcStatsAccumulator::on_dispatch(const DispatchEvent &event) {
   PcStat *s = stat_for(event.instruction);
-  if (!s || event.issue_gap < 0)
-    return;
+  if (!s || event.issue_gap < 0) return;
   ++s->hits;
   s->gap_total += event.issue_gap;
   s->gap_min = std::min(s->gap_min, event.issue_gap);
@@ -35,23 +32,20 @@ void PcStatsAccumulator::on_dispatch(const DispatchEvent &event) {
 
 void PcStatsAccumulator::on_exec(const ExecEvent &event) {
   PcStat *s = event.linked ? stat_for(event.instruction) : nullptr;
-  if (!s)
-    return;
+  if (!s) return;
   s->exec_cycles += event.end - event.start;
   ++s->exec_events;
 }
 
 void PcStatsAccumulator::on_barrier(const BarrierSpan &span) {
-  if (PcStat *s = stat_for(span.instruction))
-    s->barrier_wait += span.end - span.start;
+  if (PcStat *s = stat_for(span.instruction)) s->barrier_wait += span.end - span.start;
 }
 
 void PcStatsAccumulator::merge(const PcStatsAccumulator &other) {
   for (std::size_t i = 0; i < stats_.size() && i < other.stats_.size(); ++i) {
     auto &a = stats_[i];
     const auto &b = other.stats_[i];
-    if (!b.hits && !b.exec_events)
-      continue;
+    if (!b.hits && !b.exec_events) continue;
     a.hits += b.hits;
     a.gap_total += b.gap_total;
     a.gap_min = std::min(a.gap_min, b.gap_min);
@@ -69,10 +63,9 @@ std::vector<PcStat> PcStatsAccumulator::rows() const {
   for (const auto &s : stats_)
     if (s.hits || s.exec_events) {
       out.push_back(s);
-      if (!s.hits)
-        out.back().gap_min = 0;
+      if (!s.hits) out.back().gap_min = 0;
     }
   return out;
 }
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

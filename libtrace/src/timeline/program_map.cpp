@@ -34,9 +34,8 @@ ProgramMap ProgramMap::from_code_object(const compiler::isa::CodeObject &code) {
 
 ProgramMap ProgramMap::load(const std::filesystem::path &elf, const std::string &processor) {
   compiler::isa::CodeObjectOptions options;
-  if (!processor.empty())
-    options.target = processor;
+  if (!processor.empty()) options.target = processor;
   return from_code_object(compiler::isa::CodeObject::load(elf, options));
 }
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

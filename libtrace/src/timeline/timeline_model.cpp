@@ -28,32 +28,21 @@ std::string_view to_string(EventCategory category) {
 }
 
 EventCategory categorize_event(std::string_view n) {
-  if (n.starts_with("OTHER_"))
-    return EventCategory::OtherSimd;
-  if (n.find("WMMA") != std::string_view::npos)
-    return EventCategory::Wmma;
-  if (n.starts_with("WAVEEND") || n == "CDNA_WAVEEND")
-    return EventCategory::WaveEnd;
-  if (n == "WAVERDY")
-    return EventCategory::WaveReady;
-  if (n == "IMMEDIATE")
-    return EventCategory::Immediate;
-  if (n.starts_with("BARRIER"))
-    return EventCategory::Barrier;
+  if (n.starts_with("OTHER_")) return EventCategory::OtherSimd;
+  if (n.find("WMMA") != std::string_view::npos) return EventCategory::Wmma;
+  if (n.starts_with("WAVEEND") || n == "CDNA_WAVEEND") return EventCategory::WaveEnd;
+  if (n == "WAVERDY") return EventCategory::WaveReady;
+  if (n == "IMMEDIATE") return EventCategory::Immediate;
+  if (n.starts_with("BARRIER")) return EventCategory::Barrier;
   if (n.starts_with("JUMP") || n == "CALL" || n == "NEXT" || n == "PC")
     return EventCategory::Branch;
-  if (n == "MESSAGE" || n == "OTHER_MSG")
-    return EventCategory::Message;
-  if (n.starts_with("VALUT") || n == "VALU_SCL_TRANS")
-    return EventCategory::Transcendental;
-  if (n.starts_with("SMEM"))
-    return EventCategory::Smem;
-  if (n.starts_with("SALU"))
-    return EventCategory::Salu;
+  if (n == "MESSAGE" || n == "OTHER_MSG") return EventCategory::Message;
+  if (n.starts_with("VALUT") || n == "VALU_SCL_TRANS") return EventCategory::Transcendental;
+  if (n.starts_with("SMEM")) return EventCategory::Smem;
+  if (n.starts_with("SALU")) return EventCategory::Salu;
   if (n.starts_with("VALU") || n.starts_with("VINTERP") || n.starts_with("DYN_VGPR"))
     return EventCategory::Valu;
-  if (n.starts_with("LDS"))
-    return EventCategory::Lds;
+  if (n.starts_with("LDS")) return EventCategory::Lds;
   if (n.starts_with("SGMEM") || n.starts_with("VMEM") || n.starts_with("FLAT") ||
       n.starts_with("BUF"))
     return EventCategory::Vmem;
@@ -71,15 +60,13 @@ std::pair<std::size_t, std::size_t> TimelineRow::overlapping(std::int64_t t0,
 
 const TimelineRow *SeTimeline::row(std::string_view name) const {
   for (const auto &r : rows)
-    if (r.name == name)
-      return &r;
+    if (r.name == name) return &r;
   return nullptr;
 }
 
 int SeTimeline::wave_row(unsigned slot) const {
   for (std::size_t i = 0; i < rows.size(); ++i)
-    if (rows[i].kind == RowKind::WaveSlot && rows[i].slot == slot)
-      return static_cast<int>(i);
+    if (rows[i].kind == RowKind::WaveSlot && rows[i].slot == slot) return static_cast<int>(i);
   return -1;
 }
 
@@ -113,8 +100,7 @@ void TimelineBuilder::on_dispatch(const DispatchEvent &d) {
 
 TimelineRow &TimelineBuilder::exec_row(std::string_view name) {
   for (auto &r : exec_rows_)
-    if (r.name == name)
-      return r;
+    if (r.name == name) return r;
   exec_rows_.emplace_back();
   exec_rows_.back().kind = RowKind::ExecUnit;
   exec_rows_.back().name = std::string(name);
@@ -134,7 +120,7 @@ void TimelineBuilder::on_exec(const ExecEvent &x) {
   e.has_pc = x.instruction != nullptr;
   e.pc = x.pc;
   if (x.linked) {
-    e.link_row = static_cast<std::int32_t>(x.slot); // a slot until finish() resolves it
+    e.link_row = static_cast<std::int32_t>(x.slot);  // a slot until finish() resolves it
     e.link_index = x.row_index;
   }
   row.events.push_back(e);
@@ -142,8 +128,7 @@ void TimelineBuilder::on_exec(const ExecEvent &x) {
 
 void TimelineBuilder::on_barrier(const BarrierSpan &span) {
   auto &row = wave_rows_[span.slot % wave_rows_.size()];
-  if (span.row_index < row.events.size())
-    row.events[span.row_index].end = span.end;
+  if (span.row_index < row.events.size()) row.events[span.row_index].end = span.end;
 }
 
 void TimelineBuilder::on_clock(const ClockPoint &point) {
@@ -155,8 +140,7 @@ SeTimeline TimelineBuilder::finish() {
             [](const TimelineRow &a, const TimelineRow &b) { return a.name < b.name; });
   auto &rows = timeline_.rows;
   rows.clear();
-  for (auto &r : exec_rows_)
-    rows.push_back(std::move(r));
+  for (auto &r : exec_rows_) rows.push_back(std::move(r));
   std::vector<int> row_of_slot(wave_rows_.size(), -1);
   for (auto &r : wave_rows_)
     if (!r.events.empty()) {
@@ -175,19 +159,17 @@ SeTimeline TimelineBuilder::finish() {
           r.events.begin(), r.events.end(),
           [](const TimelineEvent &a, const TimelineEvent &b) { return a.start < b.start; });
       for (auto &e : r.events)
-        if (e.link_row >= 0)
-          e.link_row = row_of_slot[static_cast<std::size_t>(e.link_row) % 32];
+        if (e.link_row >= 0) e.link_row = row_of_slot[static_cast<std::size_t>(e.link_row) % 32];
     }
     for (const auto &e : r.events) {
       r.max_duration = std::max(r.max_duration, e.end - e.start);
       extend(e.start, e.end);
     }
   }
-  for (const auto &w : timeline_.waves)
-    extend(w.start, w.end);
+  for (const auto &w : timeline_.waves) extend(w.start, w.end);
   exec_rows_.clear();
   wave_rows_.clear();
   return std::move(timeline_);
 }
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

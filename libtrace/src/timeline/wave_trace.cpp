@@ -3,8 +3,7 @@
 namespace wavescope::trace::timeline {
 
 void WaveTraceCollector::on_wave(const Wave &wave) {
-  if (current_.empty())
-    current_.assign(32, -1), ended_.assign(32, -1);
+  if (current_.empty()) current_.assign(32, -1), ended_.assign(32, -1);
   if (!wave.mapped || !map_) {
     traces_.push_back({wave, false, {}});
     order_.push_back(traces_.size() - 1);
@@ -23,13 +22,10 @@ void WaveTraceCollector::on_wave(const Wave &wave) {
 }
 
 void WaveTraceCollector::on_dispatch(const DispatchEvent &d) {
-  if (!map_)
-    return;
-  if (current_.empty())
-    current_.assign(32, -1), ended_.assign(32, -1);
+  if (!map_) return;
+  if (current_.empty()) current_.assign(32, -1), ended_.assign(32, -1);
   const bool wave_end = d.kind == DispatchKind::WaveEnd;
-  if (!d.has_pc && !(wave_end && ended_[d.slot] >= 0))
-    return;
+  if (!d.has_pc && !(wave_end && ended_[d.slot] >= 0)) return;
   if (current_[d.slot] < 0) {
     traces_.push_back({});
     current_[d.slot] = static_cast<std::int64_t>(traces_.size() - 1);
@@ -49,27 +45,23 @@ void WaveTraceCollector::on_dispatch(const DispatchEvent &d) {
   trace.instructions.push_back(t);
   by_row_[key(d.slot, d.row_index)] = {index, trace.instructions.size() - 1};
   if (wave_end) {
-    if (ended_[d.slot] == current_[d.slot])
-      order_.push_back(index);
+    if (ended_[d.slot] == current_[d.slot]) order_.push_back(index);
     current_[d.slot] = -1;
     ended_[d.slot] = -1;
   }
 }
 
 void WaveTraceCollector::on_exec(const ExecEvent &e) {
-  if (!e.linked)
-    return;
+  if (!e.linked) return;
   const auto it = by_row_.find(key(e.slot, e.row_index));
-  if (it == by_row_.end())
-    return;
+  if (it == by_row_.end()) return;
   traces_[it->second.trace].instructions[it->second.instruction].exec.push_back(
       {e.row, e.name, e.start, e.end});
 }
 
 void WaveTraceCollector::on_barrier(const BarrierSpan &span) {
   const auto it = by_row_.find(key(span.slot, span.row_index));
-  if (it == by_row_.end())
-    return;
+  if (it == by_row_.end()) return;
   auto &t = traces_[it->second.trace].instructions[it->second.instruction];
   t.bar_end = span.end;
   t.barrier_wait = span.end - span.start;
@@ -78,8 +70,7 @@ void WaveTraceCollector::on_barrier(const BarrierSpan &span) {
 std::vector<WaveTrace> WaveTraceCollector::take() {
   std::vector<WaveTrace> out;
   out.reserve(order_.size());
-  for (auto i : order_)
-    out.push_back(std::move(traces_[i]));
+  for (auto i : order_) out.push_back(std::move(traces_[i]));
   traces_.clear();
   order_.clear();
   by_row_.clear();
@@ -88,4 +79,4 @@ std::vector<WaveTrace> WaveTraceCollector::take() {
   return out;
 }
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

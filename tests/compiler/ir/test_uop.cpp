@@ -36,15 +36,14 @@ TEST_CASE("ids increase in creation order and a node leaves the table with its l
   }
   CHECK(live_node_count() == before);
   const UOp again = variable("unique_name_for_lifetime_test", 0, 3);
-  CHECK(again.id() > first_id); // a new node, not a resurrected id
+  CHECK(again.id() > first_id);  // a new node, not a resurrected id
 }
 
 TEST_CASE("deep chains are destroyed without recursion") {
   UOp x = variable("deep", 0, 1);
-  for (int i = 0; i < 200000; ++i)
-    x = x + 1;
+  for (int i = 0; i < 200000; ++i) x = x + 1;
   CHECK(x.vmax() == 200001);
-  x = UOp(); // must not overflow the stack
+  x = UOp();  // must not overflow the stack
   SUCCEED();
 }
 
@@ -54,14 +53,11 @@ TEST_CASE("construction is thread-safe: threads building the same nodes share th
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([t, &results] {
       UOp acc = variable("shared", 0, 100);
-      for (int i = 0; i < 2000; ++i)
-        acc = floormod(acc * 3 + i, 1000);
+      for (int i = 0; i < 2000; ++i) acc = floormod(acc * 3 + i, 1000);
       results[static_cast<std::size_t>(t)] = acc;
     });
-  for (auto &t : threads)
-    t.join();
-  for (const auto &r : results)
-    CHECK(r == results[0]);
+  for (auto &t : threads) t.join();
+  for (const auto &r : results) CHECK(r == results[0]);
 }
 
 TEST_CASE("dtypes are derived from op, sources and arg") {
@@ -119,10 +115,10 @@ TEST_CASE("range analysis follows the children's intervals") {
   CHECK((a * b).vmin() == -24);
   CHECK((a * b).vmax() == 32);
   CHECK(floordiv(a, 3).vmax() == 2);
-  CHECK(floormod(a, 16).vmax() == 8); // one period: the values themselves
+  CHECK(floormod(a, 16).vmax() == 8);  // one period: the values themselves
   CHECK(floormod(a + 5, 4).vmax() == 3);
   CHECK(floormod(b, -4).vmin() == -3);
-  CHECK(lt(a, 9).vmin() == 1); // always true
+  CHECK(lt(a, 9).vmin() == 1);  // always true
   CHECK(maximum(a, b).vmin() == 0);
   CHECK(where(lt(a, 3), a, const_int(20)).vmax() == 20);
   const UOp r = range(a + 2, 0);
@@ -141,7 +137,7 @@ TEST_CASE("toposort is children first and deterministic; substitute rebuilds anc
   const UOp e = (a + b) * (a + b) + a;
   const auto order = toposort(e);
   CHECK(order.back() == e);
-  CHECK(order.size() == 5); // a, b, a+b, (a+b)*(a+b), the sum: shared nodes once
+  CHECK(order.size() == 5);  // a, b, a+b, (a+b)*(a+b), the sum: shared nodes once
   const UOp s = substitute(e, {{a + b, const_int(3)}});
   CHECK(s == const_int(3) * const_int(3) + a);
   CHECK(substitute(e, {{variable("zz", 0, 1), a}}) == e);
@@ -153,7 +149,7 @@ TEST_CASE("content keys identify graphs by content, independent of ids and proce
   const UOp e = floormod(a * 4 + 3, 8);
   CHECK(content_key(e) == content_key(floormod(a * 4 + 3, 8)));
   CHECK(content_key(e) != content_key(floormod(a * 4 + 3, 16)));
-  CHECK(content_key(a) != content_key(variable("a", 0, 9))); // the range is part of the arg
+  CHECK(content_key(a) != content_key(variable("a", 0, 9)));  // the range is part of the arg
   // A golden value: sha256("CONST|index|7|"), stable across runs and builds.
   CHECK(to_hex(content_key(const_int(7))) ==
         "7f6bc097534ea11127fcee39704229a26ab435539e987c15a1a2aed5de448bbd");

@@ -42,6 +42,7 @@ TEST_CASE("an instruction the target does not have is an error, not a silent re-
 
 TEST_CASE("unknown processors are refused before anything is encoded") {
   GpuTarget bogus{"gfx4242", ""};
-  CHECK_THROWS_WITH(assemble("s_endpgm", bogus), Catch::Contains("unknown AMDGPU target 'gfx4242'"));
+  CHECK_THROWS_WITH(assemble("s_endpgm", bogus),
+                    Catch::Contains("unknown AMDGPU target 'gfx4242'"));
   CHECK_THROWS_AS(Disassembler(bogus), wavescope::Error);
 }

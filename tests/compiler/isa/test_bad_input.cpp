@@ -62,7 +62,10 @@ TEST_CASE("not an ELF") {
 
 TEST_CASE("a 32-bit, big-endian or non-AMDGPU ELF is refused by name") {
   std::vector<std::uint8_t> elf(64, 0);
-  std::memcpy(elf.data(), "\x7f" "ELF", 4);
+  std::memcpy(elf.data(),
+              "\x7f"
+              "ELF",
+              4);
   elf[4] = 1;
   CHECK_THAT(error_of(elf), Catch::Contains("not ELF64"));
   elf[4] = 2;
@@ -114,11 +117,16 @@ TEST_CASE("deterministic random inputs never crash the reader or disassembler") 
     if (seeds.empty() || round % 10 == 0) {
       bytes.resize(rng() % 512);
       for (auto &b : bytes) b = static_cast<std::uint8_t>(rng());
-      if (bytes.size() >= 4 && round % 20 == 0) std::memcpy(bytes.data(), "\x7f" "ELF", 4);
+      if (bytes.size() >= 4 && round % 20 == 0)
+        std::memcpy(bytes.data(),
+                    "\x7f"
+                    "ELF",
+                    4);
     } else {
       bytes = seeds[rng() % seeds.size()];
       const int flips = 1 + static_cast<int>(rng() % 8);
-      for (int f = 0; f < flips; ++f) bytes[rng() % bytes.size()] = static_cast<std::uint8_t>(rng());
+      for (int f = 0; f < flips; ++f)
+        bytes[rng() % bytes.size()] = static_cast<std::uint8_t>(rng());
     }
     try {
       const auto code = CodeObject::from_bytes(std::move(bytes), {"gfx1100", {}}, "fuzz");

@@ -80,7 +80,8 @@ TEST_CASE("if/else with an unconditional jump, and an indirect jump left unknown
   CHECK(cfg.blocks[4].is_exit);
 }
 
-TEST_CASE("corpus kernels: empty is one block, the handwritten kernel loops, edges hit instructions") {
+TEST_CASE(
+    "corpus kernels: empty is one block, the handwritten kernel loops, edges hit instructions") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
   for (const auto &p : wavescope::testing::corpus_programs()) {
     INFO(p.elf.string());

@@ -14,8 +14,8 @@
 #include "temp_dir.hpp"
 #include "testdata.hpp"
 #include "wavescope/base/atomic_file.hpp"
-#include "wavescope/compiler/isa/assembler.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/compiler/isa/assembler.hpp"
 #include "wavescope/compiler/isa/code_object.hpp"
 #include "wavescope/compiler/isa/disassembler.hpp"
 
@@ -26,8 +26,8 @@ namespace {
 
 // address -> instruction text, from `llvm-objdump -d` of `elf`.
 std::map<std::uint64_t, std::string> objdump(const std::filesystem::path &elf) {
-  const std::string command = fmt::format("'{}' -d --no-show-raw-insn '{}' 2>&1", WAVESCOPE_LLVM_OBJDUMP,
-                                          elf.string());
+  const std::string command =
+      fmt::format("'{}' -d --no-show-raw-insn '{}' 2>&1", WAVESCOPE_LLVM_OBJDUMP, elf.string());
   FILE *pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string output;

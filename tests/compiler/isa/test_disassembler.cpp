@@ -31,10 +31,10 @@ TEST_CASE("instructions decode with categories that match SQTT's view") {
     s_endpgm
   )");
   REQUIRE(insts.size() == 10);
-  const InstCategory expected[] = {InstCategory::Smem,    InstCategory::Salu,    InstCategory::Valu,
-                                   InstCategory::Vmem,    InstCategory::Lds,     InstCategory::Waitcnt,
-                                   InstCategory::Barrier, InstCategory::Message, InstCategory::Other,
-                                   InstCategory::Endpgm};
+  const InstCategory expected[] = {
+      InstCategory::Smem,  InstCategory::Salu,    InstCategory::Valu,    InstCategory::Vmem,
+      InstCategory::Lds,   InstCategory::Waitcnt, InstCategory::Barrier, InstCategory::Message,
+      InstCategory::Other, InstCategory::Endpgm};
   for (std::size_t i = 0; i < insts.size(); ++i) {
     INFO(insts[i].text);
     CHECK(insts[i].category == expected[i]);
@@ -71,9 +71,10 @@ TEST_CASE("branch targets come from MC instruction analysis") {
 }
 
 TEST_CASE("RDNA4 and CDNA targets decode their own encodings") {
-  CHECK(roundtrip("s_wait_loadcnt 0x0\ns_endpgm", "gfx1201").at(0).category == InstCategory::Waitcnt);
-  const auto cdna = roundtrip("v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]\ns_endpgm",
-                              "gfx950");
+  CHECK(roundtrip("s_wait_loadcnt 0x0\ns_endpgm", "gfx1201").at(0).category ==
+        InstCategory::Waitcnt);
+  const auto cdna =
+      roundtrip("v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]\ns_endpgm", "gfx950");
   CHECK(cdna.at(0).category == InstCategory::Valu);
   CHECK(cdna.at(0).mnemonic == "v_mfma_f32_32x32x8_f16");
 }

@@ -24,7 +24,7 @@ const PatternMatcher &identities() {
       });
   return pm;
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("graph_rewrite reaches a fixed point through rebuilt parents") {
   // (a+0)*1: the inner rewrite rebuilds the MUL, which is then rewritten in turn.

@@ -20,7 +20,7 @@ bool matches(const Pat &p, const UOp &node) {
 }
 const UOp a = variable("a", 0, 8);
 const UOp b = variable("b", 0, 8);
-} // namespace
+}  // namespace
 
 TEST_CASE("commutative patterns match either operand order") {
   const Pat x_plus_0 = var("x") + 0;
@@ -37,8 +37,8 @@ TEST_CASE("captures are handed to the rule and a repeated name must bind the sam
       "test", {rule("x*c0+x*c1 -> x*(c0+c1)", var("x") * cvar("c0") + var("x") * cvar("c1"),
                     [](const Match &m) { return m["x"] * (m.value("c0") + m.value("c1")); })});
   CHECK(pm.rewrite(a * 3 + a * 5) == a * 8);
-  CHECK(pm.rewrite(const_int(5) * a + a * 3) == a * 8); // inner operands commute too
-  CHECK_FALSE(pm.rewrite(a * 3 + b * 5));               // x must be the same node
+  CHECK(pm.rewrite(const_int(5) * a + a * 3) == a * 8);  // inner operands commute too
+  CHECK_FALSE(pm.rewrite(a * 3 + b * 5));                // x must be the same node
   // Structural equality is pointer equality: an equal subtree built separately binds too.
   CHECK(pm.rewrite((a + 1) * 2 + (a + 1) * 3) == (a + 1) * 5);
 }
@@ -85,7 +85,7 @@ TEST_CASE("rules are filed by root op, carry an early-reject set and a source lo
   REQUIRE(pm.rules().size() == 1);
   const auto &r = *pm.rules()[0];
   CHECK(r.root_ops() == OpSet{Op::ADD});
-  CHECK(r.early_reject() == OpSet{Op::MUL}); // an ADD without a MUL child is skipped unseen
+  CHECK(r.early_reject() == OpSet{Op::MUL});  // an ADD without a MUL child is skipped unseen
   CHECK(r.location_text().starts_with("test_pattern_matcher.cpp:"));
   CHECK_FALSE(pm.rewrite(a + b));
   CHECK_THROWS_AS(

@@ -29,7 +29,7 @@ std::string read_error(const std::string &text) {
   }
   return "no error";
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("a traced simplification records the pass, its caller and every step") {
   RewriteTrace trace;
@@ -76,7 +76,7 @@ TEST_CASE("tracing off records nothing, and tracing can be suspended") {
     symbolic::simplify(a * 1);
   }
   REQUIRE(trace.groups().size() == 1);
-  CHECK(trace.groups()[0].name == "default graph_rewrite"); // rewrites outside any group
+  CHECK(trace.groups()[0].name == "default graph_rewrite");  // rewrites outside any group
   CHECK(trace.groups()[0].rewrites.size() == 1);
 }
 
@@ -143,8 +143,7 @@ TEST_CASE("a trace survives a JSON round trip exactly") {
   CHECK(back.to_json() == text);
   CHECK(back.nodes().size() == trace.nodes().size());
   for (const auto &g : back.groups())
-    for (const auto &rw : g.rewrites)
-      CHECK(back.replay(rw).back() == back.rebuild(*rw.output));
+    for (const auto &rw : g.rewrites) CHECK(back.replay(rw).back() == back.rebuild(*rw.output));
 }
 
 TEST_CASE("malformed traces are refused with the path of the problem") {

@@ -12,15 +12,14 @@ using namespace wavescope::compiler::symbolic;
 namespace {
 Scope abc_scope() {
   Scope s;
-  for (const char *n : {"a", "b", "c", "s", "x", "y", "gidx", "lidx"})
-    s.declare(n, -100, 100);
+  for (const char *n : {"a", "b", "c", "s", "x", "y", "gidx", "lidx"}) s.declare(n, -100, 100);
   return s;
 }
 std::string round_trip(const std::string &text) {
   const Scope s = abc_scope();
   return render_expression(parse_expression(text, s));
 }
-} // namespace
+}  // namespace
 
 TEST_CASE("canonical printing round-trips the spec's examples exactly") {
   for (const char *text : {"a*4+b<16",

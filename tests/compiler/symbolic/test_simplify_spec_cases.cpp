@@ -48,8 +48,7 @@ SpecCase parse_spec_case(const std::string &line) {
     VariableDecl v;
     v.name = item.substr(0, colon);
     const std::string type = item.substr(colon + 1, bracket - colon - 1);
-    if (!type.empty())
-      v.dtype = *parse_dtype(type);
+    if (!type.empty()) v.dtype = *parse_dtype(type);
     const auto comma = item.find(',', bracket);
     v.min = *parse_int(item.substr(bracket + 1, comma - bracket - 1));
     v.max = *parse_int(item.substr(comma + 1, item.find(']') - comma - 1));
@@ -76,7 +75,7 @@ SpecCase parse_spec_case(const std::string &line) {
   return out;
 }
 
-} // namespace
+}  // namespace
 
 namespace {
 
@@ -96,7 +95,7 @@ void check_spec_case(const std::string &line) {
   }
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("constant folding and identities (spec §4.3.1-2)") {
   for (const char *line : {
@@ -223,13 +222,12 @@ TEST_CASE("sized integers keep their wrap-around") {
 }
 
 TEST_CASE("float math passes through the integer rules untouched, never an error") {
-  const UOp x = variable("f", 0, 0, dtypes::float32); // ranges mean nothing for floats
+  const UOp x = variable("f", 0, 0, dtypes::float32);  // ranges mean nothing for floats
   const UOp a = variable("a", 0, 8);
   const UOp e1 = (x + const_float(1.5)) + const_float(2.5);
   const UOp e2 = (x * const_float(2.0)) * const_float(3.0);
   const UOp e3 = where(lt(x, const_float(0.5)), x * const_float(0.0), cast(a, dtypes::float32));
-  for (const UOp &e : {e1, e2, e3})
-    CHECK_NOTHROW(simplify(e));
+  for (const UOp &e : {e1, e2, e3}) CHECK_NOTHROW(simplify(e));
   // x*0 is not 0 for floats (inf*0 is nan); constant float math still folds.
   CHECK(simplify(x * const_float(0.0)) == x * const_float(0.0));
   CHECK(simplify(const_float(1.5) + const_float(2.5)) == const_float(4.0));

@@ -44,8 +44,7 @@ TEST_CASE("dev cases have no more operations than tinygrad's results (at least 9
       ++not_larger;
     else
       WARN(c.id << ": " << ops << " operations, tinygrad " << *c.tinygrad_ops);
-    if (ops < *c.tinygrad_ops)
-      ++smaller;
+    if (ops < *c.tinygrad_ops) ++smaller;
   }
   INFO(fmt::format("{}/{} no larger, {} smaller", not_larger, cases.size(), smaller));
   CHECK(not_larger * 100 >= cases.size() * 95);
@@ -55,8 +54,7 @@ TEST_CASE("dev case ranges equal tinygrad's where given") {
   WAVESCOPE_REQUIRE_TESTDATA(path, "symbolic/dev.jsonl");
   std::size_t compared = 0;
   for (const auto &c : load_cases(path)) {
-    if (!c.expected_min)
-      continue;
+    if (!c.expected_min) continue;
     INFO(c.id);
     const UOp result = simplify(build_case(c).expr);
     CHECK(to_string(result.vmin()) == to_string(*c.expected_min));

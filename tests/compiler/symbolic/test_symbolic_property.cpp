@@ -25,30 +25,25 @@ std::string range_violation(const CaseGraph &g, const UOp &e) {
   std::vector<std::size_t> slots;
   for (const auto &name : eval.inputs())
     for (std::size_t i = 0; i < g.vars.size(); ++i)
-      if (g.vars[i].name == name)
-        slots.push_back(i);
+      if (g.vars[i].name == name) slots.push_back(i);
   std::vector<Int> point(g.vars.size()), values(slots.size());
-  for (std::size_t i = 0; i < g.vars.size(); ++i)
-    point[i] = g.vars[i].min;
+  for (std::size_t i = 0; i < g.vars.size(); ++i) point[i] = g.vars[i].min;
   while (true) {
-    for (std::size_t i = 0; i < slots.size(); ++i)
-      values[i] = point[slots[i]];
+    for (std::size_t i = 0; i < slots.size(); ++i) values[i] = point[slots[i]];
     const Value v = eval(values);
     if (v.kind == Value::Kind::Int || v.kind == Value::Kind::Bool)
       if (v.v < e.vmin() || v.v > e.vmax())
         return fmt::format("{} = {} outside [{}, {}]", render_expression(e), to_string(v.v),
                            to_string(e.vmin()), to_string(e.vmax()));
     std::size_t i = 0;
-    while (i < point.size() && point[i] == g.vars[i].max)
-      point[i] = g.vars[i].min, ++i;
-    if (i == point.size())
-      break;
+    while (i < point.size() && point[i] == g.vars[i].max) point[i] = g.vars[i].min, ++i;
+    if (i == point.size()) break;
     ++point[i];
   }
   return {};
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("random expressions simplify to equivalent expressions with sound ranges") {
   // WAVESCOPE_PROPERTY_CASES=N runs more (or fewer) random cases; WAVESCOPE_PROPERTY_SEED moves
@@ -74,8 +69,7 @@ TEST_CASE("random expressions simplify to equivalent expressions with sound rang
     REQUIRE(check.equivalent);
     REQUIRE(range_violation(g, g.expr).empty());
     REQUIRE(range_violation(g, result).empty());
-    if (count_operations(result) < count_operations(g.expr))
-      ++shrunk;
+    if (count_operations(result) < count_operations(g.expr)) ++shrunk;
   }
-  CHECK(shrunk > cases / 4); // the simplifier does real work on these
+  CHECK(shrunk > cases / 4);  // the simplifier does real work on these
 }

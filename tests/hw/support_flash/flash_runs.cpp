@@ -13,8 +13,7 @@ using namespace hw::flash;
 std::vector<sim::Finding> RunOutcome::findings_except(std::vector<std::string> allowed) const {
   std::vector<sim::Finding> out;
   for (const auto &f : findings)
-    if (std::find(allowed.begin(), allowed.end(), f.check) == allowed.end())
-      out.push_back(f);
+    if (std::find(allowed.begin(), allowed.end(), f.check) == allowed.end()) out.push_back(f);
   return out;
 }
 
@@ -69,4 +68,4 @@ RunOutcome run_verify(SimBench &bench, const std::vector<std::uint8_t> &image,
   });
 }
 
-} // namespace wavescope::testing
+}  // namespace wavescope::testing

@@ -18,9 +18,9 @@ namespace wavescope::testing {
 struct RunOutcome {
   std::optional<ErrorKind> error;
   std::string message;
-  std::vector<hw::sim::Finding> findings; // the board's invariant findings for the run
+  std::vector<hw::sim::Finding> findings;  // the board's invariant findings for the run
   hw::flash::WriteSummary summary;
-  std::vector<std::uint8_t> bytes; // what a dump read
+  std::vector<std::uint8_t> bytes;  // what a dump read
   std::uint64_t operations = 0;
   bool ok() const { return !error; }
   // Findings other than the listed checks.
@@ -40,4 +40,4 @@ RunOutcome run_verify(SimBench &bench, const std::vector<std::uint8_t> &image,
 RunOutcome run(SimBench &bench, bool read_only, bool protection_change_allowed,
                const std::function<void(RunOutcome &)> &body);
 
-} // namespace wavescope::testing
+}  // namespace wavescope::testing

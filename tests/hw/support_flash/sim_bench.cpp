@@ -28,7 +28,7 @@ void SimBench::reopen() {
     return;
   }
   SimulatedAsm24BridgeOptions options;
-  options.transfer_latency = board_->config().op_cost / 2; // control + bulk per operation
+  options.transfer_latency = board_->config().op_cost / 2;  // control + bulk per operation
   auto bridge = std::make_unique<SimulatedAsm24Bridge>(*board_, clock_, options);
   bridge_ = bridge.get();
   Asm24Options transport;
@@ -49,8 +49,7 @@ std::vector<std::uint8_t> SimBench::random_flash(std::uint64_t seed) {
   std::vector<std::uint8_t> bytes(navi31::kFlashSize);
   for (std::size_t i = 0; i < bytes.size(); i += 8) {
     const std::uint64_t v = random.next();
-    for (int k = 0; k < 8; ++k)
-      bytes[i + k] = static_cast<std::uint8_t>(v >> (8 * k));
+    for (int k = 0; k < 8; ++k) bytes[i + k] = static_cast<std::uint8_t>(v >> (8 * k));
   }
   return bytes;
 }
@@ -66,4 +65,4 @@ sim::SimConfig usb_timing_config() {
   return c;
 }
 
-} // namespace wavescope::testing
+}  // namespace wavescope::testing

@@ -58,4 +58,4 @@ private:
 // The spec's timing profile for the §6.7 figures: 125 µs per operation on the direct path too.
 hw::sim::SimConfig usb_timing_config();
 
-} // namespace wavescope::testing
+}  // namespace wavescope::testing

@@ -13,8 +13,7 @@ public:
   TempDir() {
     std::string pattern =
         (std::filesystem::temp_directory_path() / "wavescope-test-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr)
-      throw std::runtime_error("mkdtemp failed");
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     path_ = pattern;
   }
   ~TempDir() {
@@ -29,4 +28,4 @@ private:
   std::filesystem::path path_;
 };
 
-} // namespace wavescope::testing
+}  // namespace wavescope::testing

@@ -17,7 +17,7 @@ struct BridgeFixture {
   hw::VirtualClock clock;
   TestEndpoint gpu;
   hw::SimulatedAsm24Bridge bridge{gpu, clock};
-  hw::RecordingUsbDevice *recorder = nullptr; // owned by the transport
+  hw::RecordingUsbDevice *recorder = nullptr;  // owned by the transport
   std::unique_ptr<hw::Asm24Transport> transport;
 
   explicit BridgeFixture(hw::PcieFunctionIdentity identity = hw::navi31_pcie_identity())
@@ -27,8 +27,7 @@ struct BridgeFixture {
   hw::Asm24Transport &open(hw::Asm24Options options = {}) {
     auto recording = std::make_unique<hw::RecordingUsbDevice>(bridge);
     recorder = recording.get();
-    if (options.id == hw::Asm24Options{}.id)
-      options.id = "usb:test";
+    if (options.id == hw::Asm24Options{}.id) options.id = "usb:test";
     transport = std::make_unique<hw::Asm24Transport>(std::move(recording), clock, options);
     recorder->clear();
     return *transport;
@@ -36,4 +35,4 @@ struct BridgeFixture {
   hw::Mmio &bar5() { return transport->map_bar(5); }
 };
 
-} // namespace wavescope::testing
+}  // namespace wavescope::testing

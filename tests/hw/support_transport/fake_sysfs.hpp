@@ -46,11 +46,11 @@ public:
     write(dir / "config", config);
     std::string resource;
     const char *zero = "0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
-    resource += "0x0000007800000000 0x0000007fffffffff 0x000000000014220c\n"; // BAR0 (not used)
+    resource += "0x0000007800000000 0x0000007fffffffff 0x000000000014220c\n";  // BAR0 (not used)
     resource += zero;
-    resource += "0x0000007c00000000 0x0000007c001fffff 0x000000000014220c\n"; // BAR2
+    resource += "0x0000007c00000000 0x0000007c001fffff 0x000000000014220c\n";  // BAR2
     resource += zero;
-    resource += "0x000000000000e000 0x000000000000e0ff 0x0000000000040101\n"; // BAR4 I/O
+    resource += "0x000000000000e000 0x000000000000e0ff 0x0000000000040101\n";  // BAR4 I/O
     if (bar5_size)
       resource +=
           "0x00000000fc000000 " + hex64(0xfc000000ull + bar5_size - 1) + " 0x0000000000040200\n";
@@ -94,18 +94,16 @@ private:
   static std::string hex(std::uint16_t v) {
     static const char *digits = "0123456789abcdef";
     std::string s = "0x";
-    for (int shift = 12; shift >= 0; shift -= 4)
-      s += digits[(v >> shift) & 0xF];
+    for (int shift = 12; shift >= 0; shift -= 4) s += digits[(v >> shift) & 0xF];
     return s;
   }
   static std::string hex64(std::uint64_t v) {
     static const char *digits = "0123456789abcdef";
     std::string s = "0x";
-    for (int shift = 60; shift >= 0; shift -= 4)
-      s += digits[(v >> shift) & 0xF];
+    for (int shift = 60; shift >= 0; shift -= 4) s += digits[(v >> shift) & 0xF];
     return s;
   }
   std::filesystem::path root_;
 };
 
-} // namespace wavescope::testing
+}  // namespace wavescope::testing

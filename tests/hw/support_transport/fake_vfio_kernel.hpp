@@ -28,9 +28,9 @@ public:
   bool type1v2 = true;
   bool viable = true;
   bool bar5_mappable = true;
-  std::vector<unsigned long> calls; // every ioctl request, in order
+  std::vector<unsigned long> calls;  // every ioctl request, in order
   std::string device_requested;
-  int device_fd = -1; // the last device fd handed out (owned by the transport)
+  int device_fd = -1;  // the last device fd handed out (owned by the transport)
 
   int open(const std::filesystem::path &path, int /*flags*/) override {
     if ((path == dev_root / "vfio" / "vfio" && container_present) ||
@@ -53,11 +53,9 @@ public:
     case VFIO_GROUP_GET_DEVICE_FD: {
       device_requested = reinterpret_cast<const char *>(argument);
       device_fd = ::memfd_create("fake-vfio-device", MFD_CLOEXEC);
-      if (::ftruncate(device_fd, static_cast<off_t>(kConfigOffset + 4096)) != 0)
-        return -1;
+      if (::ftruncate(device_fd, static_cast<off_t>(kConfigOffset + 4096)) != 0) return -1;
       const std::uint8_t ids[4] = {0x02, 0x10, 0x4C, 0x74};
-      if (::pwrite(device_fd, ids, 4, static_cast<off_t>(kConfigOffset)) != 4)
-        return -1;
+      if (::pwrite(device_fd, ids, 4, static_cast<off_t>(kConfigOffset)) != 4) return -1;
       return device_fd;
     }
     case VFIO_DEVICE_GET_INFO: {
@@ -87,4 +85,4 @@ public:
   }
 };
 
-} // namespace wavescope::testing
+}  // namespace wavescope::testing

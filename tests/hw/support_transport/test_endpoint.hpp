@@ -27,17 +27,14 @@ public:
     config_.write(offset, value, width);
   }
   std::uint32_t bar_read32(unsigned bar, std::uint64_t offset) override {
-    if (!link)
-      return 0xFFFFFFFFu;
+    if (!link) return 0xFFFFFFFFu;
     ++bar_reads;
-    if (bar == 5 && offset == kFifoOffset)
-      return fifo_next++;
+    if (bar == 5 && offset == kFifoOffset) return fifo_next++;
     const auto it = registers.find({bar, offset});
     return it == registers.end() ? 0 : it->second;
   }
   void bar_write32(unsigned bar, std::uint64_t offset, std::uint32_t value) override {
-    if (!link)
-      return;
+    if (!link) return;
     ++bar_writes;
     registers[{bar, offset}] = value;
   }
@@ -56,4 +53,4 @@ private:
   hw::PcieConfigSpace config_;
 };
 
-} // namespace wavescope::testing
+}  // namespace wavescope::testing

@@ -27,4 +27,4 @@ inline BlobAnalysis analyze_blob(trace::timeline::CaptureAnalyzer &analyzer,
   return out;
 }
 
-} // namespace wavescope::testing::sqtt
+}  // namespace wavescope::testing::sqtt

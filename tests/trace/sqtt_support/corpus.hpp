@@ -23,8 +23,7 @@ struct CorpusCapture {
   // meta.json's sqtt[] entry for a blob file name.
   const nlohmann::json &blob_meta(const std::string &file) const {
     for (const auto &b : meta.at("sqtt"))
-      if (b.at("file") == file)
-        return b;
+      if (b.at("file") == file) return b;
     throw std::runtime_error("no meta entry for " + file);
   }
 };
@@ -55,4 +54,4 @@ inline std::vector<std::uint8_t> blob_bytes(const std::filesystem::path &file) {
   return {bytes.begin(), bytes.end()};
 }
 
-} // namespace wavescope::testing::sqtt
+}  // namespace wavescope::testing::sqtt

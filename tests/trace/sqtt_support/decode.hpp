@@ -20,4 +20,4 @@ inline Decoded decode(std::span<const std::uint8_t> bytes,
   return d;
 }
 
-} // namespace wavescope::testing::sqtt
+}  // namespace wavescope::testing::sqtt

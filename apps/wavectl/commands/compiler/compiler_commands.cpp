@@ -10,4 +10,4 @@ void register_compiler_commands(CLI::App &app, CliContext &context) {
   register_rewrite_trace_command(app, context);
 }
 
-} // namespace wavectl
+}  // namespace wavectl

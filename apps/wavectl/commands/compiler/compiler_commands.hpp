@@ -7,7 +7,7 @@
 
 namespace wavectl {
 
-void register_simplify_command(CLI::App &app, CliContext &context);      // simplify
-void register_rewrite_trace_command(CLI::App &app, CliContext &context); // rewrite-trace info|show
+void register_simplify_command(CLI::App &app, CliContext &context);       // simplify
+void register_rewrite_trace_command(CLI::App &app, CliContext &context);  // rewrite-trace info|show
 
-} // namespace wavectl
+}  // namespace wavectl

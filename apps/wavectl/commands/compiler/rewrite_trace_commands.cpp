@@ -23,8 +23,7 @@ using wavescope::ErrorKind;
 
 std::size_t step_count(const TraceGroupRecord &g) {
   std::size_t n = 0;
-  for (const auto &r : g.rewrites)
-    n += r.steps.size();
+  for (const auto &r : g.rewrites) n += r.steps.size();
   return n;
 }
 
@@ -43,8 +42,7 @@ void run_info(const std::string &file, const CliContext &context) {
                          {"match_count", r.steps.size()},
                          {"loc", r.loc},
                          {"mode", r.mode}});
-        for (const auto &s : r.steps)
-          ++rules[s.rule];
+        for (const auto &s : r.steps) ++rules[s.rule];
       }
       j["steps"] = steps;
       j["rules"] = rules;
@@ -53,7 +51,7 @@ void run_info(const std::string &file, const CliContext &context) {
     return;
   }
   std::size_t rewrites = 0, steps = 0;
-  std::map<std::string, std::pair<std::size_t, std::uint64_t>> rules; // count, ns
+  std::map<std::string, std::pair<std::size_t, std::uint64_t>> rules;  // count, ns
   for (const auto &g : trace.groups()) {
     rewrites += g.rewrites.size();
     steps += step_count(g);
@@ -85,8 +83,7 @@ void run_info(const std::string &file, const CliContext &context) {
   for (const auto &[name, stats] : by_count)
     table.add_row(
         {name, std::to_string(stats.first), fmt::format("{:.1f}", stats.second / 1000.0)});
-  if (table.rows())
-    std::cout << '\n' << table.render();
+  if (table.rows()) std::cout << '\n' << table.render();
 }
 
 void run_show(const std::string &file, std::size_t group_index, std::size_t rewrite_index,
@@ -137,7 +134,7 @@ void run_show(const std::string &file, std::size_t group_index, std::size_t rewr
     throw Error(ErrorKind::Mismatch, "replaying the steps does not reproduce the recorded output");
 }
 
-} // namespace
+}  // namespace
 
 void register_rewrite_trace_command(CLI::App &app, CliContext &context) {
   auto *cmd =
@@ -165,4 +162,4 @@ void register_rewrite_trace_command(CLI::App &app, CliContext &context) {
       [show_file, group, rewrite, &context] { run_show(*show_file, *group, *rewrite, context); });
 }
 
-} // namespace wavectl
+}  // namespace wavectl

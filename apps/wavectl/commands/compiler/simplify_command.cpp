@@ -46,8 +46,7 @@ VariableDecl parse_var(const std::string &spec) {
                                                spec, why));
   };
   const auto eq = spec.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw bad("no NAME=");
+  if (eq == std::string::npos || eq == 0) throw bad("no NAME=");
   VariableDecl v;
   v.name = spec.substr(0, eq);
   std::vector<std::string> parts;
@@ -56,52 +55,42 @@ VariableDecl parse_var(const std::string &spec) {
     const auto colon = spec.find(':', start);
     parts.push_back(
         spec.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
-    if (colon == std::string::npos)
-      break;
+    if (colon == std::string::npos) break;
     start = colon + 1;
   }
-  if (parts.size() < 2 || parts.size() > 3)
-    throw bad("expected MIN:MAX");
+  if (parts.size() < 2 || parts.size() > 3) throw bad("expected MIN:MAX");
   auto lo = parse_int(parts[0]), hi = parse_int(parts[1]);
-  if (!lo || !hi)
-    throw bad("MIN and MAX must be integers");
-  if (*lo > *hi)
-    throw bad("MIN is greater than MAX");
+  if (!lo || !hi) throw bad("MIN and MAX must be integers");
+  if (*lo > *hi) throw bad("MIN is greater than MAX");
   v.min = *lo;
   v.max = *hi;
   if (parts.size() == 3) {
     auto t = parse_dtype(parts[2]);
-    if (!t || !is_int(*t))
-      throw bad("'" + parts[2] + "' is not an integer dtype");
+    if (!t || !is_int(*t)) throw bad("'" + parts[2] + "' is not an integer dtype");
     v.dtype = *t;
   }
   return v;
 }
 
 const PatternMatcher &layer_named(const std::string &name) {
-  if (name == "simple")
-    return symbolic_simple();
-  if (name == "symbolic")
-    return symbolic::symbolic();
+  if (name == "simple") return symbolic_simple();
+  if (name == "symbolic") return symbolic::symbolic();
   return sym();
 }
 
 bool may_be_invalid(const UOp &u) {
   for (const auto &n : toposort(u))
-    if (n.is_invalid())
-      return true;
+    if (n.is_invalid()) return true;
   return false;
 }
 
 nlohmann::json bound_json(const UOp &u, Int v) {
-  if (may_be_invalid(u) || !is_finite(v) || !fits_int64(v))
-    return nullptr;
+  if (may_be_invalid(u) || !is_finite(v) || !fits_int64(v)) return nullptr;
   return static_cast<std::int64_t>(v);
 }
 
 std::string range_text(const UOp &u) {
-  if (may_be_invalid(u))
-    return "may be invalid";
+  if (may_be_invalid(u)) return "may be invalid";
   auto end = [](Int v) {
     return is_finite(v) ? to_string(v) : std::string(v < 0 ? "-inf" : "inf");
   };
@@ -116,25 +105,21 @@ void run_one(const SimplifyArgs &args, const CliContext &context) {
   SymbolicCase c;
   c.id = "expr";
   c.expr = args.expr;
-  for (const auto &spec : args.vars)
-    c.vars.push_back(parse_var(spec));
+  for (const auto &spec : args.vars) c.vars.push_back(parse_var(spec));
   c.constraints = args.constraints;
   const CaseGraph g = build_case(c);
   rewrite::RewriteTrace trace;
   UOp result;
   {
     std::optional<rewrite::TraceSession> session;
-    if (!args.trace.empty())
-      session.emplace(trace);
+    if (!args.trace.empty()) session.emplace(trace);
     rewrite::TraceGroup group("simplify " + args.expr);
     result = simplify(g.expr, layer_named(args.layer));
   }
-  if (!args.trace.empty())
-    trace.write_json(args.trace);
+  if (!args.trace.empty()) trace.write_json(args.trace);
   const std::string text = render_expression(result);
   std::optional<EquivalenceResult> check;
-  if (args.verify)
-    check = check_equivalence(g, result);
+  if (args.verify) check = check_equivalence(g, result);
   if (context.json) {
     nlohmann::ordered_json j;
     j["expr"] = args.expr;
@@ -143,8 +128,7 @@ void run_one(const SimplifyArgs &args, const CliContext &context) {
     j["max"] = bound_json(result, result.vmax());
     j["ops"] = count_operations(result);
     j["input_ops"] = count_operations(g.expr);
-    if (check)
-      j["equivalent"] = check->equivalent;
+    if (check) j["equivalent"] = check->equivalent;
     print_ordered_json_line(j);
   } else {
     std::cout << text << '\n';
@@ -174,8 +158,7 @@ void run_cases(const SimplifyArgs &args, const CliContext &context) {
   const auto cases = load_cases(args.cases);
   rewrite::RewriteTrace trace;
   std::optional<rewrite::TraceSession> session;
-  if (!args.trace.empty())
-    session.emplace(trace);
+  if (!args.trace.empty()) session.emplace(trace);
   ProgressPrinter progress(!context.quiet);
   auto sink = progress.sink();
   std::size_t failed = 0, equivalent = 0, not_larger = 0, with_reference = 0, ranges = 0,
@@ -200,8 +183,7 @@ void run_cases(const SimplifyArgs &args, const CliContext &context) {
           std::cerr << fmt::format("case {}: NOT EQUIVALENT: {}\n", c.id, check.reason);
         if (c.tinygrad_ops) {
           ++with_reference;
-          if (check.equivalent && count_operations(result) <= *c.tinygrad_ops)
-            ++not_larger;
+          if (check.equivalent && count_operations(result) <= *c.tinygrad_ops) ++not_larger;
         }
         if (c.expected_min && !lo.is_null()) {
           ++ranges;
@@ -230,8 +212,7 @@ void run_cases(const SimplifyArgs &args, const CliContext &context) {
   sink({"simplify", cases.size(), cases.size(), "cases"});
   progress.finish();
   session.reset();
-  if (!args.trace.empty())
-    trace.write_json(args.trace);
+  if (!args.trace.empty()) trace.write_json(args.trace);
   if (args.verify)
     std::cerr << fmt::format(
         "{} cases: {} equivalent, {}/{} with no more ops than tinygrad, ranges {}/{} as "
@@ -259,14 +240,13 @@ void list_rules(const std::string &layer, const CliContext &context) {
     return;
   }
   Table table({"family", "rule", "location"});
-  for (const auto &r : rules.rules())
-    table.add_row({r->family(), r->name(), r->location_text()});
+  for (const auto &r : rules.rules()) table.add_row({r->family(), r->name(), r->location_text()});
   std::cout << table.render()
             << fmt::format("{} rules in layer '{}'\n", rules.size(),
                            layer == "simple" ? "symbolic_simple" : layer);
 }
 
-} // namespace
+}  // namespace
 
 void register_simplify_command(CLI::App &app, CliContext &context) {
   auto args = std::make_shared<SimplifyArgs>();
@@ -298,8 +278,7 @@ void register_simplify_command(CLI::App &app, CliContext &context) {
       "--list-rules", args->list_rules,
       "List the rule families of the chosen layer: every rule's name and source location");
   cmd->callback([args, &context] {
-    if (args->list_rules)
-      return list_rules(args->layer, context);
+    if (args->list_rules) return list_rules(args->layer, context);
     if (args->cases.empty() && args->expr.empty())
       throw Error(ErrorKind::Usage, "give an EXPR to simplify or --cases FILE (see --help)");
     if (!args->cases.empty())
@@ -309,4 +288,4 @@ void register_simplify_command(CLI::App &app, CliContext &context) {
   });
 }
 
-} // namespace wavectl
+}  // namespace wavectl

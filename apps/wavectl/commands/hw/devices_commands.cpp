@@ -31,10 +31,9 @@ void register_devices_commands(CLI::App &app, CliContext &context) {
       return;
     }
     Table table({"DEVICE", "KIND", "STATE", "DESCRIPTION"});
-    for (const auto &d : devices)
-      table.add_row({d.id, d.kind, d.state, d.description});
+    for (const auto &d : devices) table.add_row({d.id, d.kind, d.state, d.description});
     std::cout << table.render();
   });
 }
 
-} // namespace wavectl
+}  // namespace wavectl

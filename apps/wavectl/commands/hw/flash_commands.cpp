@@ -104,8 +104,7 @@ void read(const Common &c, const std::string &address_text, const std::string &s
                                "read", progress.sink());
     session.close();
     progress.finish();
-    for (const auto &w : result.warnings)
-      std::cerr << "warning: " << w << '\n';
+    for (const auto &w : result.warnings) std::cerr << "warning: " << w << '\n';
     const auto sha = sha256_hex(result.bytes);
     json j = base_summary(dev, c);
     j.update({{"address", address},
@@ -139,8 +138,7 @@ void dump(const Common &c, const std::string &output, const CliContext &ctx) {
         session.read(0, navi31::kFlashSize, ReadCheck::ReadTwice, "dump", progress.sink());
     session.close();
     progress.finish();
-    for (const auto &w : result.warnings)
-      std::cerr << "warning: " << w << '\n';
+    for (const auto &w : result.warnings) std::cerr << "warning: " << w << '\n';
     hw_cli::write_binary_file(output, result.bytes);
     const auto sha = sha256_hex(result.bytes);
     json j = base_summary(dev, c);
@@ -171,8 +169,7 @@ void verify(const Common &c, const std::string &image_path, const CliContext &ct
         FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
         const auto result = verify_flash(session, image, progress.sink());
         progress.finish();
-        for (const auto &w : result.warnings)
-          std::cerr << "warning: " << w << '\n';
+        for (const auto &w : result.warnings) std::cerr << "warning: " << w << '\n';
         json j = base_summary(dev, c);
         j.update({{"image", image_path},
                   {"matches", true},
@@ -198,8 +195,7 @@ void write(const Common &c, const WriteArgs &a, const CliContext &ctx) {
   // Everything that can refuse the request does so before the device is opened.
   WriteRequest request;
   request.confirmed = a.yes;
-  if (!a.yes)
-    check_write_request(request); // the --yes gate, before even reading the image
+  if (!a.yes) check_write_request(request);  // the --yes gate, before even reading the image
   const auto image = hw_cli::read_binary_file(a.image);
   request.image = image;
   request.image_path = a.image;
@@ -209,14 +205,11 @@ void write(const Common &c, const WriteArgs &a, const CliContext &ctx) {
   request.resume = a.resume;
   request.clear_protection = a.clear_cmp;
   request.restore_protection = a.restore_protection;
-  if (!a.backup.empty())
-    request.backup = a.backup;
+  if (!a.backup.empty()) request.backup = a.backup;
   request.no_backup = a.no_backup;
-  if (!a.journal.empty())
-    request.journal = a.journal;
+  if (!a.journal.empty()) request.journal = a.journal;
   const auto plan = check_write_request(request);
-  for (const auto &f : plan.image_findings)
-    std::cerr << "image: " << f << '\n';
+  for (const auto &f : plan.image_findings) std::cerr << "image: " << f << '\n';
 
   CancelToken cancel;
   hw_cli::InterruptScope interrupts(cancel);
@@ -228,8 +221,7 @@ void write(const Common &c, const WriteArgs &a, const CliContext &ctx) {
           FlashSession session(dev.bar5(), dev.clock(), c.flash.session(), &cancel);
           const auto s = write_flash(session, dev.id(), request, plan, progress.sink());
           progress.finish();
-          for (const auto &w : s.warnings)
-            std::cerr << "warning: " << w << '\n';
+          for (const auto &w : s.warnings) std::cerr << "warning: " << w << '\n';
           interrupted = s.interrupted;
           json j = base_summary(dev, c);
           j.update({{"image", a.image},
@@ -292,11 +284,10 @@ void write(const Common &c, const WriteArgs &a, const CliContext &ctx) {
     }
     throw;
   }
-  if (interrupted)
-    std::exit(130);
+  if (interrupted) std::exit(130);
 }
 
-} // namespace
+}  // namespace
 
 void register_flash_commands(CLI::App &app, CliContext &context) {
   auto *flash = app.add_subcommand(
@@ -370,4 +361,4 @@ void register_flash_commands(CLI::App &app, CliContext &context) {
   }
 }
 
-} // namespace wavectl
+}  // namespace wavectl

@@ -68,8 +68,7 @@ void run_on_device(const DeviceOptions &options, const CliContext &context,
                    const std::string &command, sim::RunExpectations expectations,
                    const DeviceBody &body) {
   std::optional<device::DeviceSpec> spec;
-  if (!options.device.empty())
-    spec = device::parse_device_spec(options.device);
+  if (!options.device.empty()) spec = device::parse_device_spec(options.device);
   device::OpenOptions open;
   open.sim_root = sim_root(options.sim_root);
   open.expectations = expectations;
@@ -125,8 +124,7 @@ std::string transport_text(const TransportStats &s) {
   std::string text = fmt::format("{} transport operations ({} reads, {} writes, {} block reads, {} "
                                  "block writes)",
                                  s.operations(), s.reads, s.writes, s.block_reads, s.block_writes);
-  if (s.usb_requests)
-    text += fmt::format(", {} USB requests", s.usb_requests);
+  if (s.usb_requests) text += fmt::format(", {} USB requests", s.usb_requests);
   return text;
 }
 
@@ -138,8 +136,7 @@ EtaProgressPrinter::~EtaProgressPrinter() {
 }
 
 flash::OperationProgressSink EtaProgressPrinter::sink() {
-  if (!enabled_)
-    return {};
+  if (!enabled_) return {};
   return [this](const flash::OperationProgress &p) { update(p); };
 }
 
@@ -152,8 +149,7 @@ void EtaProgressPrinter::update(const flash::OperationProgress &p) {
   }
   const bool done = p.total && p.done >= p.total;
   const auto interval = tty_ ? std::chrono::milliseconds(100) : std::chrono::milliseconds(5000);
-  if (!done && now - last_draw_ < interval)
-    return;
+  if (!done && now - last_draw_ < interval) return;
   last_draw_ = now;
   std::string line = fmt::format("{}: {}/{} {} ({:.1f}%)", p.stage, p.done, p.total, p.unit,
                                  p.total ? 100.0 * p.done / p.total : 0.0);
@@ -172,8 +168,7 @@ void EtaProgressPrinter::update(const flash::OperationProgress &p) {
 }
 
 void EtaProgressPrinter::finish() {
-  if (drawn_)
-    std::fputc('\n', stderr);
+  if (drawn_) std::fputc('\n', stderr);
   drawn_ = false;
 }
 
@@ -181,8 +176,7 @@ namespace {
 flash::CancelToken *g_token = nullptr;
 
 void on_sigint(int) {
-  if (!g_token)
-    return;
+  if (!g_token) return;
   g_token->request();
   const int n = g_token->requests();
   const char *text = n == 1   ? "\nwavectl: Ctrl-C: finishing the current sector, then stopping "
@@ -190,10 +184,9 @@ void on_sigint(int) {
                      : n == 2 ? "\nwavectl: Ctrl-C again: stopping at the next register access\n"
                               : "\nwavectl: stopped\n";
   [[maybe_unused]] auto ignored = ::write(2, text, std::strlen(text));
-  if (n >= 3)
-    ::_exit(130);
+  if (n >= 3) ::_exit(130);
 }
-} // namespace
+}  // namespace
 
 InterruptScope::InterruptScope(flash::CancelToken &token) {
   g_token = &token;
@@ -223,8 +216,7 @@ std::uint64_t parse_number(const std::string &text, const std::string &what) {
   try {
     std::size_t used = 0;
     const auto value = std::stoull(text, &used, 0);
-    if (used == text.size() && !text.empty() && text[0] != '-')
-      return value;
+    if (used == text.size() && !text.empty() && text[0] != '-') return value;
   } catch (const std::exception &) {
   }
   throw Error(ErrorKind::Usage,
@@ -249,4 +241,4 @@ std::string hex_dump(std::uint32_t address, const std::vector<std::uint8_t> &byt
   return out;
 }
 
-} // namespace wavectl::hw_cli
+}  // namespace wavectl::hw_cli

@@ -25,13 +25,13 @@
 namespace wavectl::hw_cli {
 
 struct DeviceOptions {
-  std::string device;   // --device; empty = the first real device
-  std::string sim_root; // --sim-root
+  std::string device;    // --device; empty = the first real device
+  std::string sim_root;  // --sim-root
   bool allow_unbind = false;
   bool allow_remove_siblings = false;
   bool minimal_bringup = false;
   bool vfio = false;
-  std::string trace; // --trace FILE: every BAR5 access, one line each
+  std::string trace;  // --trace FILE: every BAR5 access, one line each
 };
 
 // --device, --sim-root, and the real-device opening options.
@@ -96,4 +96,4 @@ std::uint64_t parse_number(const std::string &text, const std::string &what);
 // xxd-style lines: "00001000: C8 60 15 ...  |.`..|".
 std::string hex_dump(std::uint32_t address, const std::vector<std::uint8_t> &bytes);
 
-} // namespace wavectl::hw_cli
+}  // namespace wavectl::hw_cli

@@ -53,8 +53,7 @@ json layout_json(const IfwiLayout &layout) {
                 {"backup_psp_directory", layout.efs->backup_psp_directory}};
   j["psp_directories"] = json::array();
   for (const auto *dir : {&layout.primary_psp, &layout.backup_psp})
-    if (*dir)
-      j["psp_directories"].push_back(directory_json(**dir));
+    if (*dir) j["psp_directories"].push_back(directory_json(**dir));
   if (layout.sgn) {
     json sgn = {{"offset", layout.sgn->offset},
                 {"checksum", layout.sgn->checksum},
@@ -68,8 +67,7 @@ json layout_json(const IfwiLayout &layout) {
   }
   j["image_slot_headers"] = json::array();
   for (const auto *ish : {&layout.ish_a, &layout.ish_b}) {
-    if (!*ish)
-      continue;
+    if (!*ish) continue;
     const auto &h = **ish;
     j["image_slot_headers"].push_back({{"slot", std::string(1, h.slot)},
                                        {"offset", h.offset},
@@ -84,8 +82,7 @@ json layout_json(const IfwiLayout &layout) {
   j["partitions"] = json::array();
   for (const auto &p : layout.partitions) {
     json part = {{"slot", std::string(1, p.slot)}, {"offset", p.offset}, {"size", p.size}};
-    if (p.directory)
-      part["directory"] = directory_json(*p.directory);
+    if (p.directory) part["directory"] = directory_json(*p.directory);
     if (p.option_rom) {
       const auto &rom = *p.option_rom;
       part["vbios"] = {{"offset", rom.offset},
@@ -112,8 +109,7 @@ void print_directory_text(const PspDirectory &dir, std::string_view name) {
               {Table::Align::Left, Table::Align::Right, Table::Align::Right});
   for (const auto &e : dir.entries)
     table.add_row({"  " + hex(e.type), hex(e.size), hex(e.location)});
-  if (table.rows())
-    std::cout << table.render();
+  if (table.rows()) std::cout << table.render();
 }
 
 void print_layout_text(const IfwiLayout &layout) {
@@ -121,10 +117,8 @@ void print_layout_text(const IfwiLayout &layout) {
     std::cout << fmt::format("EFS header: magic {:#010x}, $PSP pointer {:#x}, backup {:#x}\n",
                              layout.efs->magic, layout.efs->psp_directory,
                              layout.efs->backup_psp_directory);
-  if (layout.primary_psp)
-    print_directory_text(*layout.primary_psp, "primary");
-  if (layout.backup_psp)
-    print_directory_text(*layout.backup_psp, "backup");
+  if (layout.primary_psp) print_directory_text(*layout.primary_psp, "primary");
+  if (layout.backup_psp) print_directory_text(*layout.backup_psp, "backup");
   if (layout.sgn) {
     const auto &sgn = *layout.sgn;
     std::cout << fmt::format("$SGN at {:#08x} (pointer at 0x001000): {} entries, checksum {:#010x} "
@@ -135,12 +129,10 @@ void print_layout_text(const IfwiLayout &layout) {
                 {Table::Align::Left, Table::Align::Right, Table::Align::Right});
     for (const auto &e : sgn.entries)
       table.add_row({"  " + std::to_string(e.sign_type), hex(e.offset), hex(e.size)});
-    if (table.rows())
-      std::cout << table.render();
+    if (table.rows()) std::cout << table.render();
   }
   for (const auto *ish : {&layout.ish_a, &layout.ish_b}) {
-    if (!*ish)
-      continue;
+    if (!*ish) continue;
     const auto &h = **ish;
     std::cout << fmt::format("ISH {} at {:#08x}: slot {:#x} max size {:#x}, priority {}, update "
                              "retries {}, glitch retries {}, checksum {:#010x}\n",
@@ -158,8 +150,7 @@ void print_layout_text(const IfwiLayout &layout) {
       std::cout << fmt::format(", VBIOS at {:#x} ({} KiB", rom.offset, rom.length / 1024);
       if (rom.pcir_device_id)
         std::cout << fmt::format(", PCI {:04x}:{:04x}", *rom.pcir_vendor_id, *rom.pcir_device_id);
-      if (rom.has_atom_table)
-        std::cout << ", ATOM";
+      if (rom.has_atom_table) std::cout << ", ATOM";
       std::cout << ")";
     }
     std::cout << '\n';
@@ -217,8 +208,7 @@ void run_inspect(const std::string &file, bool check_only, const CliContext &con
                       : fmt::format("verdict: flash write would refuse this image ({} errors)\n",
                                     check.error_count()));
   }
-  if (check_only)
-    check.require_accepted();
+  if (check_only) check.require_accepted();
 }
 
 struct MakeTestImageArgs {
@@ -253,7 +243,7 @@ void run_make_test_image(const MakeTestImageArgs &args, const CliContext &contex
   }
 }
 
-} // namespace
+}  // namespace
 
 void register_ifwi_commands(CLI::App &app, CliContext &context) {
   auto *ifwi = app.add_subcommand("ifwi", "Navi31 flash images (IFWI): inspect, make a test image");
@@ -289,4 +279,4 @@ void register_ifwi_commands(CLI::App &app, CliContext &context) {
   make->callback([=, &context] { run_make_test_image(*args, context); });
 }
 
-} // namespace wavectl
+}  // namespace wavectl

@@ -50,8 +50,7 @@ void probe(const hw_cli::DeviceOptions &d, const CliContext &ctx) {
                      psp::error_text(e.error),
                      e.error ? "-" : fmt::format("0x{:08X}", e.response)});
     std::cout << table.render();
-    if (!r.advice.empty())
-      std::cout << r.advice << '\n';
+    if (!r.advice.empty()) std::cout << r.advice << '\n';
     return j;
   });
 }
@@ -68,8 +67,7 @@ void ifwi_all(const hw_cli::DeviceOptions &d, const std::string &image_path, boo
                 fmt::format("image {} is {} bytes; ifwi-all needs a 2 MiB image", image_path,
                             image.size()));
   const auto check = ifwi::validate_flash_image(image);
-  if (!force)
-    check.require_accepted("pass --force-image to stream it anyway (nothing was sent)");
+  if (!force) check.require_accepted("pass --force-image to stream it anyway (nothing was sent)");
   flash::CancelToken cancel;
   hw_cli::InterruptScope interrupts(cancel);
   hw_cli::run_on_device(d, ctx, "psp ifwi-all", {false, false}, [&](device::OpenedDevice &dev) {
@@ -122,8 +120,7 @@ void add_disabled(CLI::App &psp, const char *name, const char *what, const char 
   auto device = std::make_shared<hw_cli::DeviceOptions>();
   hw_cli::add_device_options(*cmd, *device);  // accepted, so the refusal explains itself
   cmd->callback([args, yes, device, name] {
-    if (!*yes)
-      throw Error(ErrorKind::Usage, fmt::format("psp {} needs --yes", name));
+    if (!*yes) throw Error(ErrorKind::Usage, fmt::format("psp {} needs --yes", name));
     throw Error(
         ErrorKind::Usage,
         fmt::format("psp {} is disabled: the stock re-flash validation through the PSP failed "
@@ -133,7 +130,7 @@ void add_disabled(CLI::App &psp, const char *name, const char *what, const char 
   });
 }
 
-} // namespace
+}  // namespace
 
 void register_psp_commands(CLI::App &app, CliContext &context) {
   auto *psp = app.add_subcommand("psp", "The PSP early boot-firmware mailbox: probe, ifwi-all");
@@ -170,4 +167,4 @@ void register_psp_commands(CLI::App &app, CliContext &context) {
   add_disabled(*psp, "live-flash", "Update through the PSP secure OS", "IMAGE");
 }
 
-} // namespace wavectl
+}  // namespace wavectl

@@ -35,8 +35,7 @@ void register_rom_commands(CLI::App &app, CliContext &context) {
           const auto r = wavescope::hw::rom::rom_dump(dev.bar5(), dev.clock(), options,
                                                       progress.sink(), &cancel);
           progress.finish();
-          for (const auto &w : r.warnings)
-            std::cerr << "warning: " << w << '\n';
+          for (const auto &w : r.warnings) std::cerr << "warning: " << w << '\n';
           hw_cli::write_binary_file(*output, r.bytes);
           nlohmann::json j = {{"device", dev.id()},
                               {"output", *output},
@@ -58,4 +57,4 @@ void register_rom_commands(CLI::App &app, CliContext &context) {
   });
 }
 
-} // namespace wavectl
+}  // namespace wavectl

@@ -78,8 +78,7 @@ void print_board_text(const json &j) {
   std::cout << fmt::format("  engine       profile {}, rx_lag {} ({}), {} us per operation\n",
                            j["profile"].get<std::string>(), j["rx_lag"].get<int>(),
                            j["rx_lag_trigger"].get<std::string>(), j["op_cost_us"].get<double>());
-  if (j["faults"].empty())
-    std::cout << "  faults       none\n";
+  if (j["faults"].empty()) std::cout << "  faults       none\n";
   for (const auto &f : j["faults"])
     std::cout << fmt::format("  fault        {} (matched {}, fired {})\n",
                              f["spec"].get<std::string>(), f["matched"].get<std::uint64_t>(),
@@ -93,11 +92,9 @@ void create(const SimArgs &args, const std::string &state, const std::string &im
   if ((test_image ? 1 : 0) + (image.empty() ? 0 : 1) + (blank ? 1 : 0) > 1)
     throw Error(ErrorKind::Usage, "choose one of --image FILE, --test-image and --blank");
   sim::SimConfig config;
-  for (const auto &s : settings)
-    sim::apply_config_override(config, s);
+  for (const auto &s : settings) sim::apply_config_override(config, s);
   std::vector<std::uint8_t> flash(navi31::kFlashSize, 0xFF);
-  if (test_image)
-    flash = ifwi::make_test_ifwi_image();
+  if (test_image) flash = ifwi::make_test_ifwi_image();
   if (!image.empty()) {
     flash = hw_cli::read_binary_file(image);
     if (flash.size() != navi31::kFlashSize)
@@ -107,8 +104,7 @@ void create(const SimArgs &args, const std::string &state, const std::string &im
   }
   hw::VirtualClock clock;
   sim::Navi31Board board(config, clock, std::move(flash));
-  if (cmp)
-    board.chip().preset_status(0, navi31::kSr2Cmp);
+  if (cmp) board.chip().preset_status(0, navi31::kSr2Cmp);
   if (!state.empty()) {
     const auto wanted = sim::parse_board_state(state);
     if (!wanted || *wanted == sim::BoardState::Updated || *wanted == sim::BoardState::Offline)
@@ -147,7 +143,7 @@ void with_board(const SimArgs &args, const char *command, F &&change, const CliC
     print_board_text(j);
 }
 
-} // namespace
+}  // namespace
 
 void register_sim_commands(CLI::App &app, CliContext &context) {
   auto *sim = app.add_subcommand(
@@ -242,8 +238,7 @@ void register_sim_commands(CLI::App &app, CliContext &context) {
     cmd->add_flag("--clear", *clear, "Remove every armed fault first");
     add_json_flag(*cmd, context);
     cmd->callback([args, specs, clear, &context] {
-      if (specs->empty() && !*clear)
-        throw Error(ErrorKind::Usage, "give a fault SPEC or --clear");
+      if (specs->empty() && !*clear) throw Error(ErrorKind::Usage, "give a fault SPEC or --clear");
       std::vector<sim::Fault> parsed;
       for (const auto &s : *specs) {
         parsed.push_back(sim::parse_fault(s));
@@ -255,10 +250,8 @@ void register_sim_commands(CLI::App &app, CliContext &context) {
       with_board(
           *args, "fault",
           [&](sim::Navi31Board &b) {
-            if (*clear)
-              b.faults().clear();
-            for (auto &f : parsed)
-              b.arm_fault(f);
+            if (*clear) b.faults().clear();
+            for (auto &f : parsed) b.arm_fault(f);
           },
           context);
     });
@@ -275,8 +268,7 @@ void register_sim_commands(CLI::App &app, CliContext &context) {
       with_board(
           *args, "configure",
           [&](sim::Navi31Board &b) {
-            for (const auto &s : *settings)
-              sim::apply_config_override(b.mutable_config(), s);
+            for (const auto &s : *settings) sim::apply_config_override(b.mutable_config(), s);
           },
           context);
     });
@@ -319,4 +311,4 @@ void register_sim_commands(CLI::App &app, CliContext &context) {
   }
 }
 
-} // namespace wavectl
+}  // namespace wavectl

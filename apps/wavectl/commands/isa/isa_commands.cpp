@@ -45,8 +45,11 @@ std::vector<Instruction> select_code(const CodeObject &code, const std::string &
 }
 
 json instruction_json(const Instruction &inst) {
-  json j = {{"address", inst.address}, {"size", inst.size},   {"bytes", inst.hex_words()},
-            {"text", inst.text},       {"category", to_string(inst.category)}};
+  json j = {{"address", inst.address},
+            {"size", inst.size},
+            {"bytes", inst.hex_words()},
+            {"text", inst.text},
+            {"category", to_string(inst.category)}};
   if (inst.branch != BranchKind::None) j["branch"] = to_string(inst.branch);
   if (inst.branch_target) j["target"] = *inst.branch_target;
   if (!inst.valid) j["valid"] = false;
@@ -96,16 +99,17 @@ void run_codeobj(const CodeObjectArgs &args, const CliContext &context) {
   for (const auto &q : code.quirks()) std::cout << "  unusual: " << q << '\n';
   std::cout << fmt::format(".text: {:#x}..{:#x} ({} bytes)\n\n", code.text().address,
                            code.text().address + code.text().size, code.text().size);
-  Table kernels({"kernel", "entry", "code", "wave", "VGPRs", "AGPRs", "SGPRs", "LDS", "scratch",
-                 "kernarg"},
-                {Table::Align::Left, Table::Align::Right, Table::Align::Right, Table::Align::Right,
-                 Table::Align::Right, Table::Align::Right, Table::Align::Right, Table::Align::Right,
-                 Table::Align::Right, Table::Align::Right});
+  Table kernels(
+      {"kernel", "entry", "code", "wave", "VGPRs", "AGPRs", "SGPRs", "LDS", "scratch", "kernarg"},
+      {Table::Align::Left, Table::Align::Right, Table::Align::Right, Table::Align::Right,
+       Table::Align::Right, Table::Align::Right, Table::Align::Right, Table::Align::Right,
+       Table::Align::Right, Table::Align::Right});
   for (const auto &k : code.kernels()) {
     const auto &d = k.descriptor;
     kernels.add_row({k.name, fmt::format("{:#x}", k.entry), std::to_string(k.code_size),
                      std::to_string(d.wave_size), std::to_string(d.vgpr_count),
-                     std::to_string(d.agpr_count), d.sgpr_count ? std::to_string(d.sgpr_count) : "-",
+                     std::to_string(d.agpr_count),
+                     d.sgpr_count ? std::to_string(d.sgpr_count) : "-",
                      std::to_string(d.group_segment_fixed_size),
                      std::to_string(d.private_segment_fixed_size), std::to_string(d.kernarg_size)});
   }
@@ -130,8 +134,8 @@ void run_disasm(const CodeObjectArgs &args, const std::string &kernel, bool no_c
       out << fmt::format("\n{:016x} <{}>:\n", inst.address, it->second);
     if (line.is_padding_run()) {
       const auto &last = insts[line.first + line.count - 1];
-      out << fmt::format("  {:8x}:  s_code_end x {} (padding to {:#x})\n", inst.address,
-                         line.count, last.address + last.size);
+      out << fmt::format("  {:8x}:  s_code_end x {} (padding to {:#x})\n", inst.address, line.count,
+                         last.address + last.size);
       continue;
     }
     std::string text = inst.text;
@@ -145,8 +149,10 @@ void run_cfg(const CodeObjectArgs &args, const std::string &kernel, bool dot,
              const CliContext &context) {
   const auto code = args.load();
   std::vector<std::pair<std::string, std::vector<Instruction>>> units;
-  if (!kernel.empty()) units.emplace_back(kernel, disassemble_kernel(code, code.kernel(kernel)));
-  else if (code.kernels().empty()) units.emplace_back(".text", disassemble_text(code));
+  if (!kernel.empty())
+    units.emplace_back(kernel, disassemble_kernel(code, code.kernel(kernel)));
+  else if (code.kernels().empty())
+    units.emplace_back(".text", disassemble_text(code));
   else
     for (const auto &k : code.kernels()) units.emplace_back(k.name, disassemble_kernel(code, k));
 
@@ -177,7 +183,8 @@ void run_cfg(const CodeObjectArgs &args, const std::string &kernel, bool dot,
         std::string succ;
         for (const auto &e : cfg.edges)
           if (e.from == b.id)
-            succ += fmt::format(" bb{}({}{})", e.to, to_string(e.kind), e.is_back_edge ? ", back" : "");
+            succ +=
+                fmt::format(" bb{}({}{})", e.to, to_string(e.kind), e.is_back_edge ? ", back" : "");
         if (b.is_exit) succ += " exit";
         if (b.indirect_exit) succ += " indirect(unknown)";
         std::cout << fmt::format("  bb{:<3} {:#x}..{:#x}  {:3} insts ->{}\n", b.id, b.start, b.end,
@@ -205,8 +212,8 @@ void run_asm(const std::string &file, const std::string &target, const std::stri
                            fmt::format("{}: {}{}", file, e.what(), all));
   }
   if (!output.empty())
-    wavescope::write_file_atomically(
-        output, std::span<const unsigned char>(bytes.data(), bytes.size()));
+    wavescope::write_file_atomically(output,
+                                     std::span<const unsigned char>(bytes.data(), bytes.size()));
   if (context.json) {
     print_ordered_json_line({{"target", target}, {"size", bytes.size()}, {"output", output}});
   } else if (output.empty()) {
@@ -236,7 +243,8 @@ void register_isa_commands(CLI::App &app, CliContext &context) {
   disasm->add_option("--kernel", *disasm_kernel, "Only this kernel's code");
   disasm->add_flag("--no-collapse", *no_collapse, "List every s_code_end padding instruction");
   add_json_flag(*disasm, context);
-  disasm->callback([=, &context] { run_disasm(*disasm_args, *disasm_kernel, *no_collapse, context); });
+  disasm->callback(
+      [=, &context] { run_disasm(*disasm_args, *disasm_kernel, *no_collapse, context); });
 
   auto *cfg = app.add_subcommand("cfg", "Control-flow graph of each kernel (or one)");
   auto cfg_args = std::make_shared<CodeObjectArgs>();

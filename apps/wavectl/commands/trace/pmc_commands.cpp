@@ -41,18 +41,15 @@ struct PmcArgs {
   std::string capture_dir;
   std::string kernel;
   bool instances = false;
-  std::string counters_family; // --counters FAMILY
-  std::string block;           // --block, with --counters
+  std::string counters_family;  // --counters FAMILY
+  std::string block;            // --block, with --counters
 };
 
 // The first sentence of a description, cut to fit a table column.
 std::string short_description(std::string_view text, std::size_t width = 72) {
-  if (const auto end = text.find(". "); end != std::string_view::npos)
-    text = text.substr(0, end);
-  if (!text.empty() && text.back() == '.')
-    text.remove_suffix(1);
-  if (text.size() <= width)
-    return std::string(text);
+  if (const auto end = text.find(". "); end != std::string_view::npos) text = text.substr(0, end);
+  if (!text.empty() && text.back() == '.') text.remove_suffix(1);
+  if (text.size() <= width) return std::string(text);
   return std::string(text.substr(0, width - 3)) + "...";
 }
 
@@ -67,15 +64,13 @@ json counter_json(const pmc::CounterSample &c) {
             {"known", c.info != nullptr}};
   if (c.info) {
     j["description"] = c.info->description;
-    if (!c.info->caveat.empty())
-      j["caveat"] = c.info->caveat;
+    if (!c.info->caveat.empty()) j["caveat"] = c.info->caveat;
   }
   const auto &g = c.geometry;
   j["geometry"] = {{"xcc", g.xcc}, {"inst", g.inst}, {"se", g.se}, {"sa", g.sa}, {"wgp", g.wgp}};
   j["offset"] = c.offset;
   j["sum"] = c.sum;
-  if (c.sum_saturated)
-    j["sum_saturated"] = true;
+  if (c.sum_saturated) j["sum_saturated"] = true;
   j["max"] = c.max;
   j["count"] = c.count;
   j["nonzero"] = c.nonzero_slots();
@@ -83,8 +78,7 @@ json counter_json(const pmc::CounterSample &c) {
   j["rows"] = json::array();
   for (const auto &row : c.rows) {
     json r = {row.xcc, row.inst, row.se, row.sa};
-    for (auto v : row.values)
-      r.push_back(v);
+    for (auto v : row.values) r.push_back(v);
     j["rows"].push_back(std::move(r));
   }
   return j;
@@ -100,8 +94,7 @@ json dispatch_json(const pmc::DispatchCounters &d) {
             {"counters", json::array()},
             {"metrics", json::array()},
             {"notes", d.notes}};
-  for (const auto &c : d.counters)
-    j["counters"].push_back(counter_json(c));
+  for (const auto &c : d.counters) j["counters"].push_back(counter_json(c));
   for (const auto &m : d.metrics)
     j["metrics"].push_back({{"name", m.name},
                             {"value", m.value ? json(*m.value) : json(nullptr)},
@@ -118,8 +111,7 @@ std::string indented(const std::string &text, std::string_view indent) {
   std::size_t start = 0;
   while (start < text.size()) {
     auto end = text.find('\n', start);
-    if (end == std::string::npos)
-      end = text.size();
+    if (end == std::string::npos) end = text.size();
     out += fmt::format("{}{}\n", indent, std::string_view(text).substr(start, end - start));
     start = end + 1;
   }
@@ -152,8 +144,7 @@ std::string dispatch_text(const pmc::DispatchCounters &d, bool instances) {
       for (const auto &row : c.rows) {
         std::vector<std::string> cells = {std::to_string(row.xcc), std::to_string(row.inst),
                                           std::to_string(row.se), std::to_string(row.sa)};
-        for (auto v : row.values)
-          cells.push_back(std::to_string(v));
+        for (auto v : row.values) cells.push_back(std::to_string(v));
         rows.add_row(std::move(cells));
       }
       out << indented(rows.render(), "    ");
@@ -163,18 +154,15 @@ std::string dispatch_text(const pmc::DispatchCounters &d, bool instances) {
     out << '\n';
     Table metrics({"metric", "value", "formula", "source"},
                   {Align::Left, Align::Right, Align::Left, Align::Left});
-    for (const auto &m : d.metrics)
-      metrics.add_row({m.name, m.text, m.formula, m.source});
+    for (const auto &m : d.metrics) metrics.add_row({m.name, m.text, m.formula, m.source});
     out << indented(metrics.render(), "  ");
   }
-  for (const auto &note : d.notes)
-    out << "  note: " << note << '\n';
+  for (const auto &note : d.notes) out << "  note: " << note << '\n';
   return out.str();
 }
 
 bool matches_kernel(const pmc::DispatchCounters &d, const std::string &kernel) {
-  if (kernel.empty() || d.kernel == kernel)
-    return true;
+  if (kernel.empty() || d.kernel == kernel) return true;
   return kernel.find_first_not_of("0123456789") == std::string::npos && kernel.size() < 10 &&
          std::stoul(kernel) == d.kernel_tag;
 }
@@ -193,8 +181,7 @@ void run_pmc(const PmcArgs &args, const CliContext &context) {
     pmc::DispatchCounters probe;
     probe.kernel = name;
     probe.kernel_tag = event.kernel_tag;
-    if (matches_kernel(probe, args.kernel))
-      selected.push_back(&event);
+    if (matches_kernel(probe, args.kernel)) selected.push_back(&event);
   }
   if (selected.empty())
     throw wavescope::Error(
@@ -225,8 +212,7 @@ void run_counters(const PmcArgs &args, const CliContext &context) {
   const auto &catalogue = pmc::CounterCatalogue::get(*family);
   if (!args.block.empty() && catalogue.in_block(args.block).empty()) {
     std::string blocks;
-    for (auto b : catalogue.blocks())
-      blocks += fmt::format("{}{}", blocks.empty() ? "" : ", ", b);
+    for (auto b : catalogue.blocks()) blocks += fmt::format("{}{}", blocks.empty() ? "" : ", ", b);
     throw wavescope::Error(wavescope::ErrorKind::Usage,
                            fmt::format("the {} catalogue has no block '{}' (blocks: {})",
                                        pmc::to_string(*family), args.block, blocks));
@@ -234,8 +220,7 @@ void run_counters(const PmcArgs &args, const CliContext &context) {
   Table table({"counter", "block", "select", "description"},
               {Table::Align::Left, Table::Align::Left, Table::Align::Right, Table::Align::Left});
   for (const auto &c : catalogue.counters()) {
-    if (!args.block.empty() && c.block != args.block)
-      continue;
+    if (!args.block.empty() && c.block != args.block) continue;
     if (context.json) {
       json j = {{"family", pmc::to_string(*family)},
                 {"name", c.name},
@@ -243,8 +228,7 @@ void run_counters(const PmcArgs &args, const CliContext &context) {
                 {"select", c.select},
                 {"description", c.description},
                 {"source", source_name(c.source)}};
-      if (!c.caveat.empty())
-        j["caveat"] = c.caveat;
+      if (!c.caveat.empty()) j["caveat"] = c.caveat;
       print_json_line(j);
     } else {
       table.add_row({std::string(c.name), std::string(c.block), std::to_string(c.select),
@@ -259,7 +243,7 @@ void run_counters(const PmcArgs &args, const CliContext &context) {
   }
 }
 
-} // namespace
+}  // namespace
 
 void register_pmc_commands(CLI::App &app, CliContext &context) {
   auto *pmc = app.add_subcommand(
@@ -292,4 +276,4 @@ void register_pmc_commands(CLI::App &app, CliContext &context) {
   });
 }
 
-} // namespace wavectl
+}  // namespace wavectl

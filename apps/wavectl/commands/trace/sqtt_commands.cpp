@@ -6,11 +6,11 @@
 
 namespace wavectl {
 
-void register_sqtt_decode(CLI::App &sqtt, CliContext &context);   // sqtt_decode.cpp
-void register_sqtt_waves(CLI::App &sqtt, CliContext &context);    // sqtt_waves.cpp
-void register_sqtt_insts(CLI::App &sqtt, CliContext &context);    // sqtt_insts.cpp
-void register_sqtt_stats(CLI::App &sqtt, CliContext &context);    // sqtt_stats.cpp
-void register_sqtt_timeline(CLI::App &sqtt, CliContext &context); // sqtt_timeline.cpp
+void register_sqtt_decode(CLI::App &sqtt, CliContext &context);    // sqtt_decode.cpp
+void register_sqtt_waves(CLI::App &sqtt, CliContext &context);     // sqtt_waves.cpp
+void register_sqtt_insts(CLI::App &sqtt, CliContext &context);     // sqtt_insts.cpp
+void register_sqtt_stats(CLI::App &sqtt, CliContext &context);     // sqtt_stats.cpp
+void register_sqtt_timeline(CLI::App &sqtt, CliContext &context);  // sqtt_timeline.cpp
 
 void register_sqtt_commands(CLI::App &app, CliContext &context) {
   auto *sqtt = app.add_subcommand("sqtt", "Decode AMD SQ thread traces (SQTT) and time waves");
@@ -22,4 +22,4 @@ void register_sqtt_commands(CLI::App &app, CliContext &context) {
   register_sqtt_timeline(*sqtt, context);
 }
 
-} // namespace wavectl
+}  // namespace wavectl

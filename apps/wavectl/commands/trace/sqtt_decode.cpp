@@ -31,8 +31,7 @@ public:
   fmt::memory_buffer &buffer() { return buffer_; }
   void line_done() {
     buffer_.push_back('\n');
-    if (buffer_.size() > (1 << 16))
-      flush();
+    if (buffer_.size() > (1 << 16)) flush();
   }
   void flush() {
     std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);
@@ -50,14 +49,12 @@ void json_line(Out &out, const Packet &p) {
                  p.index, spec.name, p.time, p.nibble);
   bool first = true;
   for (const auto &f : spec.fields) {
-    if (f.hidden)
-      continue;
+    if (f.hidden) continue;
     fmt::format_to(std::back_inserter(b), R"({}"{}":{})", first ? "" : ",", f.name, p.field(f));
     first = false;
   }
   b.push_back('}');
-  if (p.in_tail)
-    fmt::format_to(std::back_inserter(b), R"(,"tail":true)");
+  if (p.in_tail) fmt::format_to(std::back_inserter(b), R"(,"tail":true)");
   b.push_back('}');
   out.line_done();
 }
@@ -68,8 +65,7 @@ void text_line(Out &out, const Packet &p) {
   fmt::format_to(std::back_inserter(b), "{:>8} {:>12} {:>8}  {:<22}", p.index, p.time, p.nibble,
                  spec.name);
   for (const auto &f : spec.fields) {
-    if (f.hidden)
-      continue;
+    if (f.hidden) continue;
     const auto value = p.field(f);
     const auto name = f.enum_names ? f.enum_names->name(value) : std::string_view{};
     if (!name.empty())
@@ -79,10 +75,8 @@ void text_line(Out &out, const Packet &p) {
     else
       fmt::format_to(std::back_inserter(b), " {}={}", f.name, value);
   }
-  if (p.is_marker())
-    fmt::format_to(std::back_inserter(b), " (realtime marker)");
-  if (p.in_tail)
-    fmt::format_to(std::back_inserter(b), " (tail)");
+  if (p.is_marker()) fmt::format_to(std::back_inserter(b), " (realtime marker)");
+  if (p.in_tail) fmt::format_to(std::back_inserter(b), " (tail)");
   out.line_done();
 }
 
@@ -109,8 +103,7 @@ std::string notes_text(const DecodeSummary &s) {
   if (n.unknown_ops)
     text +=
         fmt::format("\nnote: {} instruction op value(s) outside the known tables", n.unknown_ops);
-  if (n.truncated_last_packet)
-    text += "\nnote: the last packet is cut off by the end of the blob";
+  if (n.truncated_last_packet) text += "\nnote: the last packet is cut off by the end of the blob";
   return text;
 }
 
@@ -138,10 +131,8 @@ void run_decode(const DecodeArgs &args, const CliContext &context) {
   const auto summary = decode_file(
       file, options,
       [&](const Packet &p) {
-        if (args.limit && printed >= args.limit)
-          return;
-        if (!types.empty() && !types.count(std::string(p.spec().name)))
-          return;
+        if (args.limit && printed >= args.limit) return;
+        if (!types.empty() && !types.count(std::string(p.spec().name))) return;
         ++printed;
         if (context.json)
           json_line(out, p);
@@ -159,14 +150,13 @@ void run_decode(const DecodeArgs &args, const CliContext &context) {
       args.tail ? fmt::format(", {} tail packet(s) decoded", summary.tail_packets) : "",
       notes_text(summary));
   if (context.json) {
-    if (!context.quiet)
-      std::fprintf(stderr, "%s\n", summary_text.c_str());
+    if (!context.quiet) std::fprintf(stderr, "%s\n", summary_text.c_str());
   } else {
     std::fprintf(stdout, "\n%s\n", summary_text.c_str());
   }
 }
 
-} // namespace
+}  // namespace
 
 void register_sqtt_decode(CLI::App &sqtt, CliContext &context) {
   auto args = std::make_shared<DecodeArgs>();
@@ -186,4 +176,4 @@ void register_sqtt_decode(CLI::App &sqtt, CliContext &context) {
   cmd->callback([args, &context] { run_decode(*args, context); });
 }
 
-} // namespace wavectl
+}  // namespace wavectl

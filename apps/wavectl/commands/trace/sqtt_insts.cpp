@@ -34,18 +34,14 @@ void run_insts(const InstsArgs &args, const CliContext &context) {
   std::map<std::uint32_t, std::unique_ptr<PcStatsAccumulator>> per_kernel;
   // Progress only for captures big enough to take a while.
   std::uint64_t capture_bytes = 0;
-  for (const auto &b : capture.blobs)
-    capture_bytes += b.size;
+  for (const auto &b : capture.blobs) capture_bytes += b.size;
   ProgressPrinter progress(!context.quiet && capture_bytes > (std::uint64_t{64} << 20));
   std::uint64_t total_bytes = 0, done_bytes = 0;
-  for (const auto &b : capture.blobs)
-    total_bytes += b.size;
+  for (const auto &b : capture.blobs) total_bytes += b.size;
   for (const auto &blob : capture.blobs) {
-    if (!args.kernel.empty() && blob.program != args.kernel)
-      continue;
+    if (!args.kernel.empty() && blob.program != args.kernel) continue;
     auto &acc = per_kernel[blob.kernel_tag];
-    if (!acc)
-      acc = std::make_unique<PcStatsAccumulator>(analyzer.program(blob.kernel_tag));
+    if (!acc) acc = std::make_unique<PcStatsAccumulator>(analyzer.program(blob.kernel_tag));
     const wavescope::ProgressSink sink = [&](const wavescope::ProgressUpdate &u) {
       progress.sink()({"analyze", done_bytes + u.done, total_bytes, "bytes"});
     };
@@ -64,8 +60,7 @@ void run_insts(const InstsArgs &args, const CliContext &context) {
       cdna_report.inst_packets += r.inst_packets;
       cdna_report.mapped += r.mapped;
       cdna_report.lost += r.lost;
-      if (cdna_report.first_mismatch.empty())
-        cdna_report.first_mismatch = r.first_mismatch;
+      if (cdna_report.first_mismatch.empty()) cdna_report.first_mismatch = r.first_mismatch;
     } else {
       analyzer.analyze(blob, *acc, &sink);
     }
@@ -119,7 +114,7 @@ void run_insts(const InstsArgs &args, const CliContext &context) {
   }
 }
 
-} // namespace
+}  // namespace
 
 void register_sqtt_insts(CLI::App &sqtt, CliContext &context) {
   auto args = std::make_shared<InstsArgs>();
@@ -131,4 +126,4 @@ void register_sqtt_insts(CLI::App &sqtt, CliContext &context) {
   cmd->callback([args, &context] { run_insts(*args, context); });
 }
 
-} // namespace wavectl
+}  // namespace wavectl

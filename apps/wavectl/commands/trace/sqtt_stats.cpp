@@ -21,8 +21,7 @@ void run_stats(const std::string &dir, const CliContext &context) {
   CaptureAnalyzer analyzer(capture);
   // Progress only for captures big enough to take a while.
   std::uint64_t capture_bytes = 0;
-  for (const auto &b : capture.blobs)
-    capture_bytes += b.size;
+  for (const auto &b : capture.blobs) capture_bytes += b.size;
   ProgressPrinter progress(!context.quiet && capture_bytes > (std::uint64_t{64} << 20));
   Table table({"blob", "kernel", "se", "itrace", "bytes", "packets", "tail nib", "cycles", "waves",
                "mapped", "clock MHz", "anomalies"},
@@ -31,8 +30,7 @@ void run_stats(const std::string &dir, const CliContext &context) {
                Table::Align::Right, Table::Align::Right, Table::Align::Right, Table::Align::Right});
   std::uint64_t bytes = 0, packets = 0, waves = 0, mapped = 0, anomalies = 0, done = 0;
   std::uint64_t total_bytes = 0;
-  for (const auto &b : capture.blobs)
-    total_bytes += b.size;
+  for (const auto &b : capture.blobs) total_bytes += b.size;
   for (const auto &blob : capture.blobs) {
     WaveCounter counter;
     ClockSummary clock;
@@ -88,7 +86,7 @@ void run_stats(const std::string &dir, const CliContext &context) {
   }
 }
 
-} // namespace
+}  // namespace
 
 void register_sqtt_stats(CLI::App &sqtt, CliContext &context) {
   auto dir = std::make_shared<std::string>();
@@ -98,4 +96,4 @@ void register_sqtt_stats(CLI::App &sqtt, CliContext &context) {
   cmd->callback([dir, &context] { run_stats(*dir, context); });
 }
 
-} // namespace wavectl
+}  // namespace wavectl

@@ -41,10 +41,9 @@ void print_json(const SeTimeline &tl) {
                 {"st", e.start},
                 {"en", e.end},
                 {"category", to_string(e.category)}};
-      if (e.has_pc && row.kind == RowKind::WaveSlot) // exec events reach the PC through "link"
+      if (e.has_pc && row.kind == RowKind::WaveSlot)  // exec events reach the PC through "link"
         j["pc"] = e.pc;
-      if (row.kind == RowKind::WaveSlot)
-        j["idx"] = e.index;
+      if (row.kind == RowKind::WaveSlot) j["idx"] = e.index;
       if (e.link_row >= 0)
         j["link"] = fmt::format("{}-{}", tl.rows[std::size_t(e.link_row)].name, e.link_index);
       print_json_line(j);
@@ -57,8 +56,7 @@ void run_timeline(const TimelineArgs &args, const CliContext &context) {
   bool found = args.blob.empty();
   for (const auto &blob : capture.blobs) {
     const std::string name = blob.file.filename().string();
-    if (!args.blob.empty() && name != args.blob)
-      continue;
+    if (!args.blob.empty() && name != args.blob) continue;
     found = true;
     TimelineBuilder builder(blob.se, name);
     analyzer.analyze(blob, builder);
@@ -70,15 +68,13 @@ void run_timeline(const TimelineArgs &args, const CliContext &context) {
     std::cout << fmt::format("{} (SE {}, {}): {} rows, {} waves, {} clock points, cycles {}..{}\n",
                              name, blob.se, blob.program, tl.rows.size(), tl.waves.size(),
                              tl.clock.size(), tl.begin, tl.end);
-    if (tl.rows.empty())
-      continue;
+    if (tl.rows.empty()) continue;
     Table table({"row", "events", "busy cycles", "first", "last"},
                 {Table::Align::Left, Table::Align::Right, Table::Align::Right, Table::Align::Right,
                  Table::Align::Right});
     for (const auto &row : tl.rows) {
       std::int64_t busy = 0;
-      for (const auto &e : row.events)
-        busy += e.end - e.start;
+      for (const auto &e : row.events) busy += e.end - e.start;
       table.add_row({row.name, std::to_string(row.events.size()), std::to_string(busy),
                      std::to_string(row.events.front().start),
                      std::to_string(row.events.back().end)});
@@ -91,7 +87,7 @@ void run_timeline(const TimelineArgs &args, const CliContext &context) {
         fmt::format("{}: no blob named '{}' in meta.json", args.capture, args.blob));
 }
 
-} // namespace
+}  // namespace
 
 void register_sqtt_timeline(CLI::App &sqtt, CliContext &context) {
   auto args = std::make_shared<TimelineArgs>();
@@ -103,4 +99,4 @@ void register_sqtt_timeline(CLI::App &sqtt, CliContext &context) {
   cmd->callback([args, &context] { run_timeline(*args, context); });
 }
 
-} // namespace wavectl
+}  // namespace wavectl

@@ -44,11 +44,9 @@ json wave_json(const CaptureBlob &blob, const WaveTrace &t, bool cdna, bool inst
   o["end"] = w.end;
   o["start_i"] = w.start_index;
   o["end_i"] = w.end_index;
-  if (!cdna)
-    o["id7"] = w.id7;
+  if (!cdna) o["id7"] = w.id7;
   o["mapped"] = t.mapped;
-  if (t.mapped)
-    o["instructions"] = t.instructions.size();
+  if (t.mapped) o["instructions"] = t.instructions.size();
   if (instructions && t.mapped) {
     auto &insts = o["insts"] = json::array();
     for (const auto &i : t.instructions) {
@@ -60,12 +58,10 @@ json wave_json(const CaptureBlob &blob, const WaveTrace &t, bool cdna, bool inst
       r["pkt"] = sqtt::to_string(i.packet);
       r["name"] = i.name;
       r["viz"] = {i.bar_start, i.bar_end};
-      if (i.barrier_wait)
-        r["barrier_wait"] = i.barrier_wait;
+      if (i.barrier_wait) r["barrier_wait"] = i.barrier_wait;
       if (!i.exec.empty()) {
         auto &exec = r["exec"] = json::array();
-        for (const auto &e : i.exec)
-          exec.push_back({e.row, e.name, e.start, e.end});
+        for (const auto &e : i.exec) exec.push_back({e.row, e.name, e.start, e.end});
       }
       insts.push_back(std::move(r));
     }
@@ -79,8 +75,7 @@ void run_waves(const WavesArgs &args, const CliContext &context) {
   CaptureAnalyzer analyzer(capture);
   // Progress only for captures big enough to take a while.
   std::uint64_t capture_bytes = 0;
-  for (const auto &b : capture.blobs)
-    capture_bytes += b.size;
+  for (const auto &b : capture.blobs) capture_bytes += b.size;
   ProgressPrinter progress(!context.quiet && capture_bytes > (std::uint64_t{64} << 20));
   Table table({"blob", "se", cdna ? "sh" : "sa", "wgp", "cu", "simd", "slot", "start", "end",
                "cycles", "mapped"},
@@ -90,8 +85,7 @@ void run_waves(const WavesArgs &args, const CliContext &context) {
   std::size_t blobs = 0, waves = 0;
   bool kernel_found = args.kernel.empty();
   for (const auto &blob : capture.blobs) {
-    if (!args.kernel.empty() && blob.program != args.kernel)
-      continue;
+    if (!args.kernel.empty() && blob.program != args.kernel) continue;
     kernel_found = true;
     progress.sink()({"analyze", blobs++, capture.blobs.size(), "blobs"});
     WaveTraceCollector collector(true);
@@ -124,7 +118,7 @@ void run_waves(const WavesArgs &args, const CliContext &context) {
   }
 }
 
-} // namespace
+}  // namespace
 
 void register_sqtt_waves(CLI::App &sqtt, CliContext &context) {
   auto args = std::make_shared<WavesArgs>();
@@ -137,4 +131,4 @@ void register_sqtt_waves(CLI::App &sqtt, CliContext &context) {
   cmd->callback([args, &context] { run_waves(*args, context); });
 }
 
-} // namespace wavectl
+}  // namespace wavectl

@@ -32,8 +32,8 @@ inline void write_file_atomically(const std::filesystem::path &path,
                 std::string("cannot write ") + path.string() + ": " + what + ": " + reason);
   };
   if (fd < 0) {
-    throw Error(ErrorKind::Internal, "cannot create a file in " + dir.string() + ": " +
-                                         std::strerror(errno));
+    throw Error(ErrorKind::Internal,
+                "cannot create a file in " + dir.string() + ": " + std::strerror(errno));
   }
   std::size_t written = 0;
   while (written < bytes.size()) {
@@ -53,7 +53,8 @@ inline void write_file_atomically(const std::filesystem::path &path,
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const std::string reason = std::strerror(errno);
     std::filesystem::remove(tmp);
-    throw Error(ErrorKind::Internal, "cannot rename " + tmp + " to " + path.string() + ": " + reason);
+    throw Error(ErrorKind::Internal,
+                "cannot rename " + tmp + " to " + path.string() + ": " + reason);
   }
 }
 

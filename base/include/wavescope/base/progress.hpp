@@ -9,10 +9,10 @@
 namespace wavescope {
 
 struct ProgressUpdate {
-  std::string_view stage;  // e.g. "erase", "program", "verify", "decode"
-  std::uint64_t done = 0;  // units finished in this stage
-  std::uint64_t total = 0; // units in this stage (0 when unknown)
-  std::string_view unit;   // e.g. "bytes", "sectors"
+  std::string_view stage;   // e.g. "erase", "program", "verify", "decode"
+  std::uint64_t done = 0;   // units finished in this stage
+  std::uint64_t total = 0;  // units in this stage (0 when unknown)
+  std::string_view unit;    // e.g. "bytes", "sectors"
 };
 
 using ProgressSink = std::function<void(const ProgressUpdate &)>;

@@ -48,19 +48,19 @@ struct CaptureBlob {
   unsigned order = 0;          // capture order
   unsigned se = 0;             // shader engine (XCC-major on multi-XCC parts)
   std::uint32_t kernel_tag = 0;
-  std::string program;         // kernel name
-  bool itrace = false;         // instruction tokens were enabled on this SE
+  std::string program;  // kernel name
+  bool itrace = false;  // instruction tokens were enabled on this SE
   std::uint64_t size = 0;
-  std::string sha256;          // hex, as recorded
+  std::string sha256;             // hex, as recorded
   bool synthetic_header = false;  // the first 8 bytes were prepended by tinygrad's runtime (CDNA)
 };
 
 struct PmcSampleSpec {
-  std::string name;   // counter, e.g. "SQ_BUSY_CYCLES"
-  std::string block;  // hardware block, e.g. "SQ", "GL2C"
+  std::string name;                                     // counter, e.g. "SQ_BUSY_CYCLES"
+  std::string block;                                    // hardware block, e.g. "SQ", "GL2C"
   unsigned xcc = 1, inst = 1, se = 1, sa = 1, wgp = 1;  // instance geometry (counts)
-  std::uint64_t offset = 0;  // byte offset of its first slot in the buffer
-  std::uint64_t size = 0;    // bytes (8 per instance)
+  std::uint64_t offset = 0;     // byte offset of its first slot in the buffer
+  std::uint64_t size = 0;       // bytes (8 per instance)
   std::string sample_register;  // e.g. "regSQ_PERFCOUNTER0"
   std::optional<unsigned> perf_sel;
   std::string select_register;

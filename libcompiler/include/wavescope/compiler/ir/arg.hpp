@@ -45,15 +45,15 @@ enum class AxisType : std::uint8_t {
 };
 std::string_view to_string(AxisType type);
 std::optional<AxisType> parse_axis_type(std::string_view text);
-char axis_letter(AxisType type); // g, l, R, u, ... as in kernel names
+char axis_letter(AxisType type);  // g, l, R, u, ... as in kernel names
 
 // A buffer or variable parameter (PARAM/BUFFER). Variables live in the ALU address space and carry
 // an inclusive value range.
 struct ParamArg {
   std::int64_t slot = -1;
   DType dtype;
-  std::optional<std::pair<Int, Int>> bounds; // [vmin, vmax] of a variable
-  Int multiple_of = 1;                       // every value is a multiple of this
+  std::optional<std::pair<Int, Int>> bounds;  // [vmin, vmax] of a variable
+  Int multiple_of = 1;                        // every value is a multiple of this
   std::string name;
   AddrSpace addrspace = AddrSpace::Global;
   friend bool operator==(const ParamArg &, const ParamArg &) = default;
@@ -76,14 +76,14 @@ struct ReduceArg {
 
 using AxisList = std::vector<std::int64_t>;
 
-using Arg = std::variant<std::monostate, // none
-                         Int,            // integer constant, GETTUPLE index
-                         bool,           // boolean constant
-                         FloatValue,     // float constant
-                         InvalidValue,   // the Invalid constant
-                         DType,          // CAST/BITCAST target
-                         std::string,    // names (SPECIAL), verbatim code (CUSTOM), error text
-                         AxisList,       // axis tuples
+using Arg = std::variant<std::monostate,  // none
+                         Int,             // integer constant, GETTUPLE index
+                         bool,            // boolean constant
+                         FloatValue,      // float constant
+                         InvalidValue,    // the Invalid constant
+                         DType,           // CAST/BITCAST target
+                         std::string,     // names (SPECIAL), verbatim code (CUSTOM), error text
+                         AxisList,        // axis tuples
                          ParamArg, RangeArg, ReduceArg>;
 
 std::size_t hash_arg(const Arg &arg);
@@ -96,4 +96,4 @@ bool value_equals(const Arg &a, const Arg &b);
 std::string to_string(const Arg &arg);
 bool is_none(const Arg &arg);
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

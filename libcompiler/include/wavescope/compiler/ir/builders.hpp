@@ -20,9 +20,9 @@ UOp operator+(const UOp &a, const UOp &b);
 UOp operator+(const UOp &a, Int b);
 UOp operator*(const UOp &a, const UOp &b);
 UOp operator*(const UOp &a, Int b);
-UOp operator-(const UOp &a, const UOp &b); // a + b*-1 (a + -c for a literal)
+UOp operator-(const UOp &a, const UOp &b);  // a + b*-1 (a + -c for a literal)
 UOp operator-(const UOp &a, Int b);
-UOp operator-(const UOp &a); // a*-1; the logical not for bools
+UOp operator-(const UOp &a);  // a*-1; the logical not for bools
 
 UOp floordiv(const UOp &a, const UOp &b);
 UOp floordiv(const UOp &a, Int b);
@@ -36,14 +36,14 @@ UOp ne(const UOp &a, const UOp &b);
 UOp ne(const UOp &a, Int b);
 UOp eq(const UOp &a, const UOp &b);
 UOp maximum(const UOp &a, const UOp &b);
-UOp minimum(const UOp &a, const UOp &b); // -max(-a, -b)
+UOp minimum(const UOp &a, const UOp &b);  // -max(-a, -b)
 UOp bit_and(const UOp &a, const UOp &b);
 UOp bit_or(const UOp &a, const UOp &b);
 UOp bit_xor(const UOp &a, const UOp &b);
 UOp shl(const UOp &a, const UOp &b);
 UOp shr(const UOp &a, const UOp &b);
 UOp where(const UOp &cond, const UOp &t, const UOp &f);
-UOp cast(const UOp &a, DType to); // `a` itself when it already has that dtype
+UOp cast(const UOp &a, DType to);  // `a` itself when it already has that dtype
 // tinygrad's logical_not: bool(a) != true.
 UOp logical_not(const UOp &a);
 // `cond ? a : invalid`.
@@ -56,4 +56,4 @@ UOp uprod(const std::vector<UOp> &factors, Int empty = 1);
 // A literal of value `v` to combine with `like`: its dtype when that is a sized int, else index.
 UOp literal_for(const UOp &like, Int v);
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

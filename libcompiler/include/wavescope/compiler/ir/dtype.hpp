@@ -25,8 +25,8 @@ enum class ScalarType : std::uint8_t {
   UInt32,
   Int64,
   UInt64,
-  Index,     // width-less integer (tinygrad: weakint, formerly dtypes.index)
-  WeakFloat, // width-less float literal type
+  Index,      // width-less integer (tinygrad: weakint, formerly dtypes.index)
+  WeakFloat,  // width-less float literal type
   Float8E4M3,
   Float8E5M2,
   Float8E4M3Fnuz,
@@ -45,8 +45,8 @@ std::optional<AddrSpace> parse_addrspace(std::string_view text);
 
 struct DType {
   ScalarType scalar = ScalarType::Void;
-  std::uint16_t lanes = 1;               // > 1: a vector of that many elements
-  AddrSpace addrspace = AddrSpace::None; // != None: a pointer into that address space
+  std::uint16_t lanes = 1;                // > 1: a vector of that many elements
+  AddrSpace addrspace = AddrSpace::None;  // != None: a pointer into that address space
 
   constexpr DType() = default;
   constexpr DType(ScalarType s, std::uint16_t n = 1, AddrSpace a = AddrSpace::None)
@@ -87,18 +87,18 @@ inline constexpr DType half{ScalarType::Half};
 inline constexpr DType bfloat16{ScalarType::BFloat16};
 inline constexpr DType float32{ScalarType::Float};
 inline constexpr DType float64{ScalarType::Double};
-} // namespace dtypes
+}  // namespace dtypes
 
 // Classification looks at the scalar kind of value types; pointers are none of these.
 bool is_bool(DType t);
-bool is_int(DType t);       // sized ints and index
-bool is_sized_int(DType t); // int8..uint64
+bool is_int(DType t);        // sized ints and index
+bool is_sized_int(DType t);  // int8..uint64
 bool is_unsigned(DType t);
-bool is_float(DType t); // fp8 variants, half, bfloat16, float, double, weakfloat
-bool is_weak(DType t);  // index or weakfloat
+bool is_float(DType t);  // fp8 variants, half, bfloat16, float, double, weakfloat
+bool is_weak(DType t);   // index or weakfloat
 
-unsigned bit_width(ScalarType s); // 0 for void, 1 for bool, 0 for the width-less types
-unsigned byte_size(DType t);      // of one value (all lanes); pointers count 8
+unsigned bit_width(ScalarType s);  // 0 for void, 1 for bool, 0 for the width-less types
+unsigned byte_size(DType t);       // of one value (all lanes); pointers count 8
 
 // The value range of a dtype: two's complement for sized ints, 0..1 for bool, ±kIntInfinity for
 // index and floats.
@@ -125,4 +125,4 @@ std::string to_string(DType t);
 std::string_view scalar_name(ScalarType s);
 std::optional<DType> parse_dtype(std::string_view text);
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

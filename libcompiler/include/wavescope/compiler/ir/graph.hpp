@@ -40,4 +40,4 @@ std::string to_hex(const ContentKey &key);
 //   %0 = PARAM index ParamArg(-1, index, a, [0, 8], alu)
 std::string to_text(const UOp &root);
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

@@ -112,15 +112,13 @@ std::optional<Op> parse_op(std::string_view name);
 class OpSet {
 public:
   constexpr OpSet() = default;
-  constexpr OpSet(Op op) { add(op); } // NOLINT: an op converts to the set holding it
+  constexpr OpSet(Op op) { add(op); }  // NOLINT: an op converts to the set holding it
   constexpr OpSet(std::initializer_list<Op> ops) {
-    for (Op op : ops)
-      add(op);
+    for (Op op : ops) add(op);
   }
   static constexpr OpSet all() {
     OpSet s;
-    for (std::size_t i = 0; i < kOpCount; ++i)
-      s.add(static_cast<Op>(i));
+    for (std::size_t i = 0; i < kOpCount; ++i) s.add(static_cast<Op>(i));
     return s;
   }
 
@@ -181,6 +179,6 @@ inline constexpr OpSet kIdempotent{Op::OR, Op::AND, Op::MAX};
 inline constexpr OpSet kReduce{Op::ADD, Op::MUL, Op::MAX};
 inline constexpr OpSet kComparison{Op::CMPLT, Op::CMPNE, Op::CMPEQ};
 inline constexpr OpSet kAll = OpSet::all();
-} // namespace ops
+}  // namespace ops
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

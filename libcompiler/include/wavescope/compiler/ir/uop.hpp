@@ -52,15 +52,15 @@ public:
   DType dtype() const;
   const std::vector<UOp> &src() const;
   const UOp &src(std::size_t i) const;
-  std::size_t size() const; // number of sources
+  std::size_t size() const;  // number of sources
   const Arg &arg() const;
   const Arg &tag() const;
-  std::uint64_t id() const; // process-unique, increasing in creation order
+  std::uint64_t id() const;  // process-unique, increasing in creation order
   std::size_t hash() const;
   // The conservative value interval (spec §1.7); ±kIntInfinity when unbounded. Bools are 0/1.
   Int vmin() const;
   Int vmax() const;
-  OpSet src_ops() const; // the ops among the sources, for early rejection in matching
+  OpSet src_ops() const;  // the ops among the sources, for early rejection in matching
 
   bool is_const() const { return op() == Op::CONST; }
   bool is_invalid() const;
@@ -74,7 +74,7 @@ public:
   UOp with_dtype(DType dtype) const;
 
 private:
-  explicit UOp(const UOpNode *node) : node_(node) {} // adopts one reference
+  explicit UOp(const UOpNode *node) : node_(node) {}  // adopts one reference
   friend class UOpTable;
   const UOpNode *node_ = nullptr;
 };
@@ -87,9 +87,9 @@ std::size_t live_node_count();
 
 // --- construction helpers -------------------------------------------------------------------
 
-UOp const_int(Int value, DType dtype = dtypes::index); // wraps to sized dtypes
+UOp const_int(Int value, DType dtype = dtypes::index);  // wraps to sized dtypes
 UOp const_bool(bool value);
-UOp const_float(double value, DType dtype = dtypes::float32); // rounds to the dtype's grid
+UOp const_float(double value, DType dtype = dtypes::float32);  // rounds to the dtype's grid
 UOp invalid();
 // A constant with the value of `v` (int or bool) in the dtype of `like` (bool stays bool).
 UOp const_like(const UOp &like, Int value);
@@ -104,7 +104,7 @@ UOp special(const UOp &extent, std::string name);
 // The name a variable, range or special prints as ("" for other nodes).
 std::string node_name(const UOp &u);
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler
 
 template <> struct std::hash<wavescope::compiler::UOp> {
   std::size_t operator()(const wavescope::compiler::UOp &u) const noexcept {
@@ -170,4 +170,4 @@ inline OpSet UOp::src_ops() const {
   return node_->src_ops;
 }
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

@@ -62,4 +62,4 @@ constexpr bool fits_int64(Int v) {
   return v >= INT64_MIN && v <= INT64_MAX;
 }
 
-} // namespace wavescope::compiler
+}  // namespace wavescope::compiler

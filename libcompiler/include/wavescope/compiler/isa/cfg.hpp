@@ -22,10 +22,10 @@ std::string_view to_string(EdgeKind kind);
 
 struct BasicBlock {
   std::size_t id = 0;
-  std::size_t first = 0;  // index of the first instruction
-  std::size_t count = 0;  // number of instructions
-  std::uint64_t start = 0;  // address of the first instruction
-  std::uint64_t end = 0;    // address one past the last instruction's bytes
+  std::size_t first = 0;       // index of the first instruction
+  std::size_t count = 0;       // number of instructions
+  std::uint64_t start = 0;     // address of the first instruction
+  std::uint64_t end = 0;       // address one past the last instruction's bytes
   bool indirect_exit = false;  // ends in s_setpc/s_swappc: successors unknown, never guessed
   bool is_exit = false;        // ends in s_endpgm
 };

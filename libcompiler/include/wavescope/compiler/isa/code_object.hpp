@@ -29,8 +29,8 @@ struct Symbol {
 
 struct Kernel {
   std::string name;
-  std::uint64_t entry = 0;       // address of the first instruction
-  std::uint64_t code_size = 0;   // bytes of code (symbol size; to the end of .text if unknown)
+  std::uint64_t entry = 0;      // address of the first instruction
+  std::uint64_t code_size = 0;  // bytes of code (symbol size; to the end of .text if unknown)
   std::uint64_t descriptor_address = 0;
   KernelDescriptor descriptor;
 };
@@ -54,7 +54,8 @@ class CodeObject {
 public:
   // Throws Error(BadInput) naming the file and what is wrong, Error(Usage) for an unknown target.
   static CodeObject load(const std::filesystem::path &path, const CodeObjectOptions &options = {});
-  static CodeObject from_bytes(std::vector<std::uint8_t> bytes, const CodeObjectOptions &options = {},
+  static CodeObject from_bytes(std::vector<std::uint8_t> bytes,
+                               const CodeObjectOptions &options = {},
                                std::string origin = "<memory>");
 
   const std::string &origin() const { return origin_; }

@@ -20,10 +20,10 @@ struct KernelDescriptor {
   std::uint16_t kernel_code_properties = 0;
   std::uint16_t kernarg_preload = 0;
 
-  unsigned wave_size = 64;   // 32 when ENABLE_WAVEFRONT_SIZE32 is set
-  unsigned vgpr_count = 0;   // architectural VGPRs allocated (from the granulated count)
-  unsigned agpr_count = 0;   // accumulation VGPRs (CDNA with unified register file), else 0
-  unsigned sgpr_count = 0;   // GCN/CDNA only; RDNA allocates SGPRs implicitly (0 here)
+  unsigned wave_size = 64;  // 32 when ENABLE_WAVEFRONT_SIZE32 is set
+  unsigned vgpr_count = 0;  // architectural VGPRs allocated (from the granulated count)
+  unsigned agpr_count = 0;  // accumulation VGPRs (CDNA with unified register file), else 0
+  unsigned sgpr_count = 0;  // GCN/CDNA only; RDNA allocates SGPRs implicitly (0 here)
   bool uses_dynamic_stack = false;
   unsigned user_sgpr_count = 0;
   bool enable_workgroup_id[3] = {false, false, false};

@@ -23,13 +23,13 @@
 namespace wavescope::compiler::rewrite {
 
 struct RewriteOptions {
-  std::string name = "graph_rewrite"; // the pass name shown in traces
-  bool pre_order = false;             // run the matcher before the children, not after
+  std::string name = "graph_rewrite";  // the pass name shown in traces
+  bool pre_order = false;              // run the matcher before the children, not after
   const PatternMatcher *extra_pre_order = nullptr;
-  bool walk = false;               // one pass, no fixed point (replacements are not revisited)
-  bool enter_calls = false;        // also rewrite the bodies (src[0]) of FUNCTION and CALL
-  ContextRef context;              // handed to rules as Match::context<T>()
-  std::size_t step_limit = 250000; // work-stack size that counts as runaway rewriting
+  bool walk = false;                // one pass, no fixed point (replacements are not revisited)
+  bool enter_calls = false;         // also rewrite the bodies (src[0]) of FUNCTION and CALL
+  ContextRef context;               // handed to rules as Match::context<T>()
+  std::size_t step_limit = 250000;  // work-stack size that counts as runaway rewriting
 };
 
 // Thrown by a pre-order rule to keep the engine from descending into the node's children: the
@@ -40,4 +40,4 @@ UOp graph_rewrite(const UOp &root, const PatternMatcher &matcher,
                   const RewriteOptions &options = {},
                   std::source_location caller = std::source_location::current());
 
-} // namespace wavescope::compiler::rewrite
+}  // namespace wavescope::compiler::rewrite

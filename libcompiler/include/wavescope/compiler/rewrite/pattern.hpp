@@ -29,15 +29,15 @@ using DTypeList = std::vector<DType>;
 struct Pat {
   enum class SrcKind : std::uint8_t { Any, Tuple, Permutations, Repeat };
 
-  OpSet ops;              // empty: any op
-  DTypeList dtypes;       // empty: any dtype
-  std::optional<Arg> arg; // compared with value_equals (0 == false == 0.0, as in tinygrad)
+  OpSet ops;               // empty: any op
+  DTypeList dtypes;        // empty: any dtype
+  std::optional<Arg> arg;  // compared with value_equals (0 == false == 0.0, as in tinygrad)
   std::optional<Arg> tag;
-  std::string name; // capture name; "" captures nothing
+  std::string name;  // capture name; "" captures nothing
   SrcKind src_kind = SrcKind::Any;
-  std::vector<Pat> src;          // Repeat: exactly one element
-  bool any_len = false;          // Tuple: only a prefix is constrained
-  std::vector<Pat> alternatives; // non-empty: this pattern is an alternation
+  std::vector<Pat> src;           // Repeat: exactly one element
+  bool any_len = false;           // Tuple: only a prefix is constrained
+  std::vector<Pat> alternatives;  // non-empty: this pattern is an alternation
 
   Pat named(std::string capture) const;
   Pat dtype(DTypeList list) const;
@@ -74,7 +74,7 @@ requires std::is_integral_v<T> Pat constant(T value, DTypeList dtypes = {}) {
 Pat invalid_pat(std::string name = {});
 // A node with one of `ops` and the given sources as a tuple.
 Pat pat(OpSet ops, std::vector<Pat> src = {}, bool any_len = false);
-Pat pat_any_src(OpSet ops); // sources unconstrained
+Pat pat_any_src(OpSet ops);  // sources unconstrained
 // An alternation.
 Pat any_of(std::vector<Pat> alternatives);
 // p, or CAST(p).
@@ -105,12 +105,12 @@ template <class T>
 requires std::is_integral_v<T> Pat floormod(const Pat &a, T b) {
   return floormod(a, constant(b));
 }
-Pat lt(const Pat &a, const Pat &b); // dtype bool
+Pat lt(const Pat &a, const Pat &b);  // dtype bool
 template <class T>
 requires std::is_integral_v<T> Pat lt(const Pat &a, T b) {
   return lt(a, constant(b));
 }
-Pat ne(const Pat &a, const Pat &b); // dtype bool, commutative
+Pat ne(const Pat &a, const Pat &b);  // dtype bool, commutative
 template <class T>
 requires std::is_integral_v<T> Pat ne(const Pat &a, T b) {
   return ne(a, constant(b));
@@ -131,8 +131,8 @@ Pat cast(const Pat &x, DTypeList to = {}, std::string name = {});
 Pat logical_not(const Pat &x);
 
 // Dtype lists for filters.
-DTypeList int_dtypes();       // sized ints and index
-DTypeList sized_int_dtypes(); // int8..uint64
+DTypeList int_dtypes();        // sized ints and index
+DTypeList sized_int_dtypes();  // int8..uint64
 DTypeList signed_int_dtypes();
 
-} // namespace wavescope::compiler::rewrite
+}  // namespace wavescope::compiler::rewrite

@@ -34,7 +34,7 @@ public:
   ContextRef() = default;
   template <class T>
   requires(!std::is_same_v<std::remove_cv_t<T>, ContextRef>) ContextRef(T &object)
-      : object_(&object), type_(&typeid(T)) {} // NOLINT: implicit on purpose
+      : object_(&object), type_(&typeid(T)) {}  // NOLINT: implicit on purpose
   explicit operator bool() const { return object_ != nullptr; }
   template <class T> T &get() const {
     if (!object_ || *type_ != typeid(T))
@@ -97,14 +97,14 @@ public:
 class CompiledRule {
 public:
   const std::string &name() const { return name_; }
-  const std::string &family() const { return family_; } // the rule set it was written in
+  const std::string &family() const { return family_; }  // the rule set it was written in
   const std::source_location &location() const { return location_; }
   // "file.cpp:88" (file name without directories).
   std::string location_text() const;
   OpSet root_ops() const { return root_ops_; }
   OpSet early_reject() const { return early_reject_; }
 
-  struct Node; // a compiled pattern node (defined where patterns are compiled)
+  struct Node;  // a compiled pattern node (defined where patterns are compiled)
 
 private:
   friend class PatternMatcher;
@@ -112,7 +112,7 @@ private:
   std::string name_, family_;
   std::source_location location_;
   RuleFn fn_;
-  std::vector<Node> nodes_; // nodes_[0] is the root pattern
+  std::vector<Node> nodes_;  // nodes_[0] is the root pattern
   std::vector<std::string> slot_names_;
   OpSet root_ops_, early_reject_;
   bool keep_wrapping_ = false;
@@ -144,7 +144,7 @@ private:
   void index_rules();
   std::string name_;
   std::vector<std::shared_ptr<const CompiledRule>> rules_;
-  std::vector<std::vector<const CompiledRule *>> by_op_; // indexed by Op
+  std::vector<std::vector<const CompiledRule *>> by_op_;  // indexed by Op
 };
 
-} // namespace wavescope::compiler::rewrite
+}  // namespace wavescope::compiler::rewrite

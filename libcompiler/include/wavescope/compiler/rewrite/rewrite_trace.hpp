@@ -38,7 +38,7 @@ namespace wavescope::compiler::rewrite {
 struct TraceNode {
   Op op = Op::NOOP;
   DType dtype;
-  std::vector<std::uint64_t> src; // trace ids
+  std::vector<std::uint64_t> src;  // trace ids
   Arg arg;
   Arg tag;
 };
@@ -46,20 +46,20 @@ struct TraceNode {
 struct TraceStep {
   std::uint64_t before = 0;
   std::uint64_t after = 0;
-  std::string rule;     // "family: name"
-  std::string rule_loc; // "symbolic_rules.cpp:88"
+  std::string rule;      // "family: name"
+  std::string rule_loc;  // "symbolic_rules.cpp:88"
   std::uint64_t ns = 0;
 };
 
 struct TraceRewrite {
   std::string name;
-  std::string loc; // caller "file.cpp:214"
+  std::string loc;  // caller "file.cpp:214"
   int depth = 0;
-  std::string mode = "post"; // "post", "pre" or "post+pre"
+  std::string mode = "post";  // "post", "pre" or "post+pre"
   bool walk = false;
   bool enter_calls = false;
   std::uint64_t input = 0;
-  std::optional<std::uint64_t> output; // absent when the rewrite failed
+  std::optional<std::uint64_t> output;  // absent when the rewrite failed
   std::vector<TraceStep> steps;
 };
 
@@ -91,7 +91,7 @@ public:
 
   // JSON text of the whole trace (compact; one object).
   std::string to_json() const;
-  void write_json(const std::filesystem::path &path) const; // atomically
+  void write_json(const std::filesystem::path &path) const;  // atomically
   // Reads a trace; malformed input throws wavescope::Error(BadInput) naming the JSON path of the
   // problem (e.g. "groups[0].rewrites[2].steps[5].after: node 17 is not in the node table").
   static RewriteTrace read_json(std::string_view text, std::string_view origin = "rewrite trace");
@@ -100,7 +100,7 @@ public:
   // Recording, used by graph_rewrite through TraceSession.
   void open_group(std::string name, std::vector<std::string> keys);
   void close_group();
-  std::size_t begin_rewrite(TraceRewrite header); // returns a handle for the calls below
+  std::size_t begin_rewrite(TraceRewrite header);  // returns a handle for the calls below
   void add_step(std::size_t handle, TraceStep step);
   void end_rewrite(std::size_t handle, std::optional<std::uint64_t> output);
 
@@ -109,10 +109,10 @@ private:
   std::uint64_t record_node_locked(const UOp &node);
 
   std::map<std::uint64_t, TraceNode> nodes_;
-  std::unordered_map<std::uint64_t, std::uint64_t> trace_id_of_; // UOp::id() -> trace id
+  std::unordered_map<std::uint64_t, std::uint64_t> trace_id_of_;  // UOp::id() -> trace id
   std::vector<TraceGroupRecord> groups_;
-  std::vector<std::size_t> open_groups_;                     // stack of indices into groups_
-  std::vector<std::pair<std::size_t, std::size_t>> handles_; // (group, rewrite) per handle
+  std::vector<std::size_t> open_groups_;                      // stack of indices into groups_
+  std::vector<std::pair<std::size_t, std::size_t>> handles_;  // (group, rewrite) per handle
   std::unique_ptr<std::mutex> mutex_ = std::make_unique<std::mutex>();
 };
 
@@ -159,6 +159,6 @@ RewriteTrace *active_trace();
 namespace detail {
 // The nesting depth of traced rewrites on this thread.
 int &trace_depth();
-} // namespace detail
+}  // namespace detail
 
-} // namespace wavescope::compiler::rewrite
+}  // namespace wavescope::compiler::rewrite

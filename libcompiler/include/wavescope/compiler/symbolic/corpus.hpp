@@ -17,7 +17,7 @@ namespace wavescope::compiler::symbolic {
 
 struct VariableDecl {
   std::string name;
-  Int min = 0, max = 0; // inclusive
+  Int min = 0, max = 0;  // inclusive
   DType dtype = dtypes::index;
 };
 
@@ -52,9 +52,9 @@ CaseGraph build_case(const SymbolicCase &c);
 
 struct EquivalenceResult {
   bool equivalent = true;
-  std::string reason; // why not
+  std::string reason;  // why not
   std::vector<std::pair<std::string, Int>> counterexample;
-  std::size_t points = 0; // domain points compared
+  std::size_t points = 0;  // domain points compared
   bool exhaustive = true;
 };
 
@@ -66,4 +66,4 @@ EquivalenceResult check_equivalence(const CaseGraph &c, const UOp &candidate,
                                     std::size_t samples = 20000, std::size_t full_limit = 200000,
                                     std::uint64_t seed = 0x5eed);
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

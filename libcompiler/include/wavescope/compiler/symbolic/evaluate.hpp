@@ -17,7 +17,7 @@ namespace wavescope::compiler::symbolic {
 struct Value {
   enum class Kind : std::uint8_t { Int, Bool, Invalid, Undefined };
   Kind kind = Kind::Undefined;
-  Int v = 0; // the integer, or 0/1 for bools
+  Int v = 0;  // the integer, or 0/1 for bools
 
   static Value integer(Int x) { return {Kind::Int, x}; }
   static Value boolean(bool b) { return {Kind::Bool, b ? 1 : 0}; }
@@ -46,8 +46,8 @@ private:
   struct Step {
     Op op;
     DType dtype;
-    std::int32_t a = -1, b = -1, c = -1; // operand steps
-    std::int32_t input = -1;             // for leaves bound to an input
+    std::int32_t a = -1, b = -1, c = -1;  // operand steps
+    std::int32_t input = -1;              // for leaves bound to an input
     Value constant;
     DType cast_to;
   };
@@ -55,4 +55,4 @@ private:
   std::vector<std::string> inputs_;
 };
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

@@ -48,4 +48,4 @@ std::size_t count_operations(const UOp &root);
 // The same for an expression text, parsed with unknown names declared on the fly.
 std::size_t count_operations(std::string_view text);
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

@@ -16,4 +16,4 @@ SymbolicCase random_case(std::span<const std::uint8_t> bytes);
 // A case from a seed.
 SymbolicCase random_case(std::uint64_t seed);
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

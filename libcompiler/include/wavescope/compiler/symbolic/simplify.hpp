@@ -22,21 +22,21 @@ namespace wavescope::compiler::symbolic {
 using rewrite::PatternMatcher;
 
 // Rule families.
-const PatternMatcher &invalid_rules();          // §4.3.10 Invalid propagation
-const PatternMatcher &identity_rules();         // §4.3.2 identities, self-folding, bool algebra
-const PatternMatcher &constant_folding_rules(); // §4.3.1
-const PatternMatcher &cast_rules();             // §4.3.11 casts and widths
-const PatternMatcher &simple_where_rules();     // §4.3.8 where over equal/constant operands
-const PatternMatcher &canonical_order_rules();  // §4.3.3 commutative operand order (index)
-const PatternMatcher &term_rules();             // §4.3.3 constant motion, term combining
-const PatternMatcher &where_rules();            // §4.3.8 closure, combining wheres
-const PatternMatcher &range_fold_rules();       // §4.3.5 folds from vmin/vmax
-const PatternMatcher &comparison_rules();       // §4.3.4
-const PatternMatcher &divmod_rules();           // §4.3.6 the div/mod engine
-const PatternMatcher &recombine_rules();        // §4.3.7 div/mod recombination
-const PatternMatcher &valid_rules();            // §4.3.9 valid (gate) simplification
-const PatternMatcher &distribution_rules();     // §4.3.3 (sym): (x+y)*c, -(x+y), cast into where
-const PatternMatcher &implication_rules();      // beyond tinygrad (§4.5): implied clauses, x*c!=0
+const PatternMatcher &invalid_rules();           // §4.3.10 Invalid propagation
+const PatternMatcher &identity_rules();          // §4.3.2 identities, self-folding, bool algebra
+const PatternMatcher &constant_folding_rules();  // §4.3.1
+const PatternMatcher &cast_rules();              // §4.3.11 casts and widths
+const PatternMatcher &simple_where_rules();      // §4.3.8 where over equal/constant operands
+const PatternMatcher &canonical_order_rules();   // §4.3.3 commutative operand order (index)
+const PatternMatcher &term_rules();              // §4.3.3 constant motion, term combining
+const PatternMatcher &where_rules();             // §4.3.8 closure, combining wheres
+const PatternMatcher &range_fold_rules();        // §4.3.5 folds from vmin/vmax
+const PatternMatcher &comparison_rules();        // §4.3.4
+const PatternMatcher &divmod_rules();            // §4.3.6 the div/mod engine
+const PatternMatcher &recombine_rules();         // §4.3.7 div/mod recombination
+const PatternMatcher &valid_rules();             // §4.3.9 valid (gate) simplification
+const PatternMatcher &distribution_rules();      // §4.3.3 (sym): (x+y)*c, -(x+y), cast into where
+const PatternMatcher &implication_rules();       // beyond tinygrad (§4.5): implied clauses, x*c!=0
 
 // Layers.
 const PatternMatcher &symbolic_simple();
@@ -55,4 +55,4 @@ void clear_caches();
 // The families as listed above, for documentation and `wavectl simplify --rules`.
 std::vector<const PatternMatcher *> rule_families();
 
-} // namespace wavescope::compiler::symbolic
+}  // namespace wavescope::compiler::symbolic

@@ -28,7 +28,7 @@ namespace wavescope::hw::device {
 
 struct DeviceSpec {
   enum class Kind { Usb, Pci, Sim, SimPci } kind = Kind::Sim;
-  std::string name; // the part after the colon
+  std::string name;  // the part after the colon
   std::string text() const;
   bool simulated() const { return kind == Kind::Sim || kind == Kind::SimPci; }
 };
@@ -41,9 +41,9 @@ std::filesystem::path resolve_sim_root(const std::optional<std::filesystem::path
 
 struct OpenOptions {
   std::filesystem::path sim_root;
-  sim::RunExpectations expectations; // what the command will do (for the simulator's checks)
-  std::string command;               // recorded with a simulated board's last run
-  hw::OpenOptions real;              // real devices: unbind, minimal bring-up, log, ...
+  sim::RunExpectations expectations;  // what the command will do (for the simulator's checks)
+  std::string command;                // recorded with a simulated board's last run
+  hw::OpenOptions real;               // real devices: unbind, minimal bring-up, log, ...
 };
 
 class OpenedDevice {
@@ -66,14 +66,14 @@ std::unique_ptr<OpenedDevice> open_device(const std::optional<DeviceSpec> &spec,
                                           const OpenOptions &options);
 
 struct DeviceListing {
-  std::string id;   // what --device takes
-  std::string kind; // "usb", "pci", "sim"
+  std::string id;    // what --device takes
+  std::string kind;  // "usb", "pci", "sim"
   std::string description;
-  std::string state; // board state for simulators, bound driver for PCI, "" if unknown
+  std::string state;  // board state for simulators, bound driver for PCI, "" if unknown
 };
 
 // Real bridges and PCI Navi31 cards (when this build can enumerate them), then the simulated
 // boards under `sim_root`. Works with nothing present and without permissions.
 std::vector<DeviceListing> list_devices(const std::filesystem::path &sim_root);
 
-} // namespace wavescope::hw::device
+}  // namespace wavescope::hw::device

@@ -20,4 +20,4 @@ namespace wavescope::hw::device {
 // Throws Error(Usage) naming the bad key and listing the accepted forms.
 void apply_usb_fault(UsbFaultPlan &plan, const std::string &spec);
 
-} // namespace wavescope::hw::device
+}  // namespace wavescope::hw::device

@@ -20,4 +20,4 @@ private:
   std::atomic<int> count_{0};
 };
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

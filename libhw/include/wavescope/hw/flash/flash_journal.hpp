@@ -18,13 +18,13 @@ struct FlashJournal {
   std::string image_path;
   std::uint32_t start_sector = 0;
   std::uint32_t sector_count = 0;
-  std::string backup_path; // empty with --no-backup
+  std::string backup_path;  // empty with --no-backup
   std::string backup_sha256;
   bool protection_cleared = false;
   std::uint8_t old_sr1 = 0, old_sr2 = 0;
-  bool header_erased = false; // header-last order: sector 0 erased, to be programmed last
+  bool header_erased = false;  // header-last order: sector 0 erased, to be programmed last
   std::set<std::uint32_t> verified;
-  std::string status = "in-progress"; // in-progress | complete | failed | interrupted
+  std::string status = "in-progress";  // in-progress | complete | failed | interrupted
   std::string last_error;
 
   // The first sector of the range not yet verified (in write order), if any.
@@ -40,4 +40,4 @@ struct FlashJournal {
 // "sim:bench" → "sim-bench", "pci:0000:03:00.0" → "pci-0000-03-00.0": safe in file names.
 std::string device_file_tag(const std::string &device_id);
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

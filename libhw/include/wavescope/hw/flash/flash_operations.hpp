@@ -18,11 +18,11 @@ struct FlashInfo {
   JedecCapture jedec;
   std::optional<navi31::KnownFlashPart> part;
   std::uint8_t sr1 = 0, sr2 = 0, sr3 = 0;
-  std::vector<std::uint8_t> sfdp;            // 24 bytes from SFDP address 0 as captured
-  std::optional<std::size_t> sfdp_signature; // index of "SFDP" in the capture (expected 1)
-  std::optional<std::uint64_t> sfdp_density; // bytes, from the BFPT's second dword
+  std::vector<std::uint8_t> sfdp;             // 24 bytes from SFDP address 0 as captured
+  std::optional<std::size_t> sfdp_signature;  // index of "SFDP" in the capture (expected 1)
+  std::optional<std::uint64_t> sfdp_density;  // bytes, from the BFPT's second dword
   navi31::ProtectedRange protection;
-  bool status_register_locked = false; // SRP1, or SRP0 (then WP# decides)
+  bool status_register_locked = false;  // SRP1, or SRP0 (then WP# decides)
 };
 
 // RDID (the gate), SR1/SR2/SR3, SFDP header and density, protection (§6.1).
@@ -32,10 +32,10 @@ FlashInfo read_flash_info(FlashSession &session);
 // once: if the re-read agrees with the image the difference was a transient read error (a
 // warning); otherwise Error(Mismatch) names the address and both bytes.
 struct VerifyResult {
-  std::string sha256; // of what was read (equal to the image's on success)
+  std::string sha256;  // of what was read (equal to the image's on success)
   std::vector<std::string> warnings;
 };
 VerifyResult verify_flash(FlashSession &session, std::span<const std::uint8_t> image,
                           const OperationProgressSink &progress = {});
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

@@ -20,17 +20,17 @@ namespace wavescope::hw::flash {
 
 // The §9.11 optimisations, each an explicit option; all off is the conservative procedure.
 struct FlashOptimisations {
-  bool session_registers = false; // "session": save/set up registers once per session
-  bool skip_check_reads = false;  // "no-check-reads": no STATUS check, no CNTL flush read
-  bool pipelined_reads = false;   // "pipeline": lag calibration, N+1 launches, markers
-  bool block_status_read = false; // "block-read": STATUS…DATA in one block read
-  bool block_writes = false;      // "block-write": TX window and STATUS+COMMAND as blocks
-  bool skip_erase = false;        // "skip-erase": program without erase when bits only clear
+  bool session_registers = false;  // "session": save/set up registers once per session
+  bool skip_check_reads = false;   // "no-check-reads": no STATUS check, no CNTL flush read
+  bool pipelined_reads = false;    // "pipeline": lag calibration, N+1 launches, markers
+  bool block_status_read = false;  // "block-read": STATUS…DATA in one block read
+  bool block_writes = false;       // "block-write": TX window and STATUS+COMMAND as blocks
+  bool skip_erase = false;         // "skip-erase": program without erase when bits only clear
 
   static FlashOptimisations all();
   // "none", "all", or a comma list of the names above; throws Error(Usage) naming the choices.
   static FlashOptimisations parse(std::string_view list);
-  std::string describe() const; // "none" or the comma list
+  std::string describe() const;  // "none" or the comma list
   bool any() const;
 };
 
@@ -40,18 +40,18 @@ struct FlashSessionOptions {
   // Reproduces the reference tool's register traffic (CNTL ← 0 resets, ROM_CNTL left changed,
   // no state probe) to measure it; for benchmarks and tests only.
   bool reference_procedure = false;
-  std::optional<unsigned> assume_lag; // test-only: pipelining without calibration
+  std::optional<unsigned> assume_lag;  // test-only: pipelining without calibration
 };
 
 // How a read treats the chance of a transient read error.
 enum class ReadCheck {
-  Single,    // one read (verify, write's pre-read)
-  ReadTwice, // each sector read twice and re-read until two reads agree (dump, backup, read)
+  Single,     // one read (verify, write's pre-read)
+  ReadTwice,  // each sector read twice and re-read until two reads agree (dump, backup, read)
 };
 
 struct ReadResult {
   std::vector<std::uint8_t> bytes;
-  unsigned reread_sectors = 0; // sectors whose two reads disagreed at first
+  unsigned reread_sectors = 0;  // sectors whose two reads disagreed at first
   std::vector<std::string> warnings;
 };
 
@@ -96,4 +96,4 @@ private:
   bool opened_ = false;
 };
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

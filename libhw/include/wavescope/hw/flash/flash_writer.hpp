@@ -29,21 +29,21 @@ namespace wavescope::hw::flash {
 
 struct WriteRequest {
   std::span<const std::uint8_t> image;
-  std::string image_path; // for messages and the journal
-  bool confirmed = false; // --yes
+  std::string image_path;  // for messages and the journal
+  bool confirmed = false;  // --yes
   bool force_image = false;
   std::optional<std::uint32_t> start_sector;
   std::optional<std::uint32_t> sector_count;
   bool resume = false;
-  bool clear_protection = false;               // --clear-cmp
-  bool restore_protection = false;             // --restore-protection
-  std::optional<std::filesystem::path> backup; // --backup FILE
+  bool clear_protection = false;                // --clear-cmp
+  bool restore_protection = false;              // --restore-protection
+  std::optional<std::filesystem::path> backup;  // --backup FILE
   bool no_backup = false;
-  std::filesystem::path work_dir = "."; // default backup and journal location
+  std::filesystem::path work_dir = ".";  // default backup and journal location
   std::optional<std::filesystem::path> journal;
-  bool skip_unchanged = true; // §9.5 (tests turn it off to force every sector)
-  bool header_last = true;    // §9.14
-  bool final_verify = true;   // §9.7
+  bool skip_unchanged = true;  // §9.5 (tests turn it off to force every sector)
+  bool header_last = true;     // §9.14
+  bool final_verify = true;    // §9.7
 };
 
 // The outcome of the checks that run before any device access.
@@ -51,15 +51,15 @@ struct WritePlan {
   std::uint32_t start_sector = 0;
   std::uint32_t sector_count = 0;
   std::string image_sha256;
-  std::vector<std::string> image_findings; // warnings, and the errors --force-image overrode
+  std::vector<std::string> image_findings;  // warnings, and the errors --force-image overrode
 };
 
 // Throws Error(Usage) for a missing --yes or a bad range, Error(BadInput) for a rejected image.
 WritePlan check_write_request(const WriteRequest &request);
 
 struct WriteSummary {
-  std::string image_sha256; // the whole image
-  std::string range_sha256; // what the final verify read over the range
+  std::string image_sha256;  // the whole image
+  std::string range_sha256;  // what the final verify read over the range
   std::uint32_t start_sector = 0, sector_count = 0;
   unsigned sectors_written = 0, sectors_skipped = 0, sectors_already_done = 0;
   unsigned erases = 0, erases_skipped = 0, pages_programmed = 0;
@@ -82,4 +82,4 @@ WriteSummary write_flash(FlashSession &session, const std::string &device_id,
                          const WriteRequest &request, const WritePlan &plan,
                          const OperationProgressSink &progress = {});
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

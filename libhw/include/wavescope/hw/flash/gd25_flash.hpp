@@ -33,7 +33,7 @@ struct Gd25Options {
 
 struct JedecCapture {
   std::array<std::uint8_t, 4> bytes{};
-  bool expected = false; // C8 60 15 found cyclically
+  bool expected = false;  // C8 60 15 found cyclically
 };
 
 class Gd25Flash {
@@ -87,8 +87,8 @@ private:
   Clock &clock_;
   Gd25Options options_;
   std::optional<unsigned> lag_;
-  std::size_t last_capture_ = 0; // bytes of the last RX capture (what the next window holds)
-  bool marker_pending_ = false;  // the last capture was a drain RDID
+  std::size_t last_capture_ = 0;  // bytes of the last RX capture (what the next window holds)
+  bool marker_pending_ = false;   // the last capture was a drain RDID
 };
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

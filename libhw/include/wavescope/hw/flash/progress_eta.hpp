@@ -19,13 +19,13 @@
 namespace wavescope::hw::flash {
 
 struct OperationProgress {
-  std::string_view stage; // "backup", "dump", "write", "verify", "stream", ...
+  std::string_view stage;  // "backup", "dump", "write", "verify", "stream", ...
   std::uint64_t done = 0;
   std::uint64_t total = 0;
-  std::string_view unit; // "sectors", "bytes", "dwords"
+  std::string_view unit;  // "sectors", "bytes", "dwords"
   std::optional<double> eta_seconds;
-  double op_latency_us = 0;     // measured mean time of one transport operation
-  std::uint64_t operations = 0; // transport operations so far in this command
+  double op_latency_us = 0;      // measured mean time of one transport operation
+  std::uint64_t operations = 0;  // transport operations so far in this command
 };
 using OperationProgressSink = std::function<void(const OperationProgress &)>;
 
@@ -64,4 +64,4 @@ private:
   std::map<std::string, Average> costs_;
 };
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

@@ -34,13 +34,13 @@
 namespace wavescope::hw::flash {
 
 struct RomSwOptions {
-  unsigned prescale = 8; // SCK prescaler, 0..15 (§4.1)
+  unsigned prescale = 8;  // SCK prescaler, 0..15 (§4.1)
   bool session_registers = false;
   bool skip_check_reads = false;
   bool block_status_read = false;
   bool block_writes = false;
   bool reference_resets = false;
-  bool restore_rom_cntl = true; // the reference leaves the prescaler write in place
+  bool restore_rom_cntl = true;  // the reference leaves the prescaler write in place
   Clock::Duration done_poll_interval = std::chrono::milliseconds(1);
   Clock::Duration done_timeout = std::chrono::seconds(2);
 };
@@ -101,4 +101,4 @@ private:
   std::uint64_t transactions_ = 0;
 };
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

@@ -9,4 +9,4 @@ namespace wavescope::hw::flash {
 
 std::string sha256_hex(std::span<const std::uint8_t> bytes);
 
-} // namespace wavescope::hw::flash
+}  // namespace wavescope::hw::flash

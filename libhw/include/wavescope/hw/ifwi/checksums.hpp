@@ -25,4 +25,4 @@ std::string sha256_hex(std::span<const std::uint8_t> bytes);
 // four little-endian bytes, truncated to `count` bytes.
 std::vector<std::uint8_t> xorshift_bytes(std::uint32_t seed, std::size_t count);
 
-} // namespace wavescope::hw::ifwi
+}  // namespace wavescope::hw::ifwi

@@ -15,7 +15,7 @@ struct IfwiItem {
   std::uint32_t item = 0;
   std::uint64_t offset = 0;
   std::uint64_t size = 0;
-  std::string description; // e.g. "primary $PSP directory", "$SGN entry of sign type 3"
+  std::string description;  // e.g. "primary $PSP directory", "$SGN entry of sign type 3"
 };
 
 // The items the host can resolve: 0x01-0x08, 0x80-0x89 (18; Navi31 is configured for 19 —
@@ -36,4 +36,4 @@ struct IfwiItemResolution {
 };
 std::vector<IfwiItemResolution> resolve_all_ifwi_items(std::span<const std::uint8_t> image);
 
-} // namespace wavescope::hw::ifwi
+}  // namespace wavescope::hw::ifwi

@@ -13,8 +13,8 @@
 
 namespace wavescope::hw::ifwi {
 
-inline constexpr std::size_t kNavi31ImageSize = 0x200000; // 2 MiB, GD25LQ16E
-inline constexpr std::uint32_t kEfsMagic = 0x55AA55AA;    // bytes AA 55 AA 55 at offset 0
+inline constexpr std::size_t kNavi31ImageSize = 0x200000;  // 2 MiB, GD25LQ16E
+inline constexpr std::uint32_t kEfsMagic = 0x55AA55AA;     // bytes AA 55 AA 55 at offset 0
 inline constexpr std::size_t kEfsHeaderSize = 0x54;
 inline constexpr std::uint64_t kSgnPointerOffset = 0x1000;
 inline constexpr std::uint64_t kPrimaryPspDirectoryOffset = 0x2000;
@@ -29,12 +29,12 @@ inline constexpr std::uint16_t kNavi31DeviceId = 0x744C;
 
 struct EfsHeader {
   std::uint32_t magic = 0;
-  std::uint32_t psp_directory = 0;        // u32 @0x14
-  std::uint32_t backup_psp_directory = 0; // u32 @0x2C
+  std::uint32_t psp_directory = 0;         // u32 @0x14
+  std::uint32_t backup_psp_directory = 0;  // u32 @0x2C
 };
 
 struct DirectoryEntry {
-  std::uint32_t type = 0; // firmware id
+  std::uint32_t type = 0;  // firmware id
   std::uint32_t size = 0;
   std::uint64_t location = 0;
 };
@@ -44,11 +44,11 @@ struct DirectoryEntry {
 struct PspDirectory {
   std::uint64_t offset = 0;
   std::string cookie;
-  std::uint32_t checksum = 0;          // as stored
-  std::uint32_t computed_checksum = 0; // Fletcher-32 of the body actually present
-  std::uint32_t entry_count = 0;       // as stored
+  std::uint32_t checksum = 0;           // as stored
+  std::uint32_t computed_checksum = 0;  // Fletcher-32 of the body actually present
+  std::uint32_t entry_count = 0;        // as stored
   std::uint32_t additional_info = 0;
-  std::vector<DirectoryEntry> entries; // those that fit in the image
+  std::vector<DirectoryEntry> entries;  // those that fit in the image
   bool checksum_ok() const { return checksum == computed_checksum; }
   bool entries_truncated() const { return entries.size() < entry_count; }
 };
@@ -63,10 +63,10 @@ struct SignatureEntry {
 // The $SGN table at the offset stored at 0x1000.
 struct SignatureTable {
   std::uint64_t offset = 0;
-  std::uint32_t checksum = 0;          // as stored (CRC-32 of the body in the synthesized image)
-  std::uint32_t computed_checksum = 0; // CRC-32 of the body actually present
+  std::uint32_t checksum = 0;           // as stored (CRC-32 of the body in the synthesized image)
+  std::uint32_t computed_checksum = 0;  // CRC-32 of the body actually present
   std::uint32_t entry_count = 0;
-  std::vector<SignatureEntry> entries; // those that fit in the image
+  std::vector<SignatureEntry> entries;  // those that fit in the image
   bool checksum_ok() const { return checksum == computed_checksum; }
 };
 
@@ -75,24 +75,24 @@ struct ImageSlotHeader {
   char slot = 'A';
   std::uint64_t offset = 0;
   std::uint32_t checksum = 0;
-  std::uint32_t computed_checksum = 0; // CRC-32 of bytes 4..0x1F (the synthesized convention)
+  std::uint32_t computed_checksum = 0;  // CRC-32 of bytes 4..0x1F (the synthesized convention)
   std::uint32_t priority = 0;
   std::uint32_t update_retries = 0;
   std::uint8_t glitch_retries = 0;
-  std::uint32_t slot_address = 0;  // @0x10
-  std::uint32_t psp_id = 0;        // @0x14
-  std::uint32_t slot_max_size = 0; // @0x18
-  std::uint32_t reserved = 0;      // @0x1C
+  std::uint32_t slot_address = 0;   // @0x10
+  std::uint32_t psp_id = 0;         // @0x14
+  std::uint32_t slot_max_size = 0;  // @0x18
+  std::uint32_t reserved = 0;       // @0x1C
   bool blank() const { return slot_address == 0xFFFFFFFFu && slot_max_size == 0xFFFFFFFFu; }
 };
 
 // A legacy option ROM found in a partition (the VBIOS stand-in of the synthesized image).
 struct OptionRom {
   std::uint64_t offset = 0;
-  std::uint32_t length = 0; // byte 2 × 512
+  std::uint32_t length = 0;  // byte 2 × 512
   std::optional<std::uint16_t> pcir_vendor_id;
   std::optional<std::uint16_t> pcir_device_id;
-  std::string amd_signature; // e.g. " 761295520" when present at +0x30
+  std::string amd_signature;  // e.g. " 761295520" when present at +0x30
   bool has_atom_table = false;
 };
 
@@ -100,22 +100,22 @@ struct OptionRom {
 struct Partition {
   char slot = 'A';
   std::uint64_t offset = 0;
-  std::uint64_t size = 0;                // the slot's max size, clipped to the image
-  std::optional<PspDirectory> directory; // "$PL2" at the start, when present
-  std::optional<OptionRom> option_rom;   // via the directory's VBIOS entry (0x137)
+  std::uint64_t size = 0;                 // the slot's max size, clipped to the image
+  std::optional<PspDirectory> directory;  // "$PL2" at the start, when present
+  std::optional<OptionRom> option_rom;    // via the directory's VBIOS entry (0x137)
 };
 
 struct IfwiLayout {
   std::size_t size = 0;
   std::optional<EfsHeader> efs;
-  std::optional<PspDirectory> primary_psp;  // at 0x2000 when its cookie is "$PSP"
-  std::optional<PspDirectory> backup_psp;   // at 0x3000
-  std::optional<std::uint32_t> sgn_pointer; // u32 @0x1000
-  std::optional<SignatureTable> sgn;        // at sgn_pointer when its cookie is "$SGN"
+  std::optional<PspDirectory> primary_psp;   // at 0x2000 when its cookie is "$PSP"
+  std::optional<PspDirectory> backup_psp;    // at 0x3000
+  std::optional<std::uint32_t> sgn_pointer;  // u32 @0x1000
+  std::optional<SignatureTable> sgn;         // at sgn_pointer when its cookie is "$SGN"
   std::optional<ImageSlotHeader> ish_a;
   std::optional<ImageSlotHeader> ish_b;
-  std::vector<Partition> partitions; // one per image-slot header whose slot lies in the image
-  bool halves_identical = false;     // first MiB equals the second (a mirrored read)
+  std::vector<Partition> partitions;  // one per image-slot header whose slot lies in the image
+  bool halves_identical = false;      // first MiB equals the second (a mirrored read)
 };
 
 IfwiLayout parse_ifwi(std::span<const std::uint8_t> image);
@@ -124,4 +124,4 @@ IfwiLayout parse_ifwi(std::span<const std::uint8_t> image);
 std::optional<PspDirectory> parse_directory(std::span<const std::uint8_t> image,
                                             std::uint64_t offset, std::string_view cookie);
 
-} // namespace wavescope::hw::ifwi
+}  // namespace wavescope::hw::ifwi

@@ -19,8 +19,8 @@ enum class FindingSeverity { Error, Warning };
 
 struct ImageFinding {
   FindingSeverity severity = FindingSeverity::Error;
-  std::uint64_t offset = 0; // where in the image the problem is
-  std::string message;      // starts with the offset, e.g. "0x002000: $PSP directory ..."
+  std::uint64_t offset = 0;  // where in the image the problem is
+  std::string message;       // starts with the offset, e.g. "0x002000: $PSP directory ..."
 };
 
 struct ImageCheckOptions {
@@ -48,4 +48,4 @@ ImageCheck validate_flash_image(std::span<const std::uint8_t> image,
 
 std::string_view to_string(FindingSeverity severity);
 
-} // namespace wavescope::hw::ifwi
+}  // namespace wavescope::hw::ifwi

@@ -6,7 +6,7 @@
 
 namespace wavescope::hw::navi31 {
 
-inline constexpr std::uint64_t kBar5Size = 0x100000; // 1 MiB register BAR
+inline constexpr std::uint64_t kBar5Size = 0x100000;  // 1 MiB register BAR
 inline constexpr unsigned kRegisterBar = 5;
 
 // SMUIO ROM sub-block (base 0x5A380).
@@ -20,17 +20,17 @@ inline constexpr std::uint32_t kRomStart = 0x5A398;
 inline constexpr std::uint32_t kRomSwCntl = 0x5A3A0;
 inline constexpr std::uint32_t kRomSwStatus = 0x5A3A4;
 inline constexpr std::uint32_t kRomSwCommand = 0x5A3A8;
-inline constexpr std::uint32_t kRomSwGap = 0x5A3AC; // between COMMAND and DATA_1
+inline constexpr std::uint32_t kRomSwGap = 0x5A3AC;  // between COMMAND and DATA_1
 inline constexpr std::uint32_t kRomSwData1 = 0x5A3B0;
-inline constexpr unsigned kRomSwDataDwords = 64; // DATA_1 .. DATA_64: the 256-byte window
+inline constexpr unsigned kRomSwDataDwords = 64;  // DATA_1 .. DATA_64: the 256-byte window
 inline constexpr std::uint32_t kRomSwDataEnd = kRomSwData1 + 4 * kRomSwDataDwords;
 
 // ROM_CNTL fields.
 inline constexpr std::uint32_t kRomCntlClockGatingEn = 1u << 0;
 inline constexpr std::uint32_t kRomCntlTransactionNibble =
-    0x8; // bits 3:0 forced during a transaction
+    0x8;  // bits 3:0 forced during a transaction
 inline constexpr std::uint32_t kRomCntlPrescaleMask =
-    0x1F000000; // bits 28:24 (override + prescale)
+    0x1F000000;  // bits 28:24 (override + prescale)
 inline constexpr std::uint32_t kRomCntlPrescaleOverride = 1u << 28;
 inline constexpr unsigned kRomCntlPrescaleShift = 24;
 
@@ -58,11 +58,11 @@ inline constexpr std::uint32_t kGpioPadY = 0x5A514;
 inline constexpr std::uint32_t kGpioSpiPads = 0x780;
 
 // MP0 (PSP) mailbox registers.
-inline constexpr std::uint32_t kPspCommand = 0x582CC;    // C2PMSG_115: command / status
-inline constexpr std::uint32_t kPspData = 0x582D0;       // C2PMSG_116: argument / response
-inline constexpr std::uint32_t kPspDoorbell = 0x58224;   // C2PMSG_73
-inline constexpr std::uint32_t kPspSosAlive = 0x58244;   // C2PMSG_81: non-zero once SOS runs
-inline constexpr std::uint32_t kPspBootLoader = 0x5818C; // C2PMSG_35: PSP boot-loader mailbox
+inline constexpr std::uint32_t kPspCommand = 0x582CC;     // C2PMSG_115: command / status
+inline constexpr std::uint32_t kPspData = 0x582D0;        // C2PMSG_116: argument / response
+inline constexpr std::uint32_t kPspDoorbell = 0x58224;    // C2PMSG_73
+inline constexpr std::uint32_t kPspSosAlive = 0x58244;    // C2PMSG_81: non-zero once SOS runs
+inline constexpr std::uint32_t kPspBootLoader = 0x5818C;  // C2PMSG_35: PSP boot-loader mailbox
 inline constexpr std::uint32_t kPspReady = 1u << 31;
 
 // A register that reads this value means the device does not answer (link down, power loss).
@@ -72,4 +72,4 @@ inline constexpr std::uint32_t kAllOnes = 0xFFFFFFFF;
 inline constexpr std::uint16_t kAmdVendorId = 0x1002;
 inline constexpr std::uint16_t kNavi31DeviceId = 0x744C;
 
-} // namespace wavescope::hw::navi31
+}  // namespace wavescope::hw::navi31

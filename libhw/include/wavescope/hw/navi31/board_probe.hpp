@@ -11,16 +11,16 @@
 namespace wavescope::hw::navi31 {
 
 enum class ProbedState {
-  RomSwAvailable, // ROM_SW answers (bricked board, or a test board forced ungated)
-  RomSwGated,     // healthy autonomous boot: ROM_SW_STATUS stuck at 0x04000800
-  SosLoaded,      // C2PMSG_81 != 0: a driver started the PSP secure OS
-  NotResponding,  // every register reads 0xFFFFFFFF: link down or power lost
+  RomSwAvailable,  // ROM_SW answers (bricked board, or a test board forced ungated)
+  RomSwGated,      // healthy autonomous boot: ROM_SW_STATUS stuck at 0x04000800
+  SosLoaded,       // C2PMSG_81 != 0: a driver started the PSP secure OS
+  NotResponding,   // every register reads 0xFFFFFFFF: link down or power lost
 };
 
 struct BoardProbe {
   std::uint32_t rom_sw_status = 0;
-  std::uint32_t psp_command = 0; // C2PMSG_115
-  std::uint32_t sos_alive = 0;   // C2PMSG_81
+  std::uint32_t psp_command = 0;  // C2PMSG_115
+  std::uint32_t sos_alive = 0;    // C2PMSG_81
   std::uint32_t rom_cntl = 0;
   ProbedState state = ProbedState::RomSwAvailable;
 
@@ -38,4 +38,4 @@ BoardProbe probe_board(Mmio &bar5);
 // when gated or SOS is loaded.
 void require_rom_sw(const BoardProbe &probe);
 
-} // namespace wavescope::hw::navi31
+}  // namespace wavescope::hw::navi31

@@ -30,4 +30,4 @@ struct ProtectedRange {
 
 ProtectedRange protected_range(std::uint8_t sr1, std::uint8_t sr2, std::size_t flash_size);
 
-} // namespace wavescope::hw::navi31
+}  // namespace wavescope::hw::navi31

@@ -42,4 +42,4 @@ private:
   MmioTraceHook hook_;
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

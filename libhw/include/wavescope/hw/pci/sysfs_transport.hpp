@@ -36,9 +36,9 @@ struct SysfsOptions {
   bool enable_device = true;
   // The device ids accepted for vendor 0x1002; empty accepts any AMD device.
   std::vector<std::uint16_t> device_ids = {0x744C};
-  std::function<void(std::string_view)> log; // told before each sysfs write
-  std::shared_ptr<DeviceLock> lock;          // held until close()
-  MmioFactory mmio_factory;                  // default: mmap of resourceN
+  std::function<void(std::string_view)> log;  // told before each sysfs write
+  std::shared_ptr<DeviceLock> lock;           // held until close()
+  MmioFactory mmio_factory;                   // default: mmap of resourceN
 };
 
 class SysfsPciFunction : public PciFunction {
@@ -84,7 +84,7 @@ struct PciDeviceEntry {
   std::uint16_t vendor_id = 0;
   std::uint16_t device_id = 0;
   std::uint32_t class_code = 0;
-  std::optional<std::string> driver; // bound kernel driver
+  std::optional<std::string> driver;  // bound kernel driver
 };
 
 // Every function under <root>/bus/pci/devices, sorted by BDF; empty when there is no PCI sysfs or
@@ -94,4 +94,4 @@ std::vector<PciDeviceEntry> list_pci_devices(const std::filesystem::path &sysfs_
 std::vector<PciDeviceEntry> list_navi31_devices(const std::filesystem::path &sysfs_root = "/sys",
                                                 std::span<const std::uint16_t> device_ids = {});
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -35,10 +35,10 @@ std::shared_ptr<VfioKernel> linux_vfio_kernel();
 struct VfioOptions {
   std::filesystem::path sysfs_root = "/sys";
   std::filesystem::path dev_root = "/dev";
-  bool allow_unbind = false; // unbind another driver (amdgpu) first
+  bool allow_unbind = false;  // unbind another driver (amdgpu) first
   std::function<void(std::string_view)> log;
   std::shared_ptr<DeviceLock> lock;
-  std::shared_ptr<VfioKernel> kernel; // default: linux_vfio_kernel()
+  std::shared_ptr<VfioKernel> kernel;  // default: linux_vfio_kernel()
 };
 
 class VfioPciFunction : public PciFunction {
@@ -84,4 +84,4 @@ private:
   bool closed_ = false;
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

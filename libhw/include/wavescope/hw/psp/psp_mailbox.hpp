@@ -26,7 +26,7 @@ inline constexpr std::uint8_t kStartTransfer = 0x08;
 inline constexpr std::uint8_t kDataTransfer = 0x09;
 inline constexpr std::uint8_t kEndTransfer = 0x0A;
 inline constexpr std::uint8_t kSpiGetModelId = 0x0B;
-} // namespace command
+}  // namespace command
 
 // "GET_TRANSFER_TYPE" etc.
 std::string command_name(std::uint8_t command);
@@ -41,7 +41,7 @@ struct MailboxOptions {
 
 struct MailboxResult {
   std::uint16_t error = 0;
-  std::optional<std::uint32_t> response; // absent when the fast variant skipped the read
+  std::optional<std::uint32_t> response;  // absent when the fast variant skipped the read
 };
 
 class PspMailbox {
@@ -60,7 +60,7 @@ private:
   Clock &clock_;
   MailboxOptions options_;
   const flash::CancelToken *cancel_;
-  bool ready_seen_ = false; // the last poll showed READY (fast variant skips the check read)
+  bool ready_seen_ = false;  // the last poll showed READY (fast variant skips the check read)
 };
 
-} // namespace wavescope::hw::psp
+}  // namespace wavescope::hw::psp

@@ -25,9 +25,9 @@ struct ProbeEntry {
 struct PspProbeResult {
   navi31::BoardProbe board;
   std::vector<ProbeEntry>
-      entries; // GET_BOOT_PARTITION, GET_FB_STATE, SPI_GET_MODEL_ID, GET_TRANSFER_TYPE
-  bool update_gated = false;                  // GET_TRANSFER_TYPE answered 0x0A
-  std::optional<std::uint32_t> transfer_type; // phase << 8 | item, when it answered
+      entries;  // GET_BOOT_PARTITION, GET_FB_STATE, SPI_GET_MODEL_ID, GET_TRANSFER_TYPE
+  bool update_gated = false;                   // GET_TRANSFER_TYPE answered 0x0A
+  std::optional<std::uint32_t> transfer_type;  // phase << 8 | item, when it answered
   std::string advice;
 };
 
@@ -45,12 +45,12 @@ struct StreamedItem {
 
 struct IfwiAllOptions {
   MailboxOptions mailbox;
-  unsigned max_items = 19; // Navi31's configured item count (§7.6)
+  unsigned max_items = 19;  // Navi31's configured item count (§7.6)
 };
 
 struct IfwiAllResult {
   std::vector<StreamedItem> items;
-  bool completed = false; // the PSP reported phase 2
+  bool completed = false;  // the PSP reported phase 2
   std::uint64_t dwords = 0;
 };
 
@@ -62,4 +62,4 @@ IfwiAllResult psp_ifwi_all(Mmio &bar5, Clock &clock, std::span<const std::uint8_
                            const flash::OperationProgressSink &progress = {},
                            const flash::CancelToken *cancel = nullptr);
 
-} // namespace wavescope::hw::psp
+}  // namespace wavescope::hw::psp

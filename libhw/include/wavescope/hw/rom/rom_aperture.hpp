@@ -22,7 +22,7 @@ namespace wavescope::hw::rom {
 
 struct RomDumpOptions {
   bool read_twice = true;
-  bool validate = true; // magic and distinct halves
+  bool validate = true;  // magic and distinct halves
 };
 
 struct RomDumpResult {
@@ -30,11 +30,11 @@ struct RomDumpResult {
   std::string sha256;
   unsigned reread_pages = 0;
   std::vector<std::string> warnings;
-  std::uint32_t rom_cntl = 0, rom_index = 0; // the values restored at the end
+  std::uint32_t rom_cntl = 0, rom_index = 0;  // the values restored at the end
 };
 
 RomDumpResult rom_dump(Mmio &bar5, Clock &clock, const RomDumpOptions &options = {},
                        const flash::OperationProgressSink &progress = {},
                        const flash::CancelToken *cancel = nullptr);
 
-} // namespace wavescope::hw::rom
+}  // namespace wavescope::hw::rom

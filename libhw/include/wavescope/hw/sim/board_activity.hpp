@@ -23,8 +23,8 @@ class BoardActivity {
 public:
   // Counters of state-changing operations (I3).
   std::uint64_t erases = 0, programs = 0, status_writes = 0, start_transfers = 0;
-  std::uint64_t launches = 0;      // ROM_SW launches
-  bool protection_changed = false; // I7
+  std::uint64_t launches = 0;       // ROM_SW launches
+  bool protection_changed = false;  // I7
 
   void erase(std::uint32_t address, std::uint32_t size);
   void program(std::uint32_t address, std::uint32_t size);
@@ -41,9 +41,9 @@ public:
   void reset();
 
 private:
-  std::map<std::uint32_t, std::bitset<16>> unread_pages_; // sector index → pages to read back
+  std::map<std::uint32_t, std::bitset<16>> unread_pages_;  // sector index → pages to read back
   std::vector<Finding> findings_;
-  std::map<std::string, unsigned> per_check_; // caps repeated findings
+  std::map<std::string, unsigned> per_check_;  // caps repeated findings
 };
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

@@ -20,4 +20,4 @@ inline bool is_bootable(std::span<const std::uint8_t> flash) {
   return bootable_slot(flash).has_value();
 }
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

@@ -36,28 +36,28 @@
 namespace wavescope::hw::sim {
 
 enum class FaultKind {
-  ReadBitFlip,    // F1
-  EraseFailure,   // F2
-  ProgramFailure, // F3
-  StuckBusy,      // F4
-  SlowChip,       // F5
-  RomSwHang,      // F6
-  RomSwGate,      // F7
-  WrenIgnored,    // F8
-  Protection,     // F9
-  WrongJedec,     // F10
-  PowerLoss,      // F11
-  Psp,            // F12
-  Aperture,       // F13
-  Usb,            // F14
-  LinkDown,       // F15
+  ReadBitFlip,     // F1
+  EraseFailure,    // F2
+  ProgramFailure,  // F3
+  StuckBusy,       // F4
+  SlowChip,        // F5
+  RomSwHang,       // F6
+  RomSwGate,       // F7
+  WrenIgnored,     // F8
+  Protection,      // F9
+  WrongJedec,      // F10
+  PowerLoss,       // F11
+  Psp,             // F12
+  Aperture,        // F13
+  Usb,             // F14
+  LinkDown,        // F15
 };
 
 struct FaultTrigger {
   enum class Kind { Nth, Range, Probability, Always } kind = Kind::Always;
-  std::uint64_t n = 1;            // Nth
-  std::uint64_t from = 1, to = 1; // Range [from, to)
-  double probability = 0;         // Probability
+  std::uint64_t n = 1;             // Nth
+  std::uint64_t from = 1, to = 1;  // Range [from, to)
+  double probability = 0;          // Probability
 };
 
 // Which chip operations F4 and F11 count.
@@ -66,24 +66,24 @@ enum class ChipOpFilter { Any, Erase, Program, Wrsr };
 struct Fault {
   FaultKind kind = FaultKind::ReadBitFlip;
   FaultTrigger trigger;
-  std::uint64_t matched = 0; // matching operations seen since arming
-  std::uint64_t fired = 0;   // how often it took effect
+  std::uint64_t matched = 0;  // matching operations seen since arming
+  std::uint64_t fired = 0;    // how often it took effect
 
   // Parameters (which ones apply depends on the kind).
-  std::uint32_t address = 0;           // F1 byte address; F2 sector; F3 page
-  unsigned bit = 0;                    // F1
-  bool sfdp = false;                   // F1: flip in SFDP space instead of the array
-  unsigned count = 0;                  // F2 cells, F3 bits
-  bool stuck_at_zero = false;          // F2
-  ChipOpFilter op = ChipOpFilter::Any; // F4, F11
-  double factor = 1;                   // F5
-  std::uint8_t sr1 = 0, sr2 = 0;       // F9
-  bool lock = false;                   // F9
-  std::uint32_t jedec = 0;             // F10, 24 bits
-  std::string mode;                    // F12: never-ready|busy|error; F13: mirror|absent
-  std::uint16_t code = 0;              // F12 error code
-  std::optional<std::uint8_t> command; // F12: only this mailbox command counts
-  std::string usb_spec;                // F14, passed verbatim to the bridge
+  std::uint32_t address = 0;            // F1 byte address; F2 sector; F3 page
+  unsigned bit = 0;                     // F1
+  bool sfdp = false;                    // F1: flip in SFDP space instead of the array
+  unsigned count = 0;                   // F2 cells, F3 bits
+  bool stuck_at_zero = false;           // F2
+  ChipOpFilter op = ChipOpFilter::Any;  // F4, F11
+  double factor = 1;                    // F5
+  std::uint8_t sr1 = 0, sr2 = 0;        // F9
+  bool lock = false;                    // F9
+  std::uint32_t jedec = 0;              // F10, 24 bits
+  std::string mode;                     // F12: never-ready|busy|error; F13: mirror|absent
+  std::uint16_t code = 0;               // F12 error code
+  std::optional<std::uint8_t> command;  // F12: only this mailbox command counts
+  std::string usb_spec;                 // F14, passed verbatim to the bridge
 
   // Counts one matching operation and says whether the fault takes effect on it.
   bool hit(SimRandom &random);
@@ -111,4 +111,4 @@ private:
 nlohmann::json to_json(const Fault &fault);
 Fault fault_from_json(const nlohmann::json &json);
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

@@ -72,10 +72,10 @@ private:
   struct PendingOp {
     OpKind kind = OpKind::Erase;
     std::uint32_t address = 0;
-    std::vector<std::uint8_t> result; // the bytes at address when the op completes
+    std::vector<std::uint8_t> result;  // the bytes at address when the op completes
     TimePoint start{}, end{};
     bool never_ends = false;
-    std::uint8_t sr1 = 0, sr2 = 0, sr3 = 0; // StatusWrite: the new values
+    std::uint8_t sr1 = 0, sr2 = 0, sr3 = 0;  // StatusWrite: the new values
   };
 
   std::uint8_t out_byte(std::uint8_t opcode, std::span<const std::uint8_t> after, std::size_t pos);
@@ -101,15 +101,15 @@ private:
   std::function<void()> power_lost_;
 
   std::vector<std::uint8_t> array_;
-  std::uint8_t sr1_ = 0, sr2_ = 0, sr3_ = 0;          // current (volatile copies)
-  std::uint8_t nv_sr1_ = 0, nv_sr2_ = 0, nv_sr3_ = 0; // non-volatile
+  std::uint8_t sr1_ = 0, sr2_ = 0, sr3_ = 0;           // current (volatile copies)
+  std::uint8_t nv_sr1_ = 0, nv_sr2_ = 0, nv_sr3_ = 0;  // non-volatile
   bool wel_ = false;
-  bool volatile_sr_write_ = false; // after 0x50
+  bool volatile_sr_write_ = false;  // after 0x50
   bool deep_power_down_ = false;
-  bool reset_enabled_ = false; // after 0x66
-  bool lost_power_ = false;    // an F11 power loss cut an operation (until power_cycle)
+  bool reset_enabled_ = false;  // after 0x66
+  bool lost_power_ = false;     // an F11 power loss cut an operation (until power_cycle)
   std::optional<PendingOp> pending_;
   std::vector<std::uint8_t> sfdp_;
 };
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

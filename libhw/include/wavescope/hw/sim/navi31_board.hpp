@@ -96,7 +96,7 @@ public:
   std::uint8_t sr1() { return chip_.sr1(clock_.now()); }
   std::uint8_t sr2() const { return chip_.sr2(); }
   std::uint8_t sr3() const { return chip_.sr3(); }
-  std::uint32_t register_value(std::uint32_t offset); // without side effects where possible
+  std::uint32_t register_value(std::uint32_t offset);  // without side effects where possible
   const PcieConfigSpace &config_space() const { return config_space_; }
   PcieConfigSpace &config_space() { return config_space_; }
   PspMailboxModel &psp() { return psp_; }
@@ -141,7 +141,7 @@ private:
   std::optional<Slot> booted_slot_;
   Slot preferred_slot_ = Slot::A;
   std::string offline_reason_;
-  std::map<std::uint32_t, std::uint32_t> registers_; // plain storage (incl. ROM_CNTL, GPIO)
+  std::map<std::uint32_t, std::uint32_t> registers_;  // plain storage (incl. ROM_CNTL, GPIO)
   std::uint32_t rom_index_ = 0;
   std::set<std::uint32_t> unmodelled_;
 
@@ -157,4 +157,4 @@ private:
   bool in_block_read_ = false;
 };
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

@@ -74,7 +74,7 @@ private:
   std::optional<Pending> pending_;
 
   State state_ = State::Request;
-  std::size_t step_ = 0; // k of REQ(k)
+  std::size_t step_ = 0;  // k of REQ(k)
   std::uint8_t receiving_item_ = 0;
   std::uint32_t receiving_size_ = 0;
   std::vector<std::uint8_t> received_;
@@ -85,4 +85,4 @@ private:
   std::uint32_t live_address_lo_ = 0, live_address_hi_ = 0;
 };
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

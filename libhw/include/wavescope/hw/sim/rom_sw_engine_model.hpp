@@ -25,9 +25,9 @@ enum class EngineGate { Open, Sticky, Silent };
 
 // Whether the set-up the reference performs around each launch was in effect (§10.3).
 struct LaunchConditions {
-  bool pins_released = true;     // GPIOPAD_MASK/A/EN bits 10:7 all clear
-  bool rom_cntl_ready = true;    // ROM_CNTL low nibble 0x8
-  bool page_mirror_ready = true; // PAGE_MIRROR_CNTL bits 27:25 = 0b011
+  bool pins_released = true;      // GPIOPAD_MASK/A/EN bits 10:7 all clear
+  bool rom_cntl_ready = true;     // ROM_CNTL low nibble 0x8
+  bool page_mirror_ready = true;  // PAGE_MIRROR_CNTL bits 27:25 = 0b011
 };
 
 class RomSwEngineModel {
@@ -65,12 +65,12 @@ private:
 
   std::uint32_t cntl_ = 0, status_ = 0, command_ = 0, gap_ = 0;
   std::array<std::uint32_t, 64> data_{};
-  std::vector<std::uint8_t> shadow_; // the last RX capture
+  std::vector<std::uint8_t> shadow_;  // the last RX capture
   std::optional<TimePoint> done_at_;
-  std::optional<std::array<std::uint32_t, 64>> pending_window_; // shown once DONE is set
+  std::optional<std::array<std::uint32_t, 64>> pending_window_;  // shown once DONE is set
   bool done_unobserved_ = false;
   EngineGate gate_ = EngineGate::Open;
-  bool gated_by_fault_ = false; // F7
+  bool gated_by_fault_ = false;  // F7
 };
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

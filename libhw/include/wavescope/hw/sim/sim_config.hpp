@@ -15,8 +15,8 @@ using Nanoseconds = std::chrono::nanoseconds;
 
 enum class Profile { Strict, Lenient };
 enum class GateMode { Sticky, Silent };
-enum class RxLagTrigger { Rx, Any };          // §4.3: which launches load the RX window
-enum class BrickedMailbox { Dead, Recovery }; // §10.7 hypothesis for a stalled PBL
+enum class RxLagTrigger { Rx, Any };           // §4.3: which launches load the RX window
+enum class BrickedMailbox { Dead, Recovery };  // §10.7 hypothesis for a stalled PBL
 
 // One entry of the PSP's transfer script: the item it asks for next and the phase.
 struct ScriptStep {
@@ -29,7 +29,7 @@ struct ScriptStep {
 std::vector<ScriptStep> default_psp_script();
 
 struct SimConfig {
-  std::uint64_t seed = 0x1F31; // every random choice of the simulator comes from it
+  std::uint64_t seed = 0x1F31;  // every random choice of the simulator comes from it
 
   // Time (§10.1): each transport operation costs op_cost of virtual time — 125 µs through the
   // USB bridge (split over its transfers), 1 µs on the native (sim-pci) path.
@@ -38,22 +38,22 @@ struct SimConfig {
 
   // ROM_SW engine (§10.3).
   Profile profile = Profile::Strict;
-  unsigned rx_lag = 1; // 0 or 1
+  unsigned rx_lag = 1;  // 0 or 1
   RxLagTrigger rx_lag_trigger = RxLagTrigger::Rx;
-  Nanoseconds sw_latency{0};  // extra time before DONE is visible
-  bool force_ungated = false; // test-only: ROM_SW runs in BOOTED
+  Nanoseconds sw_latency{0};   // extra time before DONE is visible
+  bool force_ungated = false;  // test-only: ROM_SW runs in BOOTED
 
   // Chip (§10.5).
   std::uint8_t jedec[3] = {0xC8, 0x60, 0x15};
-  unsigned rdid_rotate = 0; // 0..3
+  unsigned rdid_rotate = 0;  // 0..3
   Nanoseconds t_se = std::chrono::milliseconds(50);
   Nanoseconds t_pp = std::chrono::microseconds(600);
   Nanoseconds t_w = std::chrono::milliseconds(5);
-  bool protected_clears_wel = true; // a refused erase/program/WRSR clears WEL
-  bool wp_asserted = false;         // WP# pin (de-asserted by default)
+  bool protected_clears_wel = true;  // a refused erase/program/WRSR clears WEL
+  bool wp_asserted = false;          // WP# pin (de-asserted by default)
 
   // ROM aperture (§10.6).
-  std::uint32_t aperture_size = 0x200000; // 0x100000 mirrors the halves
+  std::uint32_t aperture_size = 0x200000;  // 0x100000 mirrors the halves
   bool rom_present = true;
 
   // PSP (§10.7).
@@ -61,7 +61,7 @@ struct SimConfig {
   Nanoseconds psp_latency = std::chrono::microseconds(20);
   Nanoseconds psp_end_latency = std::chrono::milliseconds(200);
   std::vector<ScriptStep> psp_script = default_psp_script();
-  bool live_update_succeeds = false; // SOS command 0x04 copies from simulated VRAM
+  bool live_update_succeeds = false;  // SOS command 0x04 copies from simulated VRAM
 
   bool operator==(const SimConfig &) const = default;
 };
@@ -74,4 +74,4 @@ SimConfig config_from_json(const nlohmann::json &json);
 // throws Error(Usage) naming the key and the accepted values.
 void apply_config_override(SimConfig &config, const std::string &assignment);
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

@@ -36,4 +36,4 @@ private:
   std::unique_ptr<Bar5> bar5_;
 };
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

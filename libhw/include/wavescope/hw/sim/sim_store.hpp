@@ -36,7 +36,7 @@ struct LoadedBoard {
   std::string name;
   std::unique_ptr<VirtualClock> clock;
   std::unique_ptr<Navi31Board> board;
-  nlohmann::json last_run; // what the previous command left (may be null)
+  nlohmann::json last_run;  // what the previous command left (may be null)
   SimBoardLock lock;
 };
 
@@ -64,4 +64,4 @@ private:
   std::filesystem::path root_;
 };
 
-} // namespace wavescope::hw::sim
+}  // namespace wavescope::hw::sim

@@ -31,4 +31,4 @@ private:
   int fd_ = -1;
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

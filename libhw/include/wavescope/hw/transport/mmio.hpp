@@ -30,8 +30,8 @@ struct TransportStats {
 struct MmioAccess {
   enum class Kind { Read32, Write32, ReadBlock, WriteBlock, Flush } kind;
   std::uint64_t offset = 0;
-  std::uint32_t value = 0;  // the dword read or written (first dword of a block)
-  std::uint32_t length = 4; // bytes
+  std::uint32_t value = 0;   // the dword read or written (first dword of a block)
+  std::uint32_t length = 4;  // bytes
 };
 using MmioTraceHook = std::function<void(const MmioAccess &)>;
 

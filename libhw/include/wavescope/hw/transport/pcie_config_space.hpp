@@ -14,7 +14,7 @@
 namespace wavescope::hw {
 
 struct PcieBarSpec {
-  std::uint64_t size = 0; // 0 = not implemented
+  std::uint64_t size = 0;  // 0 = not implemented
   bool is64 = false;
   bool prefetchable = false;
   bool is_io = false;
@@ -24,7 +24,7 @@ struct PcieFunctionIdentity {
   std::uint16_t vendor_id = 0;
   std::uint16_t device_id = 0;
   std::uint8_t revision = 0;
-  std::uint32_t class_code = 0; // 24 bits: base class, subclass, interface
+  std::uint32_t class_code = 0;  // 24 bits: base class, subclass, interface
   std::uint16_t subsystem_vendor_id = 0;
   std::uint16_t subsystem_id = 0;
   std::array<PcieBarSpec, 6> bars{};
@@ -76,4 +76,4 @@ private:
   unsigned rebar_index_ = 0;
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -19,11 +19,11 @@ inline constexpr std::uint16_t kProduct = 0x0001;
 inline constexpr std::uint8_t kRequestTypeOut = 0x40;
 inline constexpr std::uint8_t kRequestTypeIn = 0xC0;
 
-inline constexpr std::uint8_t kReadXdata = 0xE4;   // IN: wValue = address, wLength = n (<= 255)
-inline constexpr std::uint8_t kWriteXdata = 0xE5;  // OUT: wValue = address, wIndex = byte
-inline constexpr std::uint8_t kPcieRequest = 0xF0; // OUT: 12 bytes; IN: 8-byte completion
-inline constexpr std::uint8_t kSramDma = 0xF2;     // OUT: arm the SRAM DMA engine
-inline constexpr std::uint8_t kPciePower = 0xF3;   // OUT: wValue 1 = on, 0 = off
+inline constexpr std::uint8_t kReadXdata = 0xE4;    // IN: wValue = address, wLength = n (<= 255)
+inline constexpr std::uint8_t kWriteXdata = 0xE5;   // OUT: wValue = address, wIndex = byte
+inline constexpr std::uint8_t kPcieRequest = 0xF0;  // OUT: 12 bytes; IN: 8-byte completion
+inline constexpr std::uint8_t kSramDma = 0xF2;      // OUT: arm the SRAM DMA engine
+inline constexpr std::uint8_t kPciePower = 0xF3;    // OUT: wValue 1 = on, 0 = off
 
 // 0xF0 wIndex: the request mode.
 inline constexpr std::uint16_t kModeSingleTlp = 0;
@@ -62,7 +62,7 @@ inline constexpr std::uint8_t kMemoryRead64 = 0x20;
 inline constexpr std::uint8_t kMemoryWrite64 = 0x60;
 
 inline constexpr bool is_posted(std::uint8_t fmt_type) {
-  return (fmt_type & 0xDF) == 0x40 || (fmt_type & 0xB8) == 0x30; // memory write or message
+  return (fmt_type & 0xDF) == 0x40 || (fmt_type & 0xB8) == 0x30;  // memory write or message
 }
 inline constexpr bool is_config(std::uint8_t fmt_type) {
   return (fmt_type & 0xBE) == 0x04;
@@ -72,7 +72,7 @@ inline constexpr bool is_config(std::uint8_t fmt_type) {
 enum class CompletionStatus : std::uint8_t {
   Success = 0,
   UnsupportedRequest = 1,
-  ConfigRetry = 2, // Configuration Request Retry Status
+  ConfigRetry = 2,  // Configuration Request Retry Status
   CompleterAbort = 4,
 };
 std::string describe(CompletionStatus status);
@@ -90,7 +90,7 @@ std::array<std::uint8_t, 12> pcie_request_payload(std::uint64_t address, std::ui
 struct TlpCompletion {
   std::uint32_t data = 0;
   CompletionStatus status = CompletionStatus::Success;
-  std::uint8_t raw_status = 0; // bits 7:5 of byte 4 as sent
+  std::uint8_t raw_status = 0;  // bits 7:5 of byte 4 as sent
   std::uint8_t return_status = 0;
 };
 TlpCompletion parse_completion(std::span<const std::uint8_t> reply);
@@ -99,9 +99,9 @@ std::array<std::uint8_t, 8> encode_completion(std::uint32_t data, std::uint8_t c
 
 // The PCIe topology behind the bridge and the windows of the bring-up (transport.md B.7).
 inline constexpr unsigned kGpuBus = 4;
-inline constexpr unsigned kBridgeCount = 4; // buses 0-1 ASM24 ports, 2-3 Navi31 switch ports
+inline constexpr unsigned kBridgeCount = 4;  // buses 0-1 ASM24 ports, 2-3 Navi31 switch ports
 inline constexpr std::uint64_t kNonPrefetchableBase = 0x1000'0000;
-inline constexpr std::uint64_t kPrefetchableBase = 0x8'0000'0000; // 32 GiB
-inline constexpr std::uint64_t kBarPoolAlignment = 2u << 20;      // pools advance in 2 MiB
+inline constexpr std::uint64_t kPrefetchableBase = 0x8'0000'0000;  // 32 GiB
+inline constexpr std::uint64_t kBarPoolAlignment = 2u << 20;       // pools advance in 2 MiB
 
-} // namespace wavescope::hw::asm24
+}  // namespace wavescope::hw::asm24

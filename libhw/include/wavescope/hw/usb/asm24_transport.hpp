@@ -21,12 +21,12 @@
 namespace wavescope::hw {
 
 struct Asm24Options {
-  std::string id = "usb:asm24"; // PciFunction::id(), e.g. "usb:2-5"
+  std::string id = "usb:asm24";  // PciFunction::id(), e.g. "usb:2-5"
   // Assign only BAR5 and enable MEMORY (not MASTER) on the bridges and the GPU; no BAR0 resize.
   bool minimal_bringup = false;
   // vendor | device << 16 the GPU at bus 4 must report (0x744C1002 = Navi31); 0 accepts any.
   std::uint32_t expected_gpu_id = 0x744C1002;
-  unsigned tlp_retries = 10; // single-TLP resends on a non-zero return status
+  unsigned tlp_retries = 10;  // single-TLP resends on a non-zero return status
   Clock::Duration tlp_retry_delay = std::chrono::milliseconds(1);
   Clock::Duration link_training_timeout = std::chrono::seconds(2);
   Clock::Duration link_poll_interval = std::chrono::milliseconds(10);
@@ -66,7 +66,7 @@ public:
   const std::vector<std::string> &bringup_log() const { return bringup_log_; }
   bool closed() const { return closed_; }
 
-  class Wire; // the USB request layer (private; shared with the BAR regions)
+  class Wire;  // the USB request layer (private; shared with the BAR regions)
 
 private:
   void init_controller();
@@ -86,4 +86,4 @@ private:
   bool closed_ = false;
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -21,7 +21,7 @@ struct UsbBridgeInfo {
   std::uint8_t address = 0;
   std::uint16_t vendor_id = 0;
   std::uint16_t product_id = 0;
-  std::string label() const; // "usb:<bus>-<address>"
+  std::string label() const;  // "usb:<bus>-<address>"
 };
 
 // Bridges present on this host, 0x3801:0x0001 before 0xADD1:0x0001, each group by bus and
@@ -33,7 +33,7 @@ struct LibusbOpenOptions {
   // The iProduct string must start with "custom" (or "AS2462"): stock firmware speaks another
   // protocol (B.5) and would misread our requests.
   bool require_custom_firmware = true;
-  std::function<void(std::string_view)> log; // told about kernel-driver detach and reset
+  std::function<void(std::string_view)> log;  // told about kernel-driver detach and reset
 };
 
 class LibusbDevice final : public UsbDevice {
@@ -69,4 +69,4 @@ private:
 // libusb's negative error codes as UsbStatus.
 UsbStatus usb_status_from_libusb(int code);
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

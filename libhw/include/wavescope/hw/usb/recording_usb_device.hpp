@@ -15,12 +15,12 @@ namespace wavescope::hw {
 
 struct UsbTransferRecord {
   UsbTransferKind kind = UsbTransferKind::ControlOut;
-  UsbControlSetup setup;          // control transfers only
-  std::uint8_t endpoint = 0;      // bulk transfers only
-  std::size_t requested = 0;      // bytes asked for (IN) or sent (OUT)
-  std::vector<std::uint8_t> data; // bytes sent (OUT) or received (IN)
+  UsbControlSetup setup;           // control transfers only
+  std::uint8_t endpoint = 0;       // bulk transfers only
+  std::size_t requested = 0;       // bytes asked for (IN) or sent (OUT)
+  std::vector<std::uint8_t> data;  // bytes sent (OUT) or received (IN)
   unsigned timeout_ms = 0;
-  std::optional<std::string> error; // the failure message, when it failed
+  std::optional<std::string> error;  // the failure message, when it failed
 
   // One line: "OUT 0x40/0xF0 wValue 0x0F20 wIndex 2 [A4 A3 05 10 ...]" / "bulk IN 0x81 4 -> [..]".
   std::string to_string() const;
@@ -54,4 +54,4 @@ private:
   std::vector<UsbTransferRecord> records_;
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

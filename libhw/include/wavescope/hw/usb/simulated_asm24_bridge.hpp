@@ -49,11 +49,11 @@ public:
   struct Counters {
     std::uint64_t transfers = 0;
     std::uint64_t failed_transfers = 0;
-    std::uint64_t tlp_requests = 0;    // mode 0
-    std::uint64_t stream_reads = 0;    // mode 2 executed
-    std::uint64_t stream_writes = 0;   // mode 1 executed
-    std::uint64_t unclaimed_reads = 0; // dwords answered with all ones
-    std::uint64_t dropped_writes = 0;  // dwords nobody claimed
+    std::uint64_t tlp_requests = 0;     // mode 0
+    std::uint64_t stream_reads = 0;     // mode 2 executed
+    std::uint64_t stream_writes = 0;    // mode 1 executed
+    std::uint64_t unclaimed_reads = 0;  // dwords answered with all ones
+    std::uint64_t dropped_writes = 0;   // dwords nobody claimed
   };
   const Counters &counters() const { return counters_; }
   bool pcie_powered() const { return powered_; }
@@ -64,7 +64,7 @@ public:
 private:
   struct Armed {
     enum class Kind { StreamWrite, StreamRead, SramWrite, SramRead } kind;
-    std::uint64_t address = 0; // PCIe address, or SRAM byte offset
+    std::uint64_t address = 0;  // PCIe address, or SRAM byte offset
     std::size_t bytes = 0;
   };
   using BridgeConfig = std::array<std::uint8_t, 4096>;
@@ -116,7 +116,7 @@ private:
   // Host BAR sizing snooped on the way to the GPU: the mask read back after an all-ones write.
   std::array<std::optional<std::uint32_t>, 6> bar_masks_{};
   std::array<bool, 6> bar_sizing_{};
-  std::optional<PcieConfigSpace> gpu_config_; // when emulate_gpu_config_space
+  std::optional<PcieConfigSpace> gpu_config_;  // when emulate_gpu_config_space
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -21,11 +21,11 @@ std::string_view to_string(UsbTransferKind kind);
 enum class UsbFaultEffect { Io, Stall, Timeout, NoDevice, Overflow, Short };
 
 struct UsbFault {
-  std::optional<UsbTransferKind> kind; // any transfer when empty
-  std::optional<std::uint8_t> request; // only control transfers with this bRequest
-  std::optional<std::uint16_t> index;  // ... and this wIndex (e.g. the 0xF0 mode)
-  std::uint64_t nth = 1;               // the n-th matching transfer after the fault was added
-  bool and_after = false;              // every matching transfer from the n-th on
+  std::optional<UsbTransferKind> kind;  // any transfer when empty
+  std::optional<std::uint8_t> request;  // only control transfers with this bRequest
+  std::optional<std::uint16_t> index;   // ... and this wIndex (e.g. the 0xF0 mode)
+  std::uint64_t nth = 1;                // the n-th matching transfer after the fault was added
+  bool and_after = false;               // every matching transfer from the n-th on
   UsbFaultEffect effect = UsbFaultEffect::Io;
   std::size_t short_length = 0;
 };
@@ -78,4 +78,4 @@ private:
   std::uint64_t injected_ = 0;
 };
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

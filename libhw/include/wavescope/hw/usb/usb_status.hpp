@@ -9,15 +9,15 @@
 namespace wavescope::hw {
 
 enum class UsbStatus {
-  Io,       // LIBUSB_ERROR_IO / transfer ERROR
-  Access,   // no permission on the usbfs node
-  NoDevice, // unplugged or re-enumerated
-  NotFound, // interface/endpoint missing
-  Busy,     // claimed by another process or kernel driver
+  Io,        // LIBUSB_ERROR_IO / transfer ERROR
+  Access,    // no permission on the usbfs node
+  NoDevice,  // unplugged or re-enumerated
+  NotFound,  // interface/endpoint missing
+  Busy,      // claimed by another process or kernel driver
   Timeout,
-  Overflow, // device sent more than requested
-  Pipe,     // endpoint stalled
-  Short,    // fewer bytes than requested
+  Overflow,  // device sent more than requested
+  Pipe,      // endpoint stalled
+  Short,     // fewer bytes than requested
   Other,
 };
 
@@ -29,4 +29,4 @@ std::string_view remedy(UsbStatus status);
 // and device ("usb:2-5: bulk IN on 0x81, 4 bytes").
 [[noreturn]] void throw_usb_error(UsbStatus status, std::string_view what);
 
-} // namespace wavescope::hw
+}  // namespace wavescope::hw

@@ -26,9 +26,9 @@ namespace wavescope::trace::pmc {
 
 struct MetricDefinition {
   std::string_view name;
-  std::string_view unit;    // "%" or a unit of the ratio
-  std::string_view formula; // for display
-  std::string_view source;  // "tinygrad", "rocprofiler" or "wavescope"
+  std::string_view unit;     // "%" or a unit of the ratio
+  std::string_view formula;  // for display
+  std::string_view source;   // "tinygrad", "rocprofiler" or "wavescope"
   std::string_view description;
 };
 
@@ -38,4 +38,4 @@ std::span<const MetricDefinition> metric_definitions();
 // The metrics whose counters are all present in `counters`.
 std::vector<MetricValue> derive_metrics(const std::vector<CounterSample> &counters);
 
-} // namespace wavescope::trace::pmc
+}  // namespace wavescope::trace::pmc

@@ -15,8 +15,8 @@
 namespace wavescope::trace::pmc {
 
 struct DecodeOptions {
-  std::string processor;   // LLVM processor (picks the catalogue); may be empty
-  std::string source_name; // how to name the buffer in errors and notes, e.g. "pmc_0.bin"
+  std::string processor;    // LLVM processor (picks the catalogue); may be empty
+  std::string source_name;  // how to name the buffer in errors and notes, e.g. "pmc_0.bin"
   // Bytes the schedule is meant to cover (the capture's used_bytes); 0 = unknown. Non-zero bytes
   // past it are reported as a note.
   std::uint64_t used_bytes = 0;
@@ -38,4 +38,4 @@ std::vector<DispatchCounters> decode_capture(const Capture &capture,
 // Reads and decodes one PMC event of a capture.
 DispatchCounters decode_event(const Capture &capture, const CapturePmc &event);
 
-} // namespace wavescope::trace::pmc
+}  // namespace wavescope::trace::pmc

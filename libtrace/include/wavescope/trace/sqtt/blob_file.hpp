@@ -52,12 +52,10 @@ DecodeSummary decode_file(const BlobFile &file, const DecodeOptions &options, Si
     file.read(offset, count, buffer.data());
     std::fill(buffer.begin() + static_cast<std::ptrdiff_t>(count), buffer.end(), 0);
     decoder.feed(buffer.data(), offset, count, last, sink);
-    if (progress && *progress)
-      (*progress)({"decode", offset + count, size, "bytes"});
-    if (last)
-      break;
+    if (progress && *progress) (*progress)({"decode", offset + count, size, "bytes"});
+    if (last) break;
   }
   return decoder.finish(size);
 }
 
-} // namespace wavescope::trace::sqtt
+}  // namespace wavescope::trace::sqtt

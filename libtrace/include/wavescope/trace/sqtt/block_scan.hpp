@@ -32,8 +32,8 @@ struct BlockScan {
 
 // How scan_block computes; all give identical results (tests compare them).
 enum class ScanKernel : std::uint8_t {
-  Portable, // plain C++: one table lookup per nibble
-  Avx2,     // x86-64 with AVX2: 64 nibbles per step, the 256-entry table split by nibble
+  Portable,  // plain C++: one table lookup per nibble
+  Avx2,      // x86-64 with AVX2: 64 nibbles per step, the 256-entry table split by nibble
 };
 // Whether this CPU (and build) can run `kernel`.
 bool scan_kernel_available(ScanKernel kernel);
@@ -48,4 +48,4 @@ void scan_block(Family family, const std::uint8_t *block, unsigned count, BlockS
 void scan_block(ScanKernel kernel, Family family, const std::uint8_t *block, unsigned count,
                 BlockScan &out);
 
-} // namespace wavescope::trace::sqtt
+}  // namespace wavescope::trace::sqtt

@@ -47,13 +47,13 @@ struct DecodeOptions {
 
 // Where and why the decode deviated from what tinygrad does, or found something unusual.
 struct DecodeNotes {
-  bool missing_layout_header = false; // the first packet is not a LAYOUT_HEADER
-  bool layout_mismatch = false;       // an explicit family disagrees with the header's layout
-  std::uint64_t mid_stream_layout_headers = 0;   // RDNA LAYOUT_HEADERs after the first packet
-  std::uint64_t byte_aligned_ts_delta_s8_w3 = 0; // where tinygrad would lose sync (spec §2)
-  std::uint64_t cdna_header_like_timestamps = 0; // 0x11/0x91 after the start of a CDNA stream
-  std::uint64_t unknown_ops = 0;                 // INST op values outside the §9.1 tables
-  bool truncated_last_packet = false;            // the last packet runs past the end of the blob
+  bool missing_layout_header = false;  // the first packet is not a LAYOUT_HEADER
+  bool layout_mismatch = false;        // an explicit family disagrees with the header's layout
+  std::uint64_t mid_stream_layout_headers = 0;    // RDNA LAYOUT_HEADERs after the first packet
+  std::uint64_t byte_aligned_ts_delta_s8_w3 = 0;  // where tinygrad would lose sync (spec §2)
+  std::uint64_t cdna_header_like_timestamps = 0;  // 0x11/0x91 after the start of a CDNA stream
+  std::uint64_t unknown_ops = 0;                  // INST op values outside the §9.1 tables
+  bool truncated_last_packet = false;             // the last packet runs past the end of the blob
 
   // True if tinygrad's decode of this blob would differ from ours.
   bool diverges_from_tinygrad() const {
@@ -63,12 +63,12 @@ struct DecodeNotes {
 
 struct DecodeSummary {
   Family family = Family::Rdna3;
-  std::optional<unsigned> layout;    // the first LAYOUT_HEADER's layout field
-  std::uint64_t packets = 0;         // packets of the reference sequence (tail excluded)
-  std::uint64_t tail_packets = 0;    // packets decoded from the tail (decode_tail only)
-  std::uint64_t decoded_nibbles = 0; // start of the first packet not decoded as reference
-  std::uint64_t total_nibbles = 0;   // 2 * blob size
-  std::int64_t last_time = 0;        // after the last decoded packet (tail included if decoded)
+  std::optional<unsigned> layout;     // the first LAYOUT_HEADER's layout field
+  std::uint64_t packets = 0;          // packets of the reference sequence (tail excluded)
+  std::uint64_t tail_packets = 0;     // packets decoded from the tail (decode_tail only)
+  std::uint64_t decoded_nibbles = 0;  // start of the first packet not decoded as reference
+  std::uint64_t total_nibbles = 0;    // 2 * blob size
+  std::int64_t last_time = 0;         // after the last decoded packet (tail included if decoded)
   DecodeNotes notes;
 
   std::uint64_t undecoded_tail_nibbles() const { return total_nibbles - decoded_nibbles; }
@@ -97,8 +97,7 @@ public:
     // ...then the last bytes from a zero-padded copy, with the end-of-blob rule.
     const std::uint64_t from = std::min<std::uint64_t>(nibble_ / 2, blob.size());
     std::uint8_t padded[64] = {};
-    if (blob.size() > from)
-      std::memcpy(padded, blob.data() + from, blob.size() - from);
+    if (blob.size() > from) std::memcpy(padded, blob.data() + from, blob.size() - from);
     run(padded, from, blob.size(), true, sink);
     return finish(blob.size());
   }
@@ -131,8 +130,7 @@ private:
   template <class Sink>
   void run(const std::uint8_t *data, std::uint64_t first_byte, std::uint64_t end, bool last,
            Sink &sink) {
-    if (stopped_)
-      return;
+    if (stopped_) return;
     const std::uint64_t end_nibble = 2 * end;
     // Packets starting at or before `fast_end` need no end-of-data checks: their 16-byte load
     // and their whole size (at most 18 nibbles) lie inside the data.
@@ -161,8 +159,7 @@ private:
     }
     summary_.packets += index_ - index_before;
     nibble_ = s;
-    if (last)
-      run_end(data, first_byte, end_nibble, sink);
+    if (last) run_end(data, first_byte, end_nibble, sink);
   }
 
   // Decodes the packets starting at block nibbles [r, count) (the block starts at blob nibble
@@ -222,8 +219,7 @@ private:
           } else {
             for (unsigned k = 0;;) {
               sink(static_cast<const Packet &>(packet));
-              if (++k == run_length)
-                break;
+              if (++k == run_length) break;
               packet.raw = bits_at(r + k);
               packet.raw_high = high_bits_at(r + k);
               packet.index = index + k;
@@ -235,8 +231,7 @@ private:
           continue;
         }
         if (e->flags & DecodeEntry::kMarker) {
-          if (packet.is_marker())
-            step = 0; // the field holds a realtime sample, not a delta
+          if (packet.is_marker()) step = 0;  // the field holds a realtime sample, not a delta
         } else if (e->flags & DecodeEntry::kInst) {
           summary_.notes.unknown_ops += !inst_ops->names_op_of(packet.raw);
         } else {
@@ -252,7 +247,7 @@ private:
           ++index;
           r += e->size;
           if (by_byte_ != by_byte)
-            break; // the caller goes on in a new block, with the new family's tables
+            break;  // the caller goes on in a new block, with the new family's tables
           continue;
         }
       }
@@ -315,7 +310,7 @@ private:
       if (index_ == 0 && packet.type != PacketType::LayoutHeader)
         summary_.notes.missing_layout_header = true;
       if (s + e->size > end_nibble) {
-        if (in_tail) { // a cut-off packet in the tail: nothing more to decode
+        if (in_tail) {  // a cut-off packet in the tail: nothing more to decode
           stopped_ = true;
           return;
         }
@@ -355,7 +350,7 @@ private:
 
   DecodeOptions options_;
   Family family_;
-  const bool scanned_; // the block pre-pass runs (a SIMD kernel exists, options_.simd)
+  const bool scanned_;  // the block pre-pass runs (a SIMD kernel exists, options_.simd)
   const DecodeEntry *by_byte_;
   const NamedOps *inst_ops_;
   std::uint64_t nibble_ = 0;
@@ -363,8 +358,8 @@ private:
   std::int64_t time_ = 0;
   bool have_ts_offset_ = false;
   std::uint64_t ts_offset_ = 0;
-  bool ended_ = false;   // the reference sequence has ended
-  bool stopped_ = false; // nothing more will be decoded
+  bool ended_ = false;    // the reference sequence has ended
+  bool stopped_ = false;  // nothing more will be decoded
   DecodeSummary summary_;
 };
 
@@ -372,4 +367,4 @@ private:
 DecodeSummary decode_packets(std::span<const std::uint8_t> blob, const DecodeOptions &options,
                              std::vector<Packet> &out);
 
-} // namespace wavescope::trace::sqtt
+}  // namespace wavescope::trace::sqtt

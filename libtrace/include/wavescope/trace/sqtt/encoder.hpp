@@ -53,4 +53,4 @@ private:
 // The 8-byte header tinygrad's runtime prepends to CDNA blobs: 0x11 | 4<<13 | 0xF<<16 | index<<24.
 std::uint64_t cdna_synthetic_header(unsigned blob_index);
 
-} // namespace wavescope::trace::sqtt
+}  // namespace wavescope::trace::sqtt

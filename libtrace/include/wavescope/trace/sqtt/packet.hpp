@@ -10,12 +10,12 @@
 namespace wavescope::trace::sqtt {
 
 struct Packet {
-  std::uint64_t index = 0;   // position in the blob's packet sequence (0-based)
-  std::uint64_t nibble = 0;  // offset of the first nibble (nibble 2k = low half of byte k)
-  std::int64_t time = 0;     // running time after this packet's own adjustment (spec §8)
-  std::uint64_t raw = 0;     // bits 0..63 from the first nibble on (bits past the size belong to
-                             // the following packets, or are zero past the end of the blob)
-  std::uint8_t raw_high = 0; // bits 64..71: only the 72-bit TS_DELTA_S8_W3 has any
+  std::uint64_t index = 0;    // position in the blob's packet sequence (0-based)
+  std::uint64_t nibble = 0;   // offset of the first nibble (nibble 2k = low half of byte k)
+  std::int64_t time = 0;      // running time after this packet's own adjustment (spec §8)
+  std::uint64_t raw = 0;      // bits 0..63 from the first nibble on (bits past the size belong to
+                              // the following packets, or are zero past the end of the blob)
+  std::uint8_t raw_high = 0;  // bits 64..71: only the 72-bit TS_DELTA_S8_W3 has any
   PacketType type = PacketType::Nop;
   // Past the point where tinygrad stops (fewer than 16 nibbles left at its start, spec §2):
   // decoded only with DecodeOptions::decode_tail, and not part of the reference sequence.
@@ -37,12 +37,10 @@ struct Packet {
   }
   // A realtime marker: TS_DELTA_OR_MARK* with rt=1 and pl=0; its delta is a 100 MHz clock sample.
   bool is_marker() const {
-    if (type == PacketType::TsDeltaOrMark)
-      return ((raw >> 9) & 1) && !((raw >> 8) & 1);
-    if (type == PacketType::TsDeltaOrMarkRdna4)
-      return ((raw >> 7) & 1) && !((raw >> 8) & 1);
+    if (type == PacketType::TsDeltaOrMark) return ((raw >> 9) & 1) && !((raw >> 8) & 1);
+    if (type == PacketType::TsDeltaOrMarkRdna4) return ((raw >> 7) & 1) && !((raw >> 8) & 1);
     return false;
   }
 };
 
-} // namespace wavescope::trace::sqtt
+}  // namespace wavescope::trace::sqtt

@@ -78,17 +78,17 @@ inline constexpr std::size_t kPacketTypeCount =
 
 // How a packet moves the stream's running time (spec §8).
 enum class TimeRule : std::uint8_t {
-  None,           // NOP, LAYOUT_HEADER, CDNA packets other than MISC/TIMESTAMP
-  AddDelta,       // time += delta
-  AddDeltaPlus4,  // TS_DELTA_SHORT: time += delta + 4
-  DeltaOrMarker,  // TS_DELTA_OR_MARK*: += delta unless it is a realtime marker (rt=1, pl=0)
-  AddDeltaTimes4, // CDNA_MISC: time += 4 * delta
-  CdnaTimestamp,  // absolute timestamp re-anchoring
+  None,            // NOP, LAYOUT_HEADER, CDNA packets other than MISC/TIMESTAMP
+  AddDelta,        // time += delta
+  AddDeltaPlus4,   // TS_DELTA_SHORT: time += delta + 4
+  DeltaOrMarker,   // TS_DELTA_OR_MARK*: += delta unless it is a realtime marker (rt=1, pl=0)
+  AddDeltaTimes4,  // CDNA_MISC: time += 4 * delta
+  CdnaTimestamp,   // absolute timestamp re-anchoring
 };
 
 // Names for the values of an enum field (INST op, exec src); empty entries are gaps.
 struct EnumNames {
-  std::span<const std::string_view> names; // indexed by value
+  std::span<const std::string_view> names;  // indexed by value
   std::string_view name(std::uint64_t value) const {
     return value < names.size() ? names[value] : std::string_view{};
   }
@@ -96,8 +96,8 @@ struct EnumNames {
 
 struct FieldSpec {
   std::string_view name;
-  std::uint8_t lo = 0;    // lowest bit
-  std::uint8_t width = 0; // bits
+  std::uint8_t lo = 0;     // lowest bit
+  std::uint8_t width = 0;  // bits
   const EnumNames *enum_names = nullptr;
   // Private in tinygrad (padding, reserved): not printed, but decoded and encoded.
   bool hidden = false;
@@ -107,14 +107,14 @@ struct FieldSpec {
 
 struct PacketSpec {
   PacketType type;
-  std::string_view name;      // tinygrad's class name, e.g. "INST_RDNA4"
-  std::uint8_t size_nibbles;  // (highest defined bit + 4) / 4
-  std::uint8_t encoding_bits; // how many low bits the encoding constrains
-  std::uint8_t encoding;      // their value
+  std::string_view name;       // tinygrad's class name, e.g. "INST_RDNA4"
+  std::uint8_t size_nibbles;   // (highest defined bit + 4) / 4
+  std::uint8_t encoding_bits;  // how many low bits the encoding constrains
+  std::uint8_t encoding;       // their value
   TimeRule time_rule;
-  std::int8_t delta_field;           // index into fields, -1 if the type has no delta
-  std::span<const FieldSpec> fields; // public fields in tinygrad's order, then hidden ones
-  std::int8_t op_field = -1;         // index of the instruction-op field (INST types)
+  std::int8_t delta_field;            // index into fields, -1 if the type has no delta
+  std::span<const FieldSpec> fields;  // public fields in tinygrad's order, then hidden ones
+  std::int8_t op_field = -1;          // index of the instruction-op field (INST types)
 
   // A public or hidden field by name, nullptr if the type has none.
   const FieldSpec *field(std::string_view field_name) const;
@@ -142,4 +142,4 @@ std::string_view inst_op_name(PacketType inst_type, std::uint64_t op);
 // True for the OTHER_* categories: instructions of a wave on another SIMD (spec §9.2).
 bool is_other_simd_op(PacketType inst_type, std::uint64_t op);
 
-} // namespace wavescope::trace::sqtt
+}  // namespace wavescope::trace::sqtt

@@ -32,8 +32,8 @@ public:
   const AnalysisAnomalies &anomalies() const { return anomalies_; }
   std::uint64_t waves() const { return waves_; }
 
-  static constexpr unsigned kSlots = 32;              // wave fields are at most 5 bits wide
-  static constexpr std::size_t kMaxPending = 1 << 16; // per exec queue, against garbage input
+  static constexpr unsigned kSlots = 32;               // wave fields are at most 5 bits wide
+  static constexpr std::size_t kMaxPending = 1 << 16;  // per exec queue, against garbage input
 
 private:
   struct OpenWave {
@@ -43,8 +43,8 @@ private:
     std::uint32_t id7 = 0;
   };
   struct Slot {
-    bool active = false; // a traced wave occupies the slot
-    bool mapped = false; // its PC is known
+    bool active = false;  // a traced wave occupies the slot
+    bool mapped = false;  // its PC is known
     std::uint64_t pc = 0;
     std::int64_t last_issue = 0;
     std::uint64_t wave_number = 0;
@@ -86,4 +86,4 @@ private:
   AnalysisAnomalies anomalies_;
 };
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

@@ -23,24 +23,19 @@ public:
   explicit ObserverFanout(std::vector<AnalysisObserver *> observers)
       : observers_(std::move(observers)) {}
   void on_wave(const Wave &w) override {
-    for (auto *o : observers_)
-      o->on_wave(w);
+    for (auto *o : observers_) o->on_wave(w);
   }
   void on_dispatch(const DispatchEvent &e) override {
-    for (auto *o : observers_)
-      o->on_dispatch(e);
+    for (auto *o : observers_) o->on_dispatch(e);
   }
   void on_exec(const ExecEvent &e) override {
-    for (auto *o : observers_)
-      o->on_exec(e);
+    for (auto *o : observers_) o->on_exec(e);
   }
   void on_barrier(const BarrierSpan &b) override {
-    for (auto *o : observers_)
-      o->on_barrier(b);
+    for (auto *o : observers_) o->on_barrier(b);
   }
   void on_clock(const ClockPoint &c) override {
-    for (auto *o : observers_)
-      o->on_clock(c);
+    for (auto *o : observers_) o->on_clock(c);
   }
 
 private:
@@ -71,12 +66,10 @@ class WaveCounter : public AnalysisObserver {
 public:
   void on_wave(const Wave &w) override {
     ++waves;
-    if (w.traced)
-      ++traced_waves;
+    if (w.traced) ++traced_waves;
   }
   void on_dispatch(const DispatchEvent &e) override {
-    if (e.has_pc)
-      ++mapped_instructions;
+    if (e.has_pc) ++mapped_instructions;
   }
   std::uint64_t waves = 0, traced_waves = 0, mapped_instructions = 0;
 };
@@ -110,4 +103,4 @@ private:
 // The decode family a capture's device implies, nullopt if unknown.
 std::optional<sqtt::Family> family_of_device(const DeviceProperties &device);
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

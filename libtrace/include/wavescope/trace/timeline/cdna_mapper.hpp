@@ -27,18 +27,18 @@ struct CdnaMappedInstruction {
   std::uint64_t pc = 0;
   const ProgramInstruction *instruction = nullptr;
   std::int64_t time = 0;
-  std::int64_t issue_gap = 0; // since the wave's previous mapped packet, or its start
-  std::string_view op;        // the packet's category
+  std::int64_t issue_gap = 0;  // since the wave's previous mapped packet, or its start
+  std::string_view op;         // the packet's category
 };
 
 struct CdnaMappingReport {
-  std::uint64_t inst_packets = 0;   // CDNA_INST packets of waves the walk followed
-  std::uint64_t mapped = 0;         // of those, matched to an instruction
-  std::uint64_t lost = 0;           // packets after a wave's walk lost sync (not mapped)
-  std::uint64_t without_wave = 0;   // packets for a slot with no started wave
-  std::uint64_t waves = 0;          // waves whose walk started
-  std::uint64_t waves_complete = 0; // waves mapped without a mismatch up to their end
-  std::string first_mismatch;       // where the first walk lost sync, if any
+  std::uint64_t inst_packets = 0;    // CDNA_INST packets of waves the walk followed
+  std::uint64_t mapped = 0;          // of those, matched to an instruction
+  std::uint64_t lost = 0;            // packets after a wave's walk lost sync (not mapped)
+  std::uint64_t without_wave = 0;    // packets for a slot with no started wave
+  std::uint64_t waves = 0;           // waves whose walk started
+  std::uint64_t waves_complete = 0;  // waves mapped without a mismatch up to their end
+  std::string first_mismatch;        // where the first walk lost sync, if any
 };
 
 class CdnaMapper {
@@ -58,11 +58,11 @@ private:
   };
   const ProgramMap &program_;
   InstructionSink sink_;
-  std::array<Slot, 64> slots_{}; // simd * 16 + wave
+  std::array<Slot, 64> slots_{};  // simd * 16 + wave
   CdnaMappingReport report_;
 };
 
 // True if an instruction produces a CDNA_INST packet of category `op` (see the header comment).
 bool cdna_op_matches(std::string_view op, const ProgramInstruction &inst);
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

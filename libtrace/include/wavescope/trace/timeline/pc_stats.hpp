@@ -24,9 +24,9 @@ struct PcStat {
   std::int64_t gap_total = 0;
   std::int64_t gap_min = std::numeric_limits<std::int64_t>::max();
   std::int64_t gap_max = 0;
-  std::int64_t exec_cycles = 0; // summed durations of the linked execution-unit events
+  std::int64_t exec_cycles = 0;  // summed durations of the linked execution-unit events
   std::uint64_t exec_events = 0;
-  std::int64_t barrier_wait = 0; // summed barrier bars
+  std::int64_t barrier_wait = 0;  // summed barrier bars
 
   double gap_mean() const { return hits ? double(gap_total) / double(hits) : 0.0; }
 };
@@ -52,9 +52,9 @@ public:
 private:
   PcStat *stat_for(const ProgramInstruction *inst);
   const ProgramMap &program_;
-  std::vector<PcStat> stats_; // by instruction index
+  std::vector<PcStat> stats_;  // by instruction index
   std::int64_t total_gap_ = 0;
   std::uint64_t total_hits_ = 0;
 };
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

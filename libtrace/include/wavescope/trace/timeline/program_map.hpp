@@ -16,14 +16,14 @@ namespace wavescope::trace::timeline {
 
 // One instruction as the trace mapper needs it.
 struct ProgramInstruction {
-  std::uint64_t address = 0; // ELF virtual address
+  std::uint64_t address = 0;  // ELF virtual address
   std::uint32_t size = 0;
-  std::string text;              // LLVM's assembly text
-  std::string mnemonic;          // e.g. "s_cbranch_scc1"
-  bool is_branch = false;        // s_branch / s_cbranch_*: consumes an INST JUMP or JUMP_NO
-  std::int16_t simm16 = 0;       // the branch offset in dwords (SOPP)
-  bool issues_no_packet = false; // s_delay_alu, s_wait_alu, s_barrier_wait: skipped by the walk
-  bool is_wmma = false;          // v_wmma_*: VIZ names its VALUINST WMMA_VALU_<n>
+  std::string text;               // LLVM's assembly text
+  std::string mnemonic;           // e.g. "s_cbranch_scc1"
+  bool is_branch = false;         // s_branch / s_cbranch_*: consumes an INST JUMP or JUMP_NO
+  std::int16_t simm16 = 0;        // the branch offset in dwords (SOPP)
+  bool issues_no_packet = false;  // s_delay_alu, s_wait_alu, s_barrier_wait: skipped by the walk
+  bool is_wmma = false;           // v_wmma_*: VIZ names its VALUINST WMMA_VALU_<n>
   bool is_wmma_iu4 = false;
   bool is_endpgm = false;
 };
@@ -43,11 +43,9 @@ public:
   std::uint64_t text_end() const { return text_begin_ + 4 * by_dword_.size(); }
   // The instruction starting at `address`, nullptr if none does.
   const ProgramInstruction *at(std::uint64_t address) const {
-    if (address < text_begin_ || (address - text_begin_) % 4)
-      return nullptr;
+    if (address < text_begin_ || (address - text_begin_) % 4) return nullptr;
     const std::uint64_t dword = (address - text_begin_) / 4;
-    if (dword >= by_dword_.size() || by_dword_[dword] < 0)
-      return nullptr;
+    if (dword >= by_dword_.size() || by_dword_[dword] < 0) return nullptr;
     return &instructions_[static_cast<std::size_t>(by_dword_[dword])];
   }
   // Index of an instruction in instructions() (for per-PC tables).
@@ -58,8 +56,8 @@ public:
 
 private:
   std::vector<ProgramInstruction> instructions_;
-  std::vector<std::int32_t> by_dword_; // instruction index per dword of .text, -1 inside one
+  std::vector<std::int32_t> by_dword_;  // instruction index per dword of .text, -1 inside one
   std::uint64_t text_begin_ = 0;
 };
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

@@ -45,12 +45,12 @@ std::string_view to_string(EventCategory category);
 EventCategory categorize_event(std::string_view name);
 
 struct TimelineEvent {
-  std::int64_t start = 0, end = 0; // [start, end) in shader cycles of this SE's blob
-  std::string_view name;           // static storage: op category or exec unit name
+  std::int64_t start = 0, end = 0;  // [start, end) in shader cycles of this SE's blob
+  std::string_view name;            // static storage: op category or exec unit name
   EventCategory category = EventCategory::Other;
-  std::uint32_t index = 0; // wave rows: position in the row (VIZ's idx); exec rows: arrival order
+  std::uint32_t index = 0;  // wave rows: position in the row (VIZ's idx); exec rows: arrival order
   bool has_pc = false;
-  std::uint64_t pc = 0; // ELF address of the mapped instruction
+  std::uint64_t pc = 0;  // ELF address of the mapped instruction
   // Exec events: the dispatch they execute, as (row in SeTimeline::rows, index in that row).
   std::int32_t link_row = -1;
   std::uint32_t link_index = 0;
@@ -58,10 +58,10 @@ struct TimelineEvent {
 
 struct TimelineRow {
   RowKind kind = RowKind::WaveSlot;
-  std::string name;                  // "WAVE:3", "ALUEXEC:0 VALU", ...
-  unsigned slot = 0;                 // wave rows
-  std::vector<TimelineEvent> events; // sorted by start
-  std::int64_t max_duration = 0;     // longest event, for range queries
+  std::string name;                   // "WAVE:3", "ALUEXEC:0 VALU", ...
+  unsigned slot = 0;                  // wave rows
+  std::vector<TimelineEvent> events;  // sorted by start
+  std::int64_t max_duration = 0;      // longest event, for range queries
 
   // Index range [first, last) of the events that may overlap [t0, t1): every overlapping event
   // is inside it; the caller skips the few that end before t0.
@@ -70,11 +70,11 @@ struct TimelineRow {
 
 struct SeTimeline {
   unsigned se = 0;
-  std::string blob;                // the blob's file name
-  std::vector<ClockPoint> clock;   // "LINE:Shader Clock"
-  std::vector<TimelineRow> rows;   // exec rows first (sorted by name), then WAVE rows by slot
-  std::vector<Wave> waves;         // every paired wave of the SE, in order of their ends
-  std::int64_t begin = 0, end = 0; // time span of all events and waves
+  std::string blob;                 // the blob's file name
+  std::vector<ClockPoint> clock;    // "LINE:Shader Clock"
+  std::vector<TimelineRow> rows;    // exec rows first (sorted by name), then WAVE rows by slot
+  std::vector<Wave> waves;          // every paired wave of the SE, in order of their ends
+  std::int64_t begin = 0, end = 0;  // time span of all events and waves
 
   const TimelineRow *row(std::string_view name) const;
   // The row index of a wave slot's row, -1 if the slot has no events.
@@ -101,9 +101,9 @@ private:
     std::uint32_t row_index;
   };
   SeTimeline timeline_;
-  std::vector<TimelineRow> wave_rows_; // by slot
+  std::vector<TimelineRow> wave_rows_;  // by slot
   std::vector<TimelineRow> exec_rows_;
   std::vector<PendingLink> links_;
 };
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

@@ -20,29 +20,28 @@ struct ExecSpan {
 };
 
 struct InstructionTiming {
-  std::uint64_t pc = 0;                            // ELF address
-  const ProgramInstruction *instruction = nullptr; // nullptr for a wave end whose PC holds no
-                                                   // s_endpgm (non-itrace SEs report the entry)
-  std::int64_t time = 0;                           // issue cycle (wave end: the WAVEEND time)
-  std::int64_t issue_gap = 0; // cycles since the previous issue of the wave, or its start
+  std::uint64_t pc = 0;                             // ELF address
+  const ProgramInstruction *instruction = nullptr;  // nullptr for a wave end whose PC holds no
+                                                    // s_endpgm (non-itrace SEs report the entry)
+  std::int64_t time = 0;                            // issue cycle (wave end: the WAVEEND time)
+  std::int64_t issue_gap = 0;  // cycles since the previous issue of the wave, or its start
   sqtt::PacketType packet = sqtt::PacketType::Nop;
-  std::string_view name; // VIZ name: op category, VALUINST, IMMEDIATE, WAVEEND, ...
-  std::int64_t bar_start = 0, bar_end = 0; // the dispatch bar (barriers: to the next event)
-  std::int64_t barrier_wait = 0;           // bar length of a BARRIER/BARRIER_SIGNAL, else 0
-  std::vector<ExecSpan> exec;              // linked execution-unit events
+  std::string_view name;  // VIZ name: op category, VALUINST, IMMEDIATE, WAVEEND, ...
+  std::int64_t bar_start = 0, bar_end = 0;  // the dispatch bar (barriers: to the next event)
+  std::int64_t barrier_wait = 0;            // bar length of a BARRIER/BARRIER_SIGNAL, else 0
+  std::vector<ExecSpan> exec;               // linked execution-unit events
   bool is_wave_end = false;
 
   std::int64_t exec_cycles() const {
     std::int64_t total = 0;
-    for (const auto &e : exec)
-      total += e.end - e.start;
+    for (const auto &e : exec) total += e.end - e.start;
     return total;
   }
 };
 
 struct WaveTrace {
   Wave wave;
-  bool mapped = false; // on the traced unit (RDNA CU 0 / SIMD 0): instructions were followed
+  bool mapped = false;  // on the traced unit (RDNA CU 0 / SIMD 0): instructions were followed
   std::vector<InstructionTiming> instructions;
 };
 
@@ -66,11 +65,11 @@ private:
     std::size_t trace, instruction;
   };
   bool map_;
-  std::deque<WaveTrace> traces_;      // stable storage; finished ones in order_
-  std::vector<std::size_t> order_;    // traces_ indices in order of wave ends
-  std::vector<std::int64_t> current_; // per slot: traces_ index of the wave being filled, -1
-  std::vector<std::int64_t> ended_;   // per slot: the traced wave whose WAVEEND is next
+  std::deque<WaveTrace> traces_;       // stable storage; finished ones in order_
+  std::vector<std::size_t> order_;     // traces_ indices in order of wave ends
+  std::vector<std::int64_t> current_;  // per slot: traces_ index of the wave being filled, -1
+  std::vector<std::int64_t> ended_;    // per slot: the traced wave whose WAVEEND is next
   std::unordered_map<std::uint64_t, Ref> by_row_;
 };
 
-} // namespace wavescope::trace::timeline
+}  // namespace wavescope::trace::timeline

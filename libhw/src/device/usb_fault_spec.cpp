@@ -1,12 +1,12 @@
 #include "wavescope/hw/device/usb_fault_spec.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/parse_number.hpp"
 
 namespace wavescope::hw::device {
 
@@ -18,19 +18,9 @@ constexpr const char *kForms =
     "usb:completion=ur|crs|ca[,count=N] | usb:link-training=LTSSM | usb:link-down-after=N";
 
 std::uint64_t number(const std::string &spec, const std::string &key, const std::string &text) {
-  std::uint64_t value = 0;
-  const char *begin = text.data();
-  const char *end = begin + text.size();
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    begin += 2;
-    base = 16;
-  }
-  const auto [ptr, ec] = std::from_chars(begin, end, value, base);
-  if (ec != std::errc() || ptr != end || begin == end)
-    throw Error(ErrorKind::Usage,
-                fmt::format("USB fault '{}': {}='{}' is not a number", spec, key, text));
-  return value;
+  if (const auto value = parse_unsigned(text)) return *value;
+  throw Error(ErrorKind::Usage,
+              fmt::format("USB fault '{}': {}='{}' is not a number", spec, key, text));
 }
 
 }  // namespace

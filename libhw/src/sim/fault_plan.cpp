@@ -1,12 +1,12 @@
 #include "wavescope/hw/sim/fault_plan.hpp"
 
-#include <charconv>
 #include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/parse_number.hpp"
 
 namespace wavescope::hw::sim {
 
@@ -60,19 +60,9 @@ const char *kUsage =
     "usb:SPEC | link-down[:nth=N]; triggers: nth=N, from=A,to=B, p=P, always";
 
 std::uint64_t number(const std::string &spec, const std::string &key, const std::string &text) {
-  std::uint64_t value = 0;
-  const char *begin = text.data();
-  const char *end = begin + text.size();
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    begin += 2;
-    base = 16;
-  }
-  const auto [ptr, ec] = std::from_chars(begin, end, value, base);
-  if (ec != std::errc() || ptr != end || begin == end)
-    throw Error(ErrorKind::Usage,
-                fmt::format("fault '{}': {}='{}' is not a number", spec, key, text));
-  return value;
+  if (const auto value = parse_unsigned(text)) return *value;
+  throw Error(ErrorKind::Usage,
+              fmt::format("fault '{}': {}='{}' is not a number", spec, key, text));
 }
 
 ChipOpFilter parse_op(const std::string &spec, const std::string &text) {

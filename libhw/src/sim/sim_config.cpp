@@ -1,11 +1,10 @@
 #include "wavescope/hw/sim/sim_config.hpp"
 
-#include <charconv>
-
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/parse_number.hpp"
 
 namespace wavescope::hw::sim {
 
@@ -25,19 +24,9 @@ std::int64_t ns(Nanoseconds d) {
 }
 
 std::uint64_t parse_number(const std::string &key, const std::string &text) {
-  std::uint64_t value = 0;
-  const char *begin = text.data();
-  const char *end = text.data() + text.size();
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    begin += 2;
-    base = 16;
-  }
-  const auto [ptr, ec] = std::from_chars(begin, end, value, base);
-  if (ec != std::errc() || ptr != end || begin == end)
-    throw Error(ErrorKind::Usage,
-                fmt::format("simulator setting {}: '{}' is not a number", key, text));
-  return value;
+  if (const auto value = parse_unsigned(text)) return *value;
+  throw Error(ErrorKind::Usage,
+              fmt::format("simulator setting {}: '{}' is not a number", key, text));
 }
 
 bool parse_bool(const std::string &key, const std::string &text) {

@@ -13,6 +13,7 @@
 
 #include "wavescope/base/atomic_file.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/parse_number.hpp"
 
 namespace wavectl::hw_cli {
 
@@ -213,12 +214,7 @@ void write_binary_file(const std::string &path, const std::vector<std::uint8_t> 
 }
 
 std::uint64_t parse_number(const std::string &text, const std::string &what) {
-  try {
-    std::size_t used = 0;
-    const auto value = std::stoull(text, &used, 0);
-    if (used == text.size() && !text.empty() && text[0] != '-') return value;
-  } catch (const std::exception &) {
-  }
+  if (const auto value = parse_unsigned(text)) return *value;
   throw Error(ErrorKind::Usage,
               fmt::format("{} '{}' is not a number (decimal or 0x hex)", what, text));
 }

@@ -190,15 +190,17 @@ void BlobAnalyzer::on_packet(const Packet &p) {
   }
 }
 
+BlobAnalyzer::OpenWave &BlobAnalyzer::open_wave_of(const Packet &p) {
+  const bool cdna = is_cdna(p.type);
+  const auto array = get(p, cdna ? kSh : kSa);
+  const auto unit = get(p, cdna ? kCu : kWgp);
+  const auto key = ((array * 16 + unit) * 4 + get(p, kSimd)) * 32 + get(p, kWave);
+  return open_[key % open_.size()];
+}
+
 void BlobAnalyzer::wave_start(const Packet &p) {
   const bool cdna = is_cdna(p.type);
-  const unsigned a = static_cast<unsigned>(cdna ? get(p, kSh) : get(p, kSa));
-  const unsigned key =
-      static_cast<unsigned>(((a * 16 + (cdna ? get(p, kCu) : get(p, kWgp))) * 4 + get(p, kSimd)) *
-                                32 +
-                            get(p, kWave)) %
-      open_.size();
-  OpenWave &w = open_[key];
+  OpenWave &w = open_wave_of(p);
   if (w.open) ++anomalies_.wave_start_on_busy_slot;
   w = {true, p.time, p.index, static_cast<std::uint32_t>(cdna ? get(p, kCount) : get(p, kId7))};
 
@@ -215,20 +217,14 @@ void BlobAnalyzer::wave_start(const Packet &p) {
 
 void BlobAnalyzer::wave_end(const Packet &p) {
   const bool cdna = is_cdna(p.type);
-  const unsigned a = static_cast<unsigned>(cdna ? get(p, kSh) : get(p, kSa));
-  const unsigned key =
-      static_cast<unsigned>(((a * 16 + (cdna ? get(p, kCu) : get(p, kWgp))) * 4 + get(p, kSimd)) *
-                                32 +
-                            get(p, kWave)) %
-      open_.size();
-  OpenWave &w = open_[key];
+  OpenWave &w = open_wave_of(p);
   if (w.open) {
     Wave wave;
     wave.se = se_;
     if (cdna)
-      wave.sh = a;
+      wave.sh = static_cast<unsigned>(get(p, kSh));
     else
-      wave.sa = a, wave.wgp = static_cast<unsigned>(get(p, kWgp));
+      wave.sa = static_cast<unsigned>(get(p, kSa)), wave.wgp = static_cast<unsigned>(get(p, kWgp));
     wave.cu = cu_of(p);
     wave.simd = static_cast<unsigned>(get(p, kSimd));
     wave.slot = static_cast<unsigned>(get(p, kWave));

@@ -63,6 +63,7 @@ private:
   };
   enum Queue { kSalu, kValu, kLds, kVmem, kAlt = 4, kQueues = 8 };
 
+  OpenWave &open_wave_of(const sqtt::Packet &p);  // keyed by the wave's hardware slot
   void wave_start(const sqtt::Packet &p);
   void wave_end(const sqtt::Packet &p);
   void instruction(const sqtt::Packet &p, unsigned slot, std::string_view name, bool walk);

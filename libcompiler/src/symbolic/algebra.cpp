@@ -206,24 +206,24 @@ std::size_t slice_size(const UOp &u) {
 }
 
 namespace {
+// Whether n is a division, modulo or shift whose right operand may be zero (resp. negative).
+bool is_risky(const UOp &n) {
+  switch (n.op()) {
+  case Op::FLOORDIV:
+  case Op::FLOORMOD:
+  case Op::CDIV:
+  case Op::CMOD: return n.src(1).vmin() <= 0 && n.src(1).vmax() >= 0;
+  case Op::SHL:
+  case Op::SHR: return n.src(1).vmin() < 0;
+  default: return false;
+  }
+}
+
 // The divisors / shift amounts of the possibly undefined operations of u.
 std::vector<UOp> risky_operands(const UOp &u) {
   std::vector<UOp> risky;
-  for (const auto &n : toposort(u)) {
-    switch (n.op()) {
-    case Op::FLOORDIV:
-    case Op::FLOORMOD:
-    case Op::CDIV:
-    case Op::CMOD:
-      if (n.src(1).vmin() <= 0 && n.src(1).vmax() >= 0) risky.push_back(n.src(1));
-      break;
-    case Op::SHL:
-    case Op::SHR:
-      if (n.src(1).vmin() < 0) risky.push_back(n.src(1));
-      break;
-    default: break;
-    }
-  }
+  for (const auto &n : toposort(u))
+    if (is_risky(n)) risky.push_back(n.src(1));
   return risky;
 }
 }  // namespace
@@ -236,22 +236,8 @@ bool introduces_undefined(const UOp &before, const UOp &after) {
 }
 
 bool may_be_undefined(const UOp &u) {
-  for (const auto &n : toposort(u)) {
-    switch (n.op()) {
-    case Op::FLOORDIV:
-    case Op::FLOORMOD:
-    case Op::CDIV:
-    case Op::CMOD:
-      if (n.src(1).vmin() <= 0 && n.src(1).vmax() >= 0) return true;
-      break;
-    case Op::SHL:
-    case Op::SHR:
-      if (n.src(1).vmin() < 0) return true;
-      break;
-    default: break;
-    }
-  }
-  return false;
+  const auto nodes = toposort(u);
+  return std::any_of(nodes.begin(), nodes.end(), is_risky);
 }
 
 bool fits(const UOp &u, Int value) {

@@ -10,12 +10,8 @@ template <typename Json> void print_line(const Json &object) {
 }
 }  // namespace
 
-void print_json_line(const nlohmann::json &object) {
-  print_line(object);
-}
-void print_ordered_json_line(const nlohmann::ordered_json &object) {
-  print_line(object);
-}
+void print_json_line(const nlohmann::json &object) { print_line(object); }
+void print_ordered_json_line(const nlohmann::ordered_json &object) { print_line(object); }
 
 void add_json_flag(CLI::App &command, CliContext &context) {
   command.add_flag("--json", context.json, "Print machine-readable JSON, one object per line");

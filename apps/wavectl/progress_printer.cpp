@@ -9,9 +9,7 @@ namespace wavectl {
 
 ProgressPrinter::ProgressPrinter(bool enabled) : enabled_(enabled), tty_(::isatty(2) != 0) {}
 
-ProgressPrinter::~ProgressPrinter() {
-  finish();
-}
+ProgressPrinter::~ProgressPrinter() { finish(); }
 
 wavescope::ProgressSink ProgressPrinter::sink() {
   return [this](const wavescope::ProgressUpdate &u) { update(u); };

@@ -73,14 +73,10 @@ void run_simplify(benchmark::State &state, bool cold) {
   state.counters["cost_vs_parse_print"] = full_s / baseline_s;
 }
 
-void BM_Simplify_Cold(benchmark::State &state) {
-  run_simplify(state, true);
-}
+void BM_Simplify_Cold(benchmark::State &state) { run_simplify(state, true); }
 BENCHMARK(BM_Simplify_Cold)->Unit(benchmark::kMillisecond);
 
-void BM_Simplify_Warm(benchmark::State &state) {
-  run_simplify(state, false);
-}
+void BM_Simplify_Warm(benchmark::State &state) { run_simplify(state, false); }
 BENCHMARK(BM_Simplify_Warm)->Unit(benchmark::kMillisecond);
 
 }  // namespace

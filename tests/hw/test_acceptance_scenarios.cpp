@@ -18,9 +18,7 @@ using namespace wavescope::testing;
 using wavescope::ErrorKind;
 
 namespace {
-Path path_under_test() {
-  return GENERATE(Path::SimPci, Path::Usb);
-}
+Path path_under_test() { return GENERATE(Path::SimPci, Path::Usb); }
 }  // namespace
 
 TEST_CASE(

@@ -32,9 +32,7 @@ struct FaultCase {
   bool usb_only = false;
 };
 
-void arm(SimBench &bench, const char *spec) {
-  bench.board().arm_fault(sim::parse_fault(spec));
-}
+void arm(SimBench &bench, const char *spec) { bench.board().arm_fault(sim::parse_fault(spec)); }
 
 const std::vector<FaultCase> &cases() {
   static const std::vector<FaultCase> all = {

@@ -13,9 +13,7 @@ std::filesystem::path testdata_root() {
   return WAVESCOPE_DEFAULT_TESTDATA;
 }
 
-std::filesystem::path source_root() {
-  return WAVESCOPE_SOURCE_DIR;
-}
+std::filesystem::path source_root() { return WAVESCOPE_SOURCE_DIR; }
 
 bool running_in_ci() {
   const char *ci = std::getenv("CI");

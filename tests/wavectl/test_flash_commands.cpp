@@ -33,9 +33,7 @@ struct Setup {
   }
 };
 
-std::string device_prefix() {
-  return GENERATE(std::string("sim:"), std::string("sim-pci:"));
-}
+std::string device_prefix() { return GENERATE(std::string("sim:"), std::string("sim-pci:")); }
 
 }  // namespace
 

@@ -35,9 +35,7 @@ fs::path copy_capture(const fs::path &from, const wavescope::testing::TempDir &t
   return to;
 }
 
-void truncate_file(const fs::path &file, std::uintmax_t size) {
-  fs::resize_file(file, size);
-}
+void truncate_file(const fs::path &file, std::uintmax_t size) { fs::resize_file(file, size); }
 
 // Rewrites the size meta.json records for `file` (so only the content is broken).
 void record_size(const fs::path &dir, const std::string &file, std::uintmax_t size) {

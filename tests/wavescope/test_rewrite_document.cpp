@@ -52,9 +52,7 @@ simplify_trace(const std::vector<std::pair<std::string, std::string>> &cases) {
   return trace;
 }
 
-std::string expression(const UOp &u) {
-  return symbolic::render_expression(u);
-}
+std::string expression(const UOp &u) { return symbolic::render_expression(u); }
 
 std::set<std::string> expressions_of(const std::unordered_set<const UOpNode *> &nodes,
                                      const UOp &graph) {

@@ -35,9 +35,7 @@
 #include "wavescope/compiler/isa/gpu_target.hpp"
 
 // The demo and icons are compiled into wavescope_gui, a static library: register them explicitly.
-static void init_wavescope_resources() {
-  Q_INIT_RESOURCE(wavescope);
-}
+static void init_wavescope_resources() { Q_INIT_RESOURCE(wavescope); }
 
 namespace wavescope::gui {
 namespace {
@@ -213,9 +211,7 @@ void MainWindow::open_demo() {
     open_path(trace);
 }
 
-void MainWindow::wait_until_idle() {
-  workspace_->wait_until_idle();
-}
+void MainWindow::wait_until_idle() { workspace_->wait_until_idle(); }
 
 QStringList MainWindow::view_names() const {
   QStringList names;

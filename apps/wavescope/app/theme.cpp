@@ -10,24 +10,12 @@
 
 namespace wavescope::gui::theme {
 
-QColor background() {
-  return QColor(0x16, 0x18, 0x1d);
-}
-QColor panel() {
-  return QColor(0x1e, 0x21, 0x28);
-}
-QColor text() {
-  return QColor(0xd8, 0xdc, 0xe4);
-}
-QColor muted_text() {
-  return QColor(0x8a, 0x91, 0x9e);
-}
-QColor accent() {
-  return QColor(0x4f, 0xa3, 0xff);
-}
-QColor selection() {
-  return QColor(0x2d, 0x4f, 0x7c);
-}
+QColor background() { return QColor(0x16, 0x18, 0x1d); }
+QColor panel() { return QColor(0x1e, 0x21, 0x28); }
+QColor text() { return QColor(0xd8, 0xdc, 0xe4); }
+QColor muted_text() { return QColor(0x8a, 0x91, 0x9e); }
+QColor accent() { return QColor(0x4f, 0xa3, 0xff); }
+QColor selection() { return QColor(0x2d, 0x4f, 0x7c); }
 
 void apply(QApplication &app) {
   app.setStyle(QStyleFactory::create("Fusion"));
@@ -122,19 +110,11 @@ QColor series_color(int index) {
   return colors[static_cast<std::size_t>(index) % std::size(colors)];
 }
 
-QColor traced_wave_color() {
-  return QColor(0x4f, 0x8f, 0xd8);
-}
-QColor other_wave_color() {
-  return QColor(0x4a, 0x55, 0x6b);
-}
+QColor traced_wave_color() { return QColor(0x4f, 0x8f, 0xd8); }
+QColor other_wave_color() { return QColor(0x4a, 0x55, 0x6b); }
 
-QColor canvas() {
-  return QColor(0x10, 0x12, 0x16);
-}
-QColor grid() {
-  return QColor(0x2a, 0x2e, 0x36);
-}
+QColor canvas() { return QColor(0x10, 0x12, 0x16); }
+QColor grid() { return QColor(0x2a, 0x2e, 0x36); }
 
 QColor edge_color(compiler::isa::EdgeKind kind) {
   using compiler::isa::EdgeKind;

@@ -16,9 +16,7 @@ std::mutex &graphviz_mutex() {
   return mutex;
 }
 
-char *cstr(const std::string &s) {
-  return const_cast<char *>(s.c_str());
-}
+char *cstr(const std::string &s) { return const_cast<char *>(s.c_str()); }
 
 }  // namespace
 

@@ -35,9 +35,7 @@ int CountersModel::metric_count() const {
   return counters_ ? static_cast<int>(counters_->metrics.size()) : 0;
 }
 
-int CountersModel::metric_rows() const {
-  return metric_count() > 0 ? 1 : 0;
-}
+int CountersModel::metric_rows() const { return metric_count() > 0 ? 1 : 0; }
 
 CountersModel::RowKind CountersModel::kind(const QModelIndex &index) const {
   const int top =
@@ -70,9 +68,7 @@ int CountersModel::rowCount(const QModelIndex &parent) const {
   return static_cast<int>(counter_at(parent.row()).rows.size());
 }
 
-int CountersModel::columnCount(const QModelIndex &) const {
-  return FirstWgpColumn + wgp_columns_;
-}
+int CountersModel::columnCount(const QModelIndex &) const { return FirstWgpColumn + wgp_columns_; }
 
 QVariant CountersModel::data(const QModelIndex &index, int role) const {
   if (!index.isValid() || !counters_) return {};

@@ -16,9 +16,7 @@ using compiler::UOp;
 
 namespace {
 
-QString qs(const std::string &s) {
-  return QString::fromStdString(s);
-}
+QString qs(const std::string &s) { return QString::fromStdString(s); }
 
 QString int_text(Int v) {
   if (v >= compiler::kIntInfinity) return QStringLiteral("inf");

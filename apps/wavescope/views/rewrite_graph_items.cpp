@@ -11,23 +11,13 @@
 
 namespace wavescope::gui {
 
-QColor rewrite_change_color() {
-  return QColor(0xff, 0x9f, 0x1c);
-}
-QColor rewrite_source_color() {
-  return QColor(0x89, 0xc9, 0xa2);
-}
-QColor rewrite_consumer_color() {
-  return QColor(0xc8, 0x88, 0xb0);
-}
+QColor rewrite_change_color() { return QColor(0xff, 0x9f, 0x1c); }
+QColor rewrite_source_color() { return QColor(0x89, 0xc9, 0xa2); }
+QColor rewrite_consumer_color() { return QColor(0xc8, 0x88, 0xb0); }
 
 namespace {
-QColor edge_color() {
-  return QColor(0x6c, 0x70, 0x80);
-}
-QColor badge_color() {
-  return QColor(0xe8, 0xc3, 0x4f);
-}
+QColor edge_color() { return QColor(0x6c, 0x70, 0x80); }
+QColor badge_color() { return QColor(0xe8, 0xc3, 0x4f); }
 }  // namespace
 
 void RewriteNodeItem::paint(QPainter *p, const QStyleOptionGraphicsItem *, QWidget *) {

@@ -33,16 +33,10 @@ namespace wavescope::gui {
 
 namespace {
 
-QString html(const std::string &text) {
-  return QString::fromStdString(text).toHtmlEscaped();
-}
+QString html(const std::string &text) { return QString::fromStdString(text).toHtmlEscaped(); }
 
-QColor added_color() {
-  return QColor(0x3a, 0xa5, 0x6d);
-}  // VIZ's diff green
-QColor removed_color() {
-  return QColor(0xd1, 0x4b, 0x4b);
-}  // VIZ's diff red
+QColor added_color() { return QColor(0x3a, 0xa5, 0x6d); }    // VIZ's diff green
+QColor removed_color() { return QColor(0xd1, 0x4b, 0x4b); }  // VIZ's diff red
 
 // Appends one line to a text panel in a colour (invalid: the default) and optionally bold.
 void append_line(QPlainTextEdit &edit, const QString &text, const QColor &color = {},
@@ -467,9 +461,7 @@ void RewriteView::set_background_layout_threshold(std::size_t nodes) {
   loader_->set_background_threshold(nodes);
 }
 
-bool RewriteView::layout_pending() const {
-  return loader_->busy();
-}
+bool RewriteView::layout_pending() const { return loader_->busy(); }
 
 GraphDirection RewriteView::choose_direction(const RewriteGraphKey &key) {
   if (direction_mode_ == DirectionMode::TopToBottom) return GraphDirection::TopToBottom;
@@ -554,16 +546,10 @@ void RewriteView::present(const RewriteGraphKey &key, const LaidOutRewriteGraph 
   all_nodes_->setEnabled(graph.collapsed || key.max_nodes == 0);
 }
 
-void RewriteView::wait_for_layout() {
-  loader_->wait();
-}
+void RewriteView::wait_for_layout() { loader_->wait(); }
 
-QString RewriteView::diff_text() const {
-  return diff_->toPlainText();
-}
-QString RewriteView::graph_text() const {
-  return graph_text_->toPlainText();
-}
+QString RewriteView::diff_text() const { return diff_->toPlainText(); }
+QString RewriteView::graph_text() const { return graph_text_->toPlainText(); }
 QString RewriteView::header_text() const {
   QTextDocument document;
   document.setHtml(header_->text());

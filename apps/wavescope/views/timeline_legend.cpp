@@ -17,9 +17,7 @@ void TimelineLegend::set_categories(std::vector<trace::timeline::EventCategory> 
   update();
 }
 
-QSize TimelineLegend::sizeHint() const {
-  return {600, 20};
-}
+QSize TimelineLegend::sizeHint() const { return {600, 20}; }
 
 void TimelineLegend::paintEvent(QPaintEvent *) {
   QPainter p(this);

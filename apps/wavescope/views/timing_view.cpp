@@ -123,9 +123,7 @@ TimingView::TimingView(Workspace &workspace, Selection &selection, QWidget *pare
   on_focus(selection_.focus());
 }
 
-void TimingView::set_filter(const QString &text) {
-  proxy_->setFilterFixedString(text);
-}
+void TimingView::set_filter(const QString &text) { proxy_->setFilterFixedString(text); }
 
 void TimingView::on_focus(const Focus &focus) {
   const auto *document = dynamic_cast<const CaptureDocument *>(workspace_.document(focus.document));

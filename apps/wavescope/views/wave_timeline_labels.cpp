@@ -13,9 +13,7 @@ using trace::timeline::EventCategory;
 
 namespace {
 
-QString format_hz(double hz) {
-  return QStringLiteral("%1 GHz").arg(hz / 1e9, 0, 'f', 2);
-}
+QString format_hz(double hz) { return QStringLiteral("%1 GHz").arg(hz / 1e9, 0, 'f', 2); }
 
 }  // namespace
 

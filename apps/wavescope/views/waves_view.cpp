@@ -33,13 +33,9 @@ QString mono(const QString &text) {
   return QStringLiteral("<tt>%1</tt>").arg(text.toHtmlEscaped());
 }
 
-QString hex(quint64 value) {
-  return QStringLiteral("0x%1").arg(value, 0, 16);
-}
+QString hex(quint64 value) { return QStringLiteral("0x%1").arg(value, 0, 16); }
 
-QString cycles(std::int64_t n) {
-  return QObject::tr("%L1 cycles").arg(n);
-}
+QString cycles(std::int64_t n) { return QObject::tr("%L1 cycles").arg(n); }
 
 QString name_of(std::string_view name) {
   return QString::fromUtf8(name.data(), static_cast<int>(name.size()));
@@ -177,9 +173,7 @@ void WavesView::on_event_selected(const TimelineEventRef &ref) {
   linking_ = false;
 }
 
-QString WavesView::inspector_text() const {
-  return inspector_->toPlainText();
-}
+QString WavesView::inspector_text() const { return inspector_->toPlainText(); }
 
 void WavesView::update_inspector() {
   if (!model_->timeline()) {

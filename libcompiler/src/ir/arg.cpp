@@ -30,9 +30,7 @@ std::uint64_t bits_of(double v) {
   return bits;
 }
 
-template <class T> int three_way(const T &a, const T &b) {
-  return a < b ? -1 : b < a ? 1 : 0;
-}
+template <class T> int three_way(const T &a, const T &b) { return a < b ? -1 : b < a ? 1 : 0; }
 
 // The numeric value of a constant-like arg, if it has one.
 std::optional<double> numeric(const Arg &a) {
@@ -49,13 +47,9 @@ std::string bounds_text(const std::optional<std::pair<Int, Int>> &bounds) {
 
 }  // namespace
 
-bool operator==(FloatValue a, FloatValue b) {
-  return bits_of(a.value) == bits_of(b.value);
-}
+bool operator==(FloatValue a, FloatValue b) { return bits_of(a.value) == bits_of(b.value); }
 
-std::string_view to_string(AxisType type) {
-  return kAxisNames[static_cast<std::size_t>(type)];
-}
+std::string_view to_string(AxisType type) { return kAxisNames[static_cast<std::size_t>(type)]; }
 
 std::optional<AxisType> parse_axis_type(std::string_view text) {
   for (std::size_t i = 0; i < kAxisNames.size(); ++i)
@@ -81,9 +75,7 @@ char axis_letter(AxisType type) {
   return 'L';
 }
 
-bool is_none(const Arg &arg) {
-  return std::holds_alternative<std::monostate>(arg);
-}
+bool is_none(const Arg &arg) { return std::holds_alternative<std::monostate>(arg); }
 
 std::size_t hash_arg(const Arg &arg) {
   std::size_t h = arg.index();

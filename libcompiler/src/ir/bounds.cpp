@@ -6,17 +6,11 @@
 namespace wavescope::compiler {
 namespace {
 
-Interval full_range(DType t) {
-  return {dtype_min(t), dtype_max(t)};
-}
+Interval full_range(DType t) { return {dtype_min(t), dtype_max(t)}; }
 
-Interval hull(std::initializer_list<Int> values) {
-  return {std::min(values), std::max(values)};
-}
+Interval hull(std::initializer_list<Int> values) { return {std::min(values), std::max(values)}; }
 
-bool is_point(const UOp &u) {
-  return u.vmin() == u.vmax() && is_finite(u.vmin());
-}
+bool is_point(const UOp &u) { return u.vmin() == u.vmax() && is_finite(u.vmin()); }
 
 // Division of interval endpoints; an infinite operand gives a saturated result.
 Int bound_div(Int a, Int b, bool floor) {

@@ -41,12 +41,8 @@ constexpr std::array<ScalarInfo, kScalarCount> kScalars = {{
     {"double", 15, 64, 64},
 }};
 
-const ScalarInfo &info(ScalarType s) {
-  return kScalars[static_cast<std::size_t>(s)];
-}
-constexpr std::uint32_t bit(ScalarType s) {
-  return 1u << static_cast<unsigned>(s);
-}
+const ScalarInfo &info(ScalarType s) { return kScalars[static_cast<std::size_t>(s)]; }
+constexpr std::uint32_t bit(ScalarType s) { return 1u << static_cast<unsigned>(s); }
 
 // Direct parents in the promotion lattice (spec §1.5.2).
 std::uint32_t lattice_parents(ScalarType s) {
@@ -165,9 +161,7 @@ int compare(DType a, DType b) {
   return 0;
 }
 
-bool is_bool(DType t) {
-  return !t.is_pointer() && t.scalar == ScalarType::Bool;
-}
+bool is_bool(DType t) { return !t.is_pointer() && t.scalar == ScalarType::Bool; }
 
 bool is_sized_int(DType t) {
   return !t.is_pointer() && t.scalar >= ScalarType::Int8 && t.scalar <= ScalarType::UInt64;
@@ -188,17 +182,13 @@ bool is_unsigned(DType t) {
   }
 }
 
-bool is_float(DType t) {
-  return !t.is_pointer() && t.scalar >= ScalarType::WeakFloat;
-}
+bool is_float(DType t) { return !t.is_pointer() && t.scalar >= ScalarType::WeakFloat; }
 
 bool is_weak(DType t) {
   return !t.is_pointer() && (t.scalar == ScalarType::Index || t.scalar == ScalarType::WeakFloat);
 }
 
-unsigned bit_width(ScalarType s) {
-  return info(s).bits;
-}
+unsigned bit_width(ScalarType s) { return info(s).bits; }
 
 unsigned byte_size(DType t) {
   if (t.is_pointer()) return 8;
@@ -294,9 +284,7 @@ double round_to_float(double v, DType t) {
   }
 }
 
-std::string_view scalar_name(ScalarType s) {
-  return info(s).name;
-}
+std::string_view scalar_name(ScalarType s) { return info(s).name; }
 
 std::string to_string(DType t) {
   std::string text(scalar_name(t.scalar));

@@ -88,9 +88,7 @@ constexpr std::array<std::string_view, kOpCount> kOpNames = {
 };
 }  // namespace
 
-std::string_view to_string(Op op) {
-  return kOpNames[static_cast<std::size_t>(op)];
-}
+std::string_view to_string(Op op) { return kOpNames[static_cast<std::size_t>(op)]; }
 
 std::optional<Op> parse_op(std::string_view name) {
   for (std::size_t i = 0; i < kOpCount; ++i)

@@ -151,9 +151,7 @@ std::size_t UOpTable::live_count() {
   return total;
 }
 
-std::size_t live_node_count() {
-  return UOpTable::live_count();
-}
+std::size_t live_node_count() { return UOpTable::live_count(); }
 
 UOp::UOp(const UOp &other) noexcept : node_(other.node_) {
   if (node_) UOpTable::retain(node_);
@@ -353,22 +351,16 @@ UOp const_int(Int value, DType dtype) {
   return UOp::make(Op::CONST, dtype, {}, wrap_value(value, dtype));
 }
 
-UOp const_bool(bool value) {
-  return UOp::make(Op::CONST, dtypes::bool_, {}, value);
-}
+UOp const_bool(bool value) { return UOp::make(Op::CONST, dtypes::bool_, {}, value); }
 
 UOp const_float(double value, DType dtype) {
   if (std::isnan(value)) value = std::nan("");
   return UOp::make(Op::CONST, dtype, {}, FloatValue{round_to_float(value, dtype)});
 }
 
-UOp invalid() {
-  return UOp::make(Op::CONST, dtypes::bool_, {}, InvalidValue{});
-}
+UOp invalid() { return UOp::make(Op::CONST, dtypes::bool_, {}, InvalidValue{}); }
 
-UOp const_like(const UOp &like, Int value) {
-  return const_int(value, like.dtype());
-}
+UOp const_like(const UOp &like, Int value) { return const_int(value, like.dtype()); }
 
 UOp variable(std::string name, Int min, Int max, DType dtype, Int multiple_of) {
   ParamArg p;

@@ -49,17 +49,11 @@ Int floor_div(Int a, Int b) {
   return q;
 }
 
-Int floor_mod(Int a, Int b) {
-  return a - floor_div(a, b) * b;
-}
+Int floor_mod(Int a, Int b) { return a - floor_div(a, b) * b; }
 
-Int trunc_div(Int a, Int b) {
-  return a / b;
-}
+Int trunc_div(Int a, Int b) { return a / b; }
 
-Int trunc_mod(Int a, Int b) {
-  return a % b;
-}
+Int trunc_mod(Int a, Int b) { return a % b; }
 
 Int gcd(Int a, Int b) {
   a = abs_value(a);

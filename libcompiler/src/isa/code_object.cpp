@@ -27,9 +27,7 @@ template <typename T> void put(std::vector<std::uint8_t> &b, std::size_t offset,
   std::memcpy(b.data() + offset, &value, sizeof(T));
 }
 
-std::string llvm_message(llvm::Error error) {
-  return llvm::toString(std::move(error));
-}
+std::string llvm_message(llvm::Error error) { return llvm::toString(std::move(error)); }
 
 // ELF64 header field offsets (System V gABI).
 constexpr std::size_t kType = 16, kMachine = 18, kVersion = 20, kFlags = 48, kEhsize = 52,

@@ -18,9 +18,7 @@
 namespace wavescope::compiler::isa {
 namespace {
 
-bool starts(std::string_view s, std::string_view prefix) {
-  return s.starts_with(prefix);
-}
+bool starts(std::string_view s, std::string_view prefix) { return s.starts_with(prefix); }
 
 // The category SQTT reports an instruction under, from its mnemonic (stable across
 // RDNA3/RDNA4/CDNA, unlike LLVM's per-generation opcode enums).
@@ -92,9 +90,7 @@ Disassembler::~Disassembler() = default;
 Disassembler::Disassembler(Disassembler &&) noexcept = default;
 Disassembler &Disassembler::operator=(Disassembler &&) noexcept = default;
 
-const GpuTarget &Disassembler::target() const {
-  return impl_->gpu;
-}
+const GpuTarget &Disassembler::target() const { return impl_->gpu; }
 
 Instruction Disassembler::decode(std::span<const std::uint8_t> bytes, std::uint64_t address) const {
   Instruction inst;

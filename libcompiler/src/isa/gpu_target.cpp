@@ -156,8 +156,6 @@ std::string processor_from_gfx_target_version(unsigned version) {
   return fmt::format("gfx{}{:x}{:x}", version / 10000, (version / 100) % 100, version % 100);
 }
 
-std::string llvm_version() {
-  return LLVM_VERSION_STRING;
-}
+std::string llvm_version() { return LLVM_VERSION_STRING; }
 
 }  // namespace wavescope::compiler::isa

@@ -102,9 +102,7 @@ Pat or_casted(const Pat &p, std::string name) {
 }
 
 namespace {
-Pat binary(Op op, const Pat &a, const Pat &b) {
-  return pat(op, {a, b});
-}
+Pat binary(Op op, const Pat &a, const Pat &b) { return pat(op, {a, b}); }
 Pat commutative(Op op, const Pat &a, const Pat &b) {
   Pat p;
   p.ops = op;
@@ -112,53 +110,25 @@ Pat commutative(Op op, const Pat &a, const Pat &b) {
 }
 }  // namespace
 
-Pat operator+(const Pat &a, const Pat &b) {
-  return commutative(Op::ADD, a, b);
-}
-Pat operator*(const Pat &a, const Pat &b) {
-  return commutative(Op::MUL, a, b);
-}
-Pat floordiv(const Pat &a, const Pat &b) {
-  return binary(Op::FLOORDIV, a, b);
-}
-Pat floormod(const Pat &a, const Pat &b) {
-  return binary(Op::FLOORMOD, a, b);
-}
-Pat lt(const Pat &a, const Pat &b) {
-  return binary(Op::CMPLT, a, b).dtype(dtypes::bool_);
-}
-Pat ne(const Pat &a, const Pat &b) {
-  return commutative(Op::CMPNE, a, b).dtype(dtypes::bool_);
-}
-Pat maximum(const Pat &a, const Pat &b) {
-  return commutative(Op::MAX, a, b);
-}
-Pat bit_and(const Pat &a, const Pat &b) {
-  return commutative(Op::AND, a, b);
-}
-Pat bit_or(const Pat &a, const Pat &b) {
-  return commutative(Op::OR, a, b);
-}
-Pat bit_xor(const Pat &a, const Pat &b) {
-  return commutative(Op::XOR, a, b);
-}
-Pat shl(const Pat &a, const Pat &b) {
-  return binary(Op::SHL, a, b);
-}
-Pat shr(const Pat &a, const Pat &b) {
-  return binary(Op::SHR, a, b);
-}
-Pat where(const Pat &c, const Pat &t, const Pat &f) {
-  return pat(Op::WHERE, {c, t, f});
-}
+Pat operator+(const Pat &a, const Pat &b) { return commutative(Op::ADD, a, b); }
+Pat operator*(const Pat &a, const Pat &b) { return commutative(Op::MUL, a, b); }
+Pat floordiv(const Pat &a, const Pat &b) { return binary(Op::FLOORDIV, a, b); }
+Pat floormod(const Pat &a, const Pat &b) { return binary(Op::FLOORMOD, a, b); }
+Pat lt(const Pat &a, const Pat &b) { return binary(Op::CMPLT, a, b).dtype(dtypes::bool_); }
+Pat ne(const Pat &a, const Pat &b) { return commutative(Op::CMPNE, a, b).dtype(dtypes::bool_); }
+Pat maximum(const Pat &a, const Pat &b) { return commutative(Op::MAX, a, b); }
+Pat bit_and(const Pat &a, const Pat &b) { return commutative(Op::AND, a, b); }
+Pat bit_or(const Pat &a, const Pat &b) { return commutative(Op::OR, a, b); }
+Pat bit_xor(const Pat &a, const Pat &b) { return commutative(Op::XOR, a, b); }
+Pat shl(const Pat &a, const Pat &b) { return binary(Op::SHL, a, b); }
+Pat shr(const Pat &a, const Pat &b) { return binary(Op::SHR, a, b); }
+Pat where(const Pat &c, const Pat &t, const Pat &f) { return pat(Op::WHERE, {c, t, f}); }
 
 Pat cast(const Pat &x, DTypeList to, std::string name) {
   return pat(Op::CAST, {x}).dtype(std::move(to)).named(std::move(name));
 }
 
-Pat logical_not(const Pat &x) {
-  return ne(x, constant(true));
-}
+Pat logical_not(const Pat &x) { return ne(x, constant(true)); }
 
 DTypeList sized_int_dtypes() {
   return {dtypes::int8,  dtypes::uint8,  dtypes::int16, dtypes::uint16,

@@ -478,19 +478,11 @@ TraceGroup::~TraceGroup() {
   if (trace_) trace_->close_group();
 }
 
-SuspendTracing::SuspendTracing() : previous_(g_active) {
-  g_active = nullptr;
-}
-SuspendTracing::~SuspendTracing() {
-  g_active = previous_;
-}
+SuspendTracing::SuspendTracing() : previous_(g_active) { g_active = nullptr; }
+SuspendTracing::~SuspendTracing() { g_active = previous_; }
 
-RewriteTrace *active_trace() {
-  return g_active;
-}
+RewriteTrace *active_trace() { return g_active; }
 
-int &detail::trace_depth() {
-  return g_depth;
-}
+int &detail::trace_depth() { return g_depth; }
 
 }  // namespace wavescope::compiler::rewrite

@@ -21,9 +21,7 @@ std::vector<UOp> split(const UOp &u, Op sep) {
   return out;
 }
 
-std::optional<Int> int_value(const UOp &u) {
-  return u.const_value();
-}
+std::optional<Int> int_value(const UOp &u) { return u.const_value(); }
 
 std::pair<UOp, Int> pop_const(const UOp &u, Op op) {
   if (u.op() == op && u.size() == 2)
@@ -53,9 +51,7 @@ Int const_factor(const UOp &u) {
   }
 }
 
-UOp constant_like(const UOp &like, Int value) {
-  return const_int(value, like.dtype());
-}
+UOp constant_like(const UOp &like, Int value) { return const_int(value, like.dtype()); }
 
 UOp scaled(const UOp &v, Int c) {
   if (c == 0) return constant_like(v, 0);
@@ -201,9 +197,7 @@ UOp sum_of(const std::vector<UOp> &terms, Int k) {
   return acc;
 }
 
-std::size_t slice_size(const UOp &u) {
-  return toposort(u).size() - 1;
-}
+std::size_t slice_size(const UOp &u) { return toposort(u).size() - 1; }
 
 namespace {
 // Whether n is a division, modulo or shift whose right operand may be zero (resp. negative).

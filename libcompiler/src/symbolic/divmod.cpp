@@ -24,9 +24,7 @@ namespace {
 
 const DTypeList kIndex{dtypes::index};
 
-UOp make_divmod(Op op, const UOp &x, const UOp &y) {
-  return alu(op, {x, y});
-}
+UOp make_divmod(Op op, const UOp &x, const UOp &y) { return alu(op, {x, y}); }
 
 // Simplification used inside the engine (not traced: it is part of one rule's work).
 UOp simplify_quietly(const UOp &u) {
@@ -286,8 +284,6 @@ UOp fold_divmod_cached(const UOp &d) {
   return r;
 }
 
-void clear_caches() {
-  divmod_memo.clear();
-}
+void clear_caches() { divmod_memo.clear(); }
 
 }  // namespace wavescope::compiler::symbolic

@@ -17,9 +17,7 @@ void Scope::declare(const std::string &name, Int min, Int max, DType dtype) {
   names_[name] = variable(name, min, max, dtype);
 }
 
-void Scope::bind(const std::string &name, UOp node) {
-  names_[name] = std::move(node);
-}
+void Scope::bind(const std::string &name, UOp node) { names_[name] = std::move(node); }
 
 UOp Scope::lookup(std::string_view name) const {
   auto it = names_.find(name);
@@ -423,9 +421,7 @@ private:
 
 }  // namespace
 
-std::string render_expression(const UOp &root) {
-  return Printer().print(root);
-}
+std::string render_expression(const UOp &root) { return Printer().print(root); }
 
 std::size_t count_operations(std::string_view text) {
   Scope scope;
@@ -450,8 +446,6 @@ std::size_t count_operations(std::string_view text) {
   return count;
 }
 
-std::size_t count_operations(const UOp &root) {
-  return count_operations(render_expression(root));
-}
+std::size_t count_operations(const UOp &root) { return count_operations(render_expression(root)); }
 
 }  // namespace wavescope::compiler::symbolic

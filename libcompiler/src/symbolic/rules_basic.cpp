@@ -19,9 +19,7 @@ namespace {
 
 const DTypeList kBool{dtypes::bool_};
 
-bool all_ones_mask(Int mask, Int low_bits) {
-  return (mask | low_bits) == -1;
-}
+bool all_ones_mask(Int mask, Int low_bits) { return (mask | low_bits) == -1; }
 
 // The value of a CONST as an evaluator value (nullopt for floats and Invalid).
 std::optional<Value> const_as_value(const UOp &c) {

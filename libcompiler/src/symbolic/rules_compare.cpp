@@ -16,9 +16,7 @@ namespace {
 
 const DTypeList kIndex{dtypes::index};
 
-bool is_point(const UOp &u) {
-  return u.vmin() == u.vmax() && is_finite(u.vmin());
-}
+bool is_point(const UOp &u) { return u.vmin() == u.vmax() && is_finite(u.vmin()); }
 
 // Σ terms < c, c > 0: terms whose constant factor shares d = gcd(..., c) > 1 with c can be divided
 // by d when the other terms stay inside [0, d) (tinygrad's lt_folding).

@@ -24,9 +24,7 @@ UOp fold_where_closure(const UOp &cond, const UOp &t, const UOp &f) {
                substitute(f, {{cond, const_bool(false)}}));
 }
 
-bool both_const(const UOp &a, const UOp &b) {
-  return a.is_const() && b.is_const();
-}
+bool both_const(const UOp &a, const UOp &b) { return a.is_const() && b.is_const(); }
 
 }  // namespace
 

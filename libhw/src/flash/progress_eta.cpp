@@ -35,9 +35,7 @@ std::optional<double> EtaEstimator::cost(const std::string &kind) const {
   return it->second.total / it->second.count;
 }
 
-std::uint64_t EtaEstimator::operations() const {
-  return bar5_.stats().operations() - start_ops_;
-}
+std::uint64_t EtaEstimator::operations() const { return bar5_.stats().operations() - start_ops_; }
 
 std::optional<double> EtaEstimator::seconds_per_operation() const {
   const std::uint64_t ops = operations();

@@ -17,9 +17,7 @@ std::string describe(const SpiTransaction &t) {
   return fmt::format("opcode 0x{:02X} at 0x{:06X}", t.opcode, t.address);
 }
 
-double seconds(Clock::Duration d) {
-  return std::chrono::duration<double>(d).count();
-}
+double seconds(Clock::Duration d) { return std::chrono::duration<double>(d).count(); }
 
 }  // namespace
 

@@ -213,9 +213,7 @@ std::size_t ImageCheck::error_count() const {
                     [](const auto &f) { return f.severity == FindingSeverity::Error; }));
 }
 
-std::size_t ImageCheck::warning_count() const {
-  return findings.size() - error_count();
-}
+std::size_t ImageCheck::warning_count() const { return findings.size() - error_count(); }
 
 std::string ImageCheck::error_summary() const {
   std::string out;

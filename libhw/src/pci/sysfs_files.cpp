@@ -16,9 +16,7 @@ namespace wavescope::hw::sysfs {
 
 namespace fs = std::filesystem;
 
-fs::path devices_dir(const fs::path &root) {
-  return root / "bus" / "pci" / "devices";
-}
+fs::path devices_dir(const fs::path &root) { return root / "bus" / "pci" / "devices"; }
 
 std::optional<std::string> read_line(const fs::path &file) {
   std::ifstream in(file);

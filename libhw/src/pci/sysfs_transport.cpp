@@ -101,9 +101,7 @@ SysfsPciFunction::~SysfsPciFunction() {
   if (config_fd_ >= 0) ::close(config_fd_);
 }
 
-fs::path SysfsPciFunction::device_dir() const {
-  return devices_dir(options_.sysfs_root) / bdf_;
-}
+fs::path SysfsPciFunction::device_dir() const { return devices_dir(options_.sysfs_root) / bdf_; }
 
 void SysfsPciFunction::write_sysfs(const fs::path &file, std::string_view text,
                                    std::string_view why) {
@@ -113,9 +111,7 @@ void SysfsPciFunction::write_sysfs(const fs::path &file, std::string_view text,
   sysfs::write_file(file, text, action);
 }
 
-void SysfsPciFunction::read_resources() {
-  bars_ = sysfs::read_resources(device_dir());
-}
+void SysfsPciFunction::read_resources() { bars_ = sysfs::read_resources(device_dir()); }
 
 std::uint32_t SysfsPciFunction::config_read(std::uint32_t offset, unsigned width) {
   if (closed_) throw Error(ErrorKind::Internal, fmt::format("{} is closed", id()));
@@ -146,9 +142,7 @@ void SysfsPciFunction::config_write(std::uint32_t offset, std::uint32_t value, u
                                                value, offset, bdf_, std::strerror(errno)));
 }
 
-BarInfo SysfsPciFunction::bar(unsigned index) {
-  return index < 6 ? bars_[index] : BarInfo{};
-}
+BarInfo SysfsPciFunction::bar(unsigned index) { return index < 6 ? bars_[index] : BarInfo{}; }
 
 Mmio &SysfsPciFunction::map_bar(unsigned index) {
   if (closed_) throw Error(ErrorKind::Internal, fmt::format("{} is closed", id()));

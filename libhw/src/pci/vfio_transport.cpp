@@ -27,9 +27,7 @@ public:
   }
 };
 
-std::string errno_text() {
-  return std::strerror(errno);
-}
+std::string errno_text() { return std::strerror(errno); }
 
 // A region without mmap support: each register access is one 4-byte pread/pwrite, which vfio-pci
 // performs as a single 32-bit access.
@@ -100,9 +98,7 @@ private:
 
 }  // namespace
 
-std::shared_ptr<VfioKernel> linux_vfio_kernel() {
-  return std::make_shared<LinuxVfioKernel>();
-}
+std::shared_ptr<VfioKernel> linux_vfio_kernel() { return std::make_shared<LinuxVfioKernel>(); }
 
 VfioPciFunction::VfioPciFunction(std::string bdf, VfioOptions options)
     : bdf_(std::move(bdf)), options_(std::move(options)) {
@@ -158,9 +154,7 @@ void VfioPciFunction::open_device() {
   config_ = region(VFIO_PCI_CONFIG_REGION_INDEX);
 }
 
-VfioPciFunction::~VfioPciFunction() {
-  close();
-}
+VfioPciFunction::~VfioPciFunction() { close(); }
 
 void VfioPciFunction::announce(const fs::path &file, std::string_view text, std::string_view why) {
   const std::string action = fmt::format("write {} to {} ({})", text, file.string(), why);
@@ -269,9 +263,7 @@ void VfioPciFunction::config_write(std::uint32_t offset, std::uint32_t value, un
                 fmt::format("config write of {} at {:#x}: {}", bdf_, offset, errno_text()));
 }
 
-BarInfo VfioPciFunction::bar(unsigned index) {
-  return index < 6 ? bars_[index] : BarInfo{};
-}
+BarInfo VfioPciFunction::bar(unsigned index) { return index < 6 ? bars_[index] : BarInfo{}; }
 
 Mmio &VfioPciFunction::map_bar(unsigned index) {
   if (closed_) throw Error(ErrorKind::Internal, fmt::format("{} is closed", id()));

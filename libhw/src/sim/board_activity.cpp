@@ -66,8 +66,6 @@ std::vector<std::string> BoardActivity::unread_sectors() const {
   return out;
 }
 
-void BoardActivity::reset() {
-  *this = BoardActivity{};
-}
+void BoardActivity::reset() { *this = BoardActivity{}; }
 
 }  // namespace wavescope::hw::sim

@@ -13,9 +13,7 @@ using namespace navi31;
 
 namespace {
 
-bool in_rom_sw(std::uint32_t offset) {
-  return offset >= kRomSwCntl && offset < kRomSwDataEnd;
-}
+bool in_rom_sw(std::uint32_t offset) { return offset >= kRomSwCntl && offset < kRomSwDataEnd; }
 bool is_psp(std::uint32_t offset) {
   return offset == kPspCommand || offset == kPspData || offset == kPspDoorbell ||
          offset == kPspSosAlive || offset == kPspBootLoader;
@@ -134,9 +132,7 @@ void Navi31Board::load_driver() {
   apply_state();
 }
 
-void Navi31Board::link_down() {
-  go_offline("PCIe link down");
-}
+void Navi31Board::link_down() { go_offline("PCIe link down"); }
 
 void Navi31Board::go_offline(std::string reason) {
   state_ = BoardState::Offline;

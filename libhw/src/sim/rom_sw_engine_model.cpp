@@ -14,9 +14,7 @@ RomSwEngineModel::RomSwEngineModel(const SimConfig &config, Gd25FlashModel &chip
                                    SimRandom &random, BoardActivity &activity)
     : config_(config), chip_(chip), faults_(faults), random_(random), activity_(activity) {}
 
-EngineGate RomSwEngineModel::gate() const {
-  return gated_by_fault_ ? EngineGate::Sticky : gate_;
-}
+EngineGate RomSwEngineModel::gate() const { return gated_by_fault_ ? EngineGate::Sticky : gate_; }
 
 std::uint32_t RomSwEngineModel::read(std::uint32_t offset, TimePoint now) {
   settle(now);

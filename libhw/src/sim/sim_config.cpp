@@ -19,9 +19,7 @@ std::vector<ScriptStep> default_psp_script() {
 
 namespace {
 
-std::int64_t ns(Nanoseconds d) {
-  return d.count();
-}
+std::int64_t ns(Nanoseconds d) { return d.count(); }
 
 std::uint64_t parse_number(const std::string &key, const std::string &text) {
   if (const auto value = parse_unsigned(text)) return *value;

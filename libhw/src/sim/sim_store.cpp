@@ -35,9 +35,7 @@ SimBoardLock::SimBoardLock(const fs::path &lock_file, const std::string &name) {
   }
 }
 
-SimBoardLock::SimBoardLock(SimBoardLock &&other) noexcept : fd_(other.fd_) {
-  other.fd_ = -1;
-}
+SimBoardLock::SimBoardLock(SimBoardLock &&other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
 
 SimBoardLock &SimBoardLock::operator=(SimBoardLock &&other) noexcept {
   if (this != &other) {

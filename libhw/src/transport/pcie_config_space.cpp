@@ -32,9 +32,7 @@ PcieFunctionIdentity navi31_pcie_identity() {
   return id;
 }
 
-PcieConfigSpace::PcieConfigSpace(PcieFunctionIdentity identity) : identity_(identity) {
-  reset();
-}
+PcieConfigSpace::PcieConfigSpace(PcieFunctionIdentity identity) : identity_(identity) { reset(); }
 
 void PcieConfigSpace::reset() {
   regs_.fill(0);

@@ -326,9 +326,7 @@ void Asm24Transport::xdata_write(std::uint16_t address, std::uint8_t value) {
                      [=] { return fmt::format("XDATA write at {:#06x}", address); });
 }
 
-BarInfo Asm24Transport::bar(unsigned index) {
-  return index < 6 ? bars_[index] : BarInfo{};
-}
+BarInfo Asm24Transport::bar(unsigned index) { return index < 6 ? bars_[index] : BarInfo{}; }
 
 Mmio &Asm24Transport::map_bar(unsigned index) {
   if (closed_) throw Error(ErrorKind::Internal, fmt::format("{} is closed", options_.id));

@@ -24,9 +24,7 @@ Context make_context() {
   return Context(context);
 }
 
-int rank(std::uint16_t vendor) {
-  return vendor == asm24::kVendorNew ? 0 : 1;
-}
+int rank(std::uint16_t vendor) { return vendor == asm24::kVendorNew ? 0 : 1; }
 
 std::string libusb_text(int code) {
   return fmt::format("{} ({})", libusb_strerror(static_cast<libusb_error>(code)),
@@ -35,9 +33,7 @@ std::string libusb_text(int code) {
 
 }  // namespace
 
-std::string UsbBridgeInfo::label() const {
-  return fmt::format("usb:{}-{}", bus, address);
-}
+std::string UsbBridgeInfo::label() const { return fmt::format("usb:{}-{}", bus, address); }
 
 UsbStatus usb_status_from_libusb(int code) {
   switch (code) {

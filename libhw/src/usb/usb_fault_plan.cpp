@@ -12,9 +12,7 @@ std::string_view to_string(UsbTransferKind kind) {
   return "transfer";
 }
 
-void UsbFaultPlan::add(UsbFault fault) {
-  faults_.push_back({fault, 0, false});
-}
+void UsbFaultPlan::add(UsbFault fault) { faults_.push_back({fault, 0, false}); }
 
 void UsbFaultPlan::fail_nth(UsbTransferKind kind, std::uint64_t nth, UsbFaultEffect effect,
                             std::size_t short_length) {
@@ -45,9 +43,7 @@ void UsbFaultPlan::completion_status_for(unsigned count, asm24::CompletionStatus
   completion_status_ = status;
 }
 
-void UsbFaultPlan::link_training_fails(std::uint8_t ltssm) {
-  training_failure_ = ltssm;
-}
+void UsbFaultPlan::link_training_fails(std::uint8_t ltssm) { training_failure_ = ltssm; }
 
 void UsbFaultPlan::link_down_after(std::uint64_t transfers) {
   if (transfers == 0)
@@ -61,9 +57,7 @@ void UsbFaultPlan::set_link_down(bool down) {
   link_down_countdown_.reset();
 }
 
-void UsbFaultPlan::clear() {
-  *this = UsbFaultPlan{};
-}
+void UsbFaultPlan::clear() { *this = UsbFaultPlan{}; }
 
 std::optional<UsbFault> UsbFaultPlan::on_transfer(UsbTransferKind kind,
                                                   const UsbControlSetup *setup) {

@@ -23,12 +23,8 @@ struct Metric {
   std::vector<Variant> variants;  // the first whose counters are all present is used
 };
 
-double sum(const CounterSample *c) {
-  return static_cast<double>(c->sum);
-}
-double max(const CounterSample *c) {
-  return static_cast<double>(c->max);
-}
+double sum(const CounterSample *c) { return static_cast<double>(c->sum); }
+double max(const CounterSample *c) { return static_cast<double>(c->max); }
 
 std::optional<double> ratio(double numerator, double denominator, double scale = 1.0) {
   if (denominator == 0) return std::nullopt;

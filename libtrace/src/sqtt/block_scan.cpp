@@ -50,13 +50,9 @@ const SizeTables &size_tables(Family family) {
 }
 
 // How many shifted bytes a scan of `count` nibbles provides: a packet at nibble count - 1 reads 9.
-unsigned shifted_needed(unsigned count) {
-  return (count - 1) / 2 + 9;
-}
+unsigned shifted_needed(unsigned count) { return (count - 1) / 2 + 9; }
 // How many bytes of the block a scan may read.
-unsigned readable_bytes(unsigned count) {
-  return (count - 1) / 2 + 16;
-}
+unsigned readable_bytes(unsigned count) { return (count - 1) / 2 + 16; }
 
 // Byte by byte from input byte `k` on: one shifted byte and two sizes each.
 void scan_portable(const SizeTables &t, const std::uint8_t *block, unsigned k, unsigned count,

@@ -357,17 +357,11 @@ const FieldSpec *PacketSpec::field(std::string_view field_name) const {
   return nullptr;
 }
 
-const PacketSpec &packet_spec(PacketType type) {
-  return specs()[static_cast<std::size_t>(type)];
-}
+const PacketSpec &packet_spec(PacketType type) { return specs()[static_cast<std::size_t>(type)]; }
 
-std::span<const PacketSpec> all_packet_specs() {
-  return specs();
-}
+std::span<const PacketSpec> all_packet_specs() { return specs(); }
 
-std::string_view to_string(PacketType type) {
-  return packet_spec(type).name;
-}
+std::string_view to_string(PacketType type) { return packet_spec(type).name; }
 
 std::optional<PacketType> packet_type_from_name(std::string_view name) {
   for (const auto &s : specs())

@@ -40,9 +40,7 @@ bool has(const Packet &p, Key key) {
 bool is_rdna4_wave(PacketType t) {
   return t == PacketType::WavestartRdna4 || t == PacketType::WaveendRdna4;
 }
-bool is_cdna(PacketType t) {
-  return t >= PacketType::CdnaMisc;
-}
+bool is_cdna(PacketType t) { return t >= PacketType::CdnaMisc; }
 
 // The CU of a wave packet: derived on RDNA (spec §9.5), a field on CDNA.
 unsigned cu_of(const Packet &p) {

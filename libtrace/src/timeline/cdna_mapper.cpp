@@ -5,9 +5,7 @@
 namespace wavescope::trace::timeline {
 namespace {
 
-bool starts(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
+bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 // Instructions that issue without an instruction packet.
 bool issues_no_packet(const ProgramInstruction &inst) {

@@ -80,9 +80,7 @@ TimelineBuilder::TimelineBuilder(unsigned se, std::string blob) : wave_rows_(32)
   }
 }
 
-void TimelineBuilder::on_wave(const Wave &wave) {
-  timeline_.waves.push_back(wave);
-}
+void TimelineBuilder::on_wave(const Wave &wave) { timeline_.waves.push_back(wave); }
 
 void TimelineBuilder::on_dispatch(const DispatchEvent &d) {
   auto &row = wave_rows_[d.slot % wave_rows_.size()];
@@ -131,9 +129,7 @@ void TimelineBuilder::on_barrier(const BarrierSpan &span) {
   if (span.row_index < row.events.size()) row.events[span.row_index].end = span.end;
 }
 
-void TimelineBuilder::on_clock(const ClockPoint &point) {
-  timeline_.clock.push_back(point);
-}
+void TimelineBuilder::on_clock(const ClockPoint &point) { timeline_.clock.push_back(point); }
 
 SeTimeline TimelineBuilder::finish() {
   std::sort(exec_rows_.begin(), exec_rows_.end(),

@@ -36,9 +36,7 @@ void SimBench::reopen() {
   function_ = std::make_unique<Asm24Transport>(std::move(bridge), clock_, transport);
 }
 
-UsbFaultPlan *SimBench::usb_faults() {
-  return bridge_ ? &bridge_->faults() : nullptr;
-}
+UsbFaultPlan *SimBench::usb_faults() { return bridge_ ? &bridge_->faults() : nullptr; }
 
 std::vector<std::uint8_t> SimBench::blank_flash() {
   return std::vector<std::uint8_t>(navi31::kFlashSize, 0xFF);

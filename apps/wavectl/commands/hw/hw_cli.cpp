@@ -132,9 +132,7 @@ std::string transport_text(const TransportStats &s) {
 EtaProgressPrinter::EtaProgressPrinter(bool enabled, bool simulated_time)
     : enabled_(enabled), simulated_(simulated_time), tty_(::isatty(2) != 0) {}
 
-EtaProgressPrinter::~EtaProgressPrinter() {
-  finish();
-}
+EtaProgressPrinter::~EtaProgressPrinter() { finish(); }
 
 flash::OperationProgressSink EtaProgressPrinter::sink() {
   if (!enabled_) return {};

@@ -31,9 +31,7 @@ std::vector<std::uint8_t> read_image(const std::string &path) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-std::string hex(std::uint64_t value) {
-  return fmt::format("{:#x}", value);
-}
+std::string hex(std::uint64_t value) { return fmt::format("{:#x}", value); }
 
 json directory_json(const PspDirectory &dir) {
   json j = {{"offset", dir.offset},           {"cookie", dir.cookie},

@@ -34,9 +34,7 @@ void add_name(CLI::App &cmd, SimArgs &args) {
   hw_cli::add_sim_root_option(cmd, args.root);
 }
 
-sim::SimStore store_of(const SimArgs &args) {
-  return sim::SimStore(hw_cli::sim_root(args.root));
-}
+sim::SimStore store_of(const SimArgs &args) { return sim::SimStore(hw_cli::sim_root(args.root)); }
 
 json board_json(sim::Navi31Board &b, const std::string &name, const sim::SimStore &store) {
   const auto range = navi31::protected_range(b.sr1(), b.sr2(), navi31::kFlashSize);

@@ -133,41 +133,17 @@ private:
   mutable std::atomic<std::uint32_t> refs_{0};
 };
 
-inline Op UOp::op() const {
-  return node_->op;
-}
-inline DType UOp::dtype() const {
-  return node_->dtype;
-}
-inline const std::vector<UOp> &UOp::src() const {
-  return node_->src;
-}
-inline const UOp &UOp::src(std::size_t i) const {
-  return node_->src[i];
-}
-inline std::size_t UOp::size() const {
-  return node_->src.size();
-}
-inline const Arg &UOp::arg() const {
-  return node_->arg;
-}
-inline const Arg &UOp::tag() const {
-  return node_->tag;
-}
-inline std::uint64_t UOp::id() const {
-  return node_->id;
-}
-inline std::size_t UOp::hash() const {
-  return node_->hash;
-}
-inline Int UOp::vmin() const {
-  return node_->vmin;
-}
-inline Int UOp::vmax() const {
-  return node_->vmax;
-}
-inline OpSet UOp::src_ops() const {
-  return node_->src_ops;
-}
+inline Op UOp::op() const { return node_->op; }
+inline DType UOp::dtype() const { return node_->dtype; }
+inline const std::vector<UOp> &UOp::src() const { return node_->src; }
+inline const UOp &UOp::src(std::size_t i) const { return node_->src[i]; }
+inline std::size_t UOp::size() const { return node_->src.size(); }
+inline const Arg &UOp::arg() const { return node_->arg; }
+inline const Arg &UOp::tag() const { return node_->tag; }
+inline std::uint64_t UOp::id() const { return node_->id; }
+inline std::size_t UOp::hash() const { return node_->hash; }
+inline Int UOp::vmin() const { return node_->vmin; }
+inline Int UOp::vmax() const { return node_->vmax; }
+inline OpSet UOp::src_ops() const { return node_->src_ops; }
 
 }  // namespace wavescope::compiler

@@ -19,9 +19,7 @@ __extension__ using UInt = unsigned __int128;
 // Magnitudes at or above 2^126 are "infinite": sums of two finite values never overflow Int.
 inline constexpr Int kIntInfinity = Int(1) << 126;
 
-constexpr bool is_finite(Int v) {
-  return v > -kIntInfinity && v < kIntInfinity;
-}
+constexpr bool is_finite(Int v) { return v > -kIntInfinity && v < kIntInfinity; }
 
 // Clamps to [-kIntInfinity, kIntInfinity].
 constexpr Int saturate(Int v) {
@@ -47,9 +45,7 @@ Int trunc_mod(Int a, Int b);
 
 // Greatest common divisor of the magnitudes (gcd(0, 0) == 0).
 Int gcd(Int a, Int b);
-constexpr Int abs_value(Int v) {
-  return v < 0 ? -v : v;
-}
+constexpr Int abs_value(Int v) { return v < 0 ? -v : v; }
 
 // Two's complement wrap of `v` to `bits` bits (1..64), signed or unsigned.
 Int wrap_to_bits(Int v, unsigned bits, bool is_signed);
@@ -58,8 +54,6 @@ std::string to_string(Int v);
 // Decimal digits with an optional leading '-'; nullopt when malformed or not finite.
 std::optional<Int> parse_int(std::string_view text);
 
-constexpr bool fits_int64(Int v) {
-  return v >= INT64_MIN && v <= INT64_MAX;
-}
+constexpr bool fits_int64(Int v) { return v >= INT64_MIN && v <= INT64_MAX; }
 
 }  // namespace wavescope::compiler

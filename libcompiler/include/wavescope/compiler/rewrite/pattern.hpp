@@ -53,14 +53,10 @@ struct Pat {
 
 // Any node (optionally captured / restricted to dtypes).
 Pat var(std::string name = {}, DTypeList dtypes = {});
-inline Pat var(std::string name, DType t) {
-  return var(std::move(name), DTypeList{t});
-}
+inline Pat var(std::string name, DType t) { return var(std::move(name), DTypeList{t}); }
 // Any CONST.
 Pat cvar(std::string name = {}, DTypeList dtypes = {});
-inline Pat cvar(std::string name, DType t) {
-  return cvar(std::move(name), DTypeList{t});
-}
+inline Pat cvar(std::string name, DType t) { return cvar(std::move(name), DTypeList{t}); }
 // A CONST with this exact value (numerically: constant(0) also matches false).
 Pat constant(Arg value, DTypeList dtypes = {});
 template <class T>
@@ -84,45 +80,29 @@ Pat or_casted(const Pat &p, std::string name = {});
 Pat operator+(const Pat &a, const Pat &b);
 Pat operator*(const Pat &a, const Pat &b);
 template <class T>
-requires std::is_integral_v<T> Pat operator+(const Pat &a, T b) {
-  return a + constant(b);
-}
+requires std::is_integral_v<T> Pat operator+(const Pat &a, T b) { return a + constant(b); }
 template <class T>
-requires std::is_integral_v<T> Pat operator*(const Pat &a, T b) {
-  return a * constant(b);
-}
+requires std::is_integral_v<T> Pat operator*(const Pat &a, T b) { return a * constant(b); }
 template <class T>
-requires std::is_integral_v<T> Pat operator*(T a, const Pat &b) {
-  return constant(a) * b;
-}
+requires std::is_integral_v<T> Pat operator*(T a, const Pat &b) { return constant(a) * b; }
 Pat floordiv(const Pat &a, const Pat &b);
 Pat floormod(const Pat &a, const Pat &b);
 template <class T>
-requires std::is_integral_v<T> Pat floordiv(const Pat &a, T b) {
-  return floordiv(a, constant(b));
-}
+requires std::is_integral_v<T> Pat floordiv(const Pat &a, T b) { return floordiv(a, constant(b)); }
 template <class T>
-requires std::is_integral_v<T> Pat floormod(const Pat &a, T b) {
-  return floormod(a, constant(b));
-}
+requires std::is_integral_v<T> Pat floormod(const Pat &a, T b) { return floormod(a, constant(b)); }
 Pat lt(const Pat &a, const Pat &b);  // dtype bool
 template <class T>
-requires std::is_integral_v<T> Pat lt(const Pat &a, T b) {
-  return lt(a, constant(b));
-}
+requires std::is_integral_v<T> Pat lt(const Pat &a, T b) { return lt(a, constant(b)); }
 Pat ne(const Pat &a, const Pat &b);  // dtype bool, commutative
 template <class T>
-requires std::is_integral_v<T> Pat ne(const Pat &a, T b) {
-  return ne(a, constant(b));
-}
+requires std::is_integral_v<T> Pat ne(const Pat &a, T b) { return ne(a, constant(b)); }
 Pat maximum(const Pat &a, const Pat &b);
 Pat bit_and(const Pat &a, const Pat &b);
 Pat bit_or(const Pat &a, const Pat &b);
 Pat bit_xor(const Pat &a, const Pat &b);
 template <class T>
-requires std::is_integral_v<T> Pat bit_and(const Pat &a, T b) {
-  return bit_and(a, constant(b));
-}
+requires std::is_integral_v<T> Pat bit_and(const Pat &a, T b) { return bit_and(a, constant(b)); }
 Pat shl(const Pat &a, const Pat &b);
 Pat shr(const Pat &a, const Pat &b);
 Pat where(const Pat &c, const Pat &t, const Pat &f);

@@ -64,9 +64,7 @@ inline constexpr std::uint8_t kMemoryWrite64 = 0x60;
 inline constexpr bool is_posted(std::uint8_t fmt_type) {
   return (fmt_type & 0xDF) == 0x40 || (fmt_type & 0xB8) == 0x30;  // memory write or message
 }
-inline constexpr bool is_config(std::uint8_t fmt_type) {
-  return (fmt_type & 0xBE) == 0x04;
-}
+inline constexpr bool is_config(std::uint8_t fmt_type) { return (fmt_type & 0xBE) == 0x04; }
 
 // Completion status in bits 7:5 of byte 4 of the 0xF0 IN reply.
 enum class CompletionStatus : std::uint8_t {

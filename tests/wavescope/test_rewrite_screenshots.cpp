@@ -3,47 +3,20 @@
 
 #include <catch2/catch.hpp>
 
-#include <QImage>
-
 #include <filesystem>
 #include <fstream>
-#include <set>
 
 #include "process.hpp"
+#include "screenshot_check.hpp"
 #include "temp_dir.hpp"
 #include "wavescope/compiler/ir/builders.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 #include "wavescope/compiler/symbolic/simplify.hpp"
 
+using wavescope::testing::check_screenshot;
 using wavescope::testing::run_process;
 
 namespace {
-
-const std::filesystem::path kShots = std::filesystem::path(WAVESCOPE_BUILD_SCREENSHOTS);
-
-// Distinct colours in a downsampled image: a blank or single-colour render has very few.
-std::size_t colour_variety(const QImage &image) {
-  std::set<QRgb> colours;
-  for (int y = 0; y < image.height(); y += 4)
-    for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
-  return colours.size();
-}
-
-void check_rewrite_screenshot(const std::vector<std::string> &paths, const std::string &name) {
-  std::filesystem::create_directories(kShots);
-  const auto out = kShots / (name + ".png");
-  std::filesystem::remove(out);
-  std::vector<std::string> argv = {WAVESCOPE_APP_BINARY};
-  argv.insert(argv.end(), paths.begin(), paths.end());
-  argv.insert(argv.end(), {"--screenshot", out.string(), "--view", "rewrite"});
-  const auto r = run_process(argv, {"QT_QPA_PLATFORM=offscreen"});
-  INFO(r.err);
-  REQUIRE(r.exit_code == 0);
-  QImage image(QString::fromStdString(out.string()));
-  REQUIRE(!image.isNull());
-  CHECK(image.width() >= 800);
-  CHECK(colour_variety(image) > 40);
-}
 
 // Runs the app on a bad file in screenshot mode; returns its stderr after checking exit 3.
 std::string open_bad(const wavescope::testing::TempDir &temp, const std::string &name,
@@ -61,7 +34,7 @@ std::string open_bad(const wavescope::testing::TempDir &temp, const std::string 
 }  // namespace
 
 TEST_CASE("screenshot of the rewrite view on the demo") {
-  check_rewrite_screenshot({}, "demo-rewrite");
+  check_screenshot({}, "rewrite", "demo-rewrite");
 }
 
 TEST_CASE("screenshot of the rewrite view on a trace written by libcompiler") {
@@ -77,7 +50,7 @@ TEST_CASE("screenshot of the rewrite view on a trace written by libcompiler") {
   }
   const auto path = temp.path / "conv-index.json";
   trace.write_json(path);
-  check_rewrite_screenshot({path.string()}, "trace-rewrite");
+  check_screenshot({path.string()}, "rewrite", "trace-rewrite");
 }
 
 TEST_CASE("bad rewrite trace files give a message and exit 3, not a crash") {

@@ -3,48 +3,16 @@
 
 #include <catch2/catch.hpp>
 
-#include <QImage>
-
 #include <filesystem>
 #include <fstream>
-#include <set>
 
 #include "process.hpp"
+#include "screenshot_check.hpp"
 #include "temp_dir.hpp"
 #include "testdata.hpp"
 
+using wavescope::testing::check_screenshot;
 using wavescope::testing::run_process;
-
-namespace {
-
-const std::filesystem::path kShots = std::filesystem::path(WAVESCOPE_BUILD_SCREENSHOTS);
-
-// Distinct colours in a downsampled image: a blank or single-colour render has very few.
-std::size_t colour_variety(const QImage &image) {
-  std::set<QRgb> colours;
-  for (int y = 0; y < image.height(); y += 4)
-    for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
-  return colours.size();
-}
-
-void check_screenshot(const std::vector<std::string> &paths, const std::string &view,
-                      const std::string &name) {
-  std::filesystem::create_directories(kShots);
-  const auto out = kShots / (name + ".png");
-  std::filesystem::remove(out);
-  std::vector<std::string> argv = {WAVESCOPE_APP_BINARY};
-  argv.insert(argv.end(), paths.begin(), paths.end());
-  argv.insert(argv.end(), {"--screenshot", out.string(), "--view", view});
-  const auto r = run_process(argv, {"QT_QPA_PLATFORM=offscreen"});
-  INFO(r.err);
-  REQUIRE(r.exit_code == 0);
-  QImage image(QString::fromStdString(out.string()));
-  REQUIRE(!image.isNull());
-  CHECK(image.width() >= 800);
-  CHECK(colour_variety(image) > 40);
-}
-
-}  // namespace
 
 TEST_CASE("screenshots of the demo") {
   for (const std::string view : {"waves", "timing", "isa", "cfg", "counters"})

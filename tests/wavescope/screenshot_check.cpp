@@ -1,0 +1,42 @@
+#include "screenshot_check.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <QImage>
+
+#include <filesystem>
+#include <set>
+
+#include "process.hpp"
+
+namespace wavescope::testing {
+
+namespace {
+// Distinct colours in a downsampled image: a blank or single-colour render has very few.
+std::size_t colour_variety(const QImage &image) {
+  std::set<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 4)
+    for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
+  return colours.size();
+}
+}  // namespace
+
+void check_screenshot(const std::vector<std::string> &paths, const std::string &view,
+                      const std::string &name) {
+  const std::filesystem::path shots(WAVESCOPE_BUILD_SCREENSHOTS);
+  std::filesystem::create_directories(shots);
+  const auto out = shots / (name + ".png");
+  std::filesystem::remove(out);
+  std::vector<std::string> argv = {WAVESCOPE_APP_BINARY};
+  argv.insert(argv.end(), paths.begin(), paths.end());
+  argv.insert(argv.end(), {"--screenshot", out.string(), "--view", view});
+  const auto r = run_process(argv, {"QT_QPA_PLATFORM=offscreen"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  QImage image(QString::fromStdString(out.string()));
+  REQUIRE(!image.isNull());
+  CHECK(image.width() >= 800);
+  CHECK(colour_variety(image) > 40);
+}
+
+}  // namespace wavescope::testing

@@ -1,0 +1,14 @@
+#pragma once
+// Runs `wavescope --screenshot` offscreen and checks that the picture is a real render.
+
+#include <string>
+#include <vector>
+
+namespace wavescope::testing {
+
+// Renders `view` of the app opened on `paths` into <build>/screenshots/<name>.png and checks the
+// app exits 0 and the image is wide and varied (a blank or single-colour render is not).
+void check_screenshot(const std::vector<std::string> &paths, const std::string &view,
+                      const std::string &name);
+
+}  // namespace wavescope::testing

@@ -34,9 +34,11 @@ int main(int argc, char **argv) {
                      "rewrite traces for AMD GPUs"));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("path"),
-                               QStringLiteral("Code object, capture folder or rewrite trace"),
-                               QStringLiteral("[PATH...]"));
+  parser.addPositionalArgument(
+      QStringLiteral("path"),
+      QStringLiteral(
+          "Code object, capture folder, rewrite trace (.json) or symbolic case file (.jsonl)"),
+      QStringLiteral("[PATH...]"));
   QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                 QStringLiteral("Render offscreen, save to FILE and exit"),
                                 QStringLiteral("FILE"));

@@ -384,18 +384,50 @@ TEST_CASE("the rewrite document maps nodes to their trace ids") {
   CHECK_FALSE(doc->trace_id(variable("nowhere", 0, 1)));
 }
 
+TEST_CASE("a symbolic case file opens as a rewrite trace, one group per case") {
+  WAVESCOPE_REQUIRE_TESTDATA(cases_path, "symbolic/dev.jsonl");
+  const QString path = QString::fromStdString(cases_path.string());
+  CHECK(detect_document_kind(path) == DocumentKind::SymbolicCases);
+  std::vector<std::string> progress;
+  const auto doc = std::dynamic_pointer_cast<RewriteTraceDocument>(load_document(
+      path, {}, [&](const wavescope::ProgressUpdate &u) { progress.emplace_back(u.stage); }));
+  REQUIRE(doc);
+  const auto cases = symbolic::load_cases(cases_path);
+  REQUIRE(doc->group_count() == static_cast<int>(cases.size()));
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    CHECK(doc->trace().groups()[i].name == cases[i].id);
+  CHECK(doc->title.contains(QStringLiteral("%1 simplified").arg(cases.size())));
+  CHECK_FALSE(doc->title.contains("failed"));
+  CHECK(progress.size() == cases.size());
+  // Each group's last record is what the simplifier returns for the case.
+  for (std::size_t i = 0; i < cases.size(); i += 20) {
+    const auto &rewrites = doc->trace().groups()[i].rewrites;
+    REQUIRE_FALSE(rewrites.empty());
+    REQUIRE(rewrites.back().output);
+    CHECK(doc->trace().rebuild(*rewrites.back().output) ==
+          symbolic::simplify(symbolic::build_case(cases[i]).expr));
+  }
+}
+
+TEST_CASE("a malformed symbolic case file is refused naming the file and line") {
+  const wavescope::testing::TempDir temp;
+  const auto path = temp.path / "cases.jsonl";
+  std::ofstream(path) << R"({"id":"a","vars":{"x":[0,3]},"expr":"x+0"})"
+                      << "\n"
+                      << R"({"id":"b","vars":[],"expr":)"
+                      << "\n";
+  try {
+    load_document(QString::fromStdString(path.string()));
+    FAIL("no error");
+  } catch (const wavescope::Error &e) {
+    CHECK_THAT(e.what(), Catch::Contains("cases.jsonl:2"));
+  }
+}
+
 TEST_CASE("every dev-corpus rewrite record builds and lays out without errors") {
   WAVESCOPE_REQUIRE_TESTDATA(cases_path, "symbolic/dev.jsonl");
-  rewrite::RewriteTrace trace;
-  {
-    rewrite::TraceSession session(trace);
-    for (const auto &c : symbolic::load_cases(cases_path)) {
-      const symbolic::CaseGraph g = symbolic::build_case(c);
-      rewrite::TraceGroup group(c.id);
-      symbolic::simplify(g.expr);
-    }
-  }
-  const RewriteTraceDocument doc(std::move(trace));
+  const auto doc_ptr = load_symbolic_cases(QString::fromStdString(cases_path.string()));
+  const RewriteTraceDocument &doc = *doc_ptr;
   CHECK(doc.group_count() == 162);
   std::size_t records = 0;
   for (const RewritePassRef &ref : doc.passes())

@@ -9,6 +9,7 @@
 #include "process.hpp"
 #include "screenshot_check.hpp"
 #include "temp_dir.hpp"
+#include "testdata.hpp"
 #include "wavescope/compiler/ir/builders.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 #include "wavescope/compiler/symbolic/simplify.hpp"
@@ -53,6 +54,11 @@ TEST_CASE("screenshot of the rewrite view on a trace written by libcompiler") {
   check_screenshot({path.string()}, "rewrite", "trace-rewrite");
 }
 
+TEST_CASE("screenshot of the rewrite view on the symbolic corpus") {
+  WAVESCOPE_REQUIRE_TESTDATA(cases, "symbolic/dev.jsonl");
+  check_screenshot({cases.string()}, "rewrite", "symbolic-dev-rewrite");
+}
+
 TEST_CASE("bad rewrite trace files give a message and exit 3, not a crash") {
   const wavescope::testing::TempDir temp;
   CHECK_THAT(open_bad(temp, "truncated.json", R"({"version": 1, "nodes": {"0": {"op")"),
@@ -65,4 +71,5 @@ TEST_CASE("bad rewrite trace files give a message and exit 3, not a crash") {
           R"({"version":1,"nodes":{"0":{"op":"CONST","dtype":"index","src":[],"arg":1},"1":{"op":"ADD","dtype":"index","src":[0,4]}},"groups":[]})"),
       Catch::Contains("nodes.1.src[1]: node 4 is not in the node table"));
   CHECK_THAT(open_bad(temp, "empty.json", ""), Catch::Contains("empty.json: not JSON"));
+  CHECK_THAT(open_bad(temp, "cases.jsonl", "{\"id\": 7}\n"), Catch::Contains("cases.jsonl"));
 }

@@ -362,16 +362,8 @@ TEST_CASE("a rewrite step whose rule threw shows the REWRITE_ERROR node") {
 
 TEST_CASE("a large rewrite trace lays out off the GUI thread and steps on") {
   WAVESCOPE_REQUIRE_TESTDATA(cases_path, "symbolic/dev.jsonl");
-  rewrite::RewriteTrace trace;
-  {
-    rewrite::TraceSession session(trace);
-    for (const auto &c : symbolic::load_cases(cases_path)) {
-      const symbolic::CaseGraph g = symbolic::build_case(c);
-      rewrite::TraceGroup group(c.id);
-      symbolic::simplify(g.expr);
-    }
-  }
-  REQUIRE(trace.nodes().size() > 1000);
+  auto trace = load_symbolic_cases(QString::fromStdString(cases_path.string()));
+  REQUIRE(trace->trace().nodes().size() > 1000);
   wavescope::testing::gui_app();
   Workspace workspace;
   Selection selection;
@@ -379,7 +371,7 @@ TEST_CASE("a large rewrite trace lays out off the GUI thread and steps on") {
   view.set_background_layout_threshold(100);  // every record of this trace goes to the worker
   view.resize(1300, 900);
   view.show();
-  const int doc = workspace.add(std::make_shared<RewriteTraceDocument>(std::move(trace)));
+  const int doc = workspace.add(trace);
   CHECK(view.layout_pending());  // the first graph is on its way
   view.wait_for_layout();
   CHECK_FALSE(view.layout_pending());

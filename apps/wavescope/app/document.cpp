@@ -18,6 +18,7 @@ DocumentKind detect_document_kind(const QString &path) {
     return DocumentKind::CodeObject;
   if (info.fileName() == "meta.json") return DocumentKind::Capture;
   if (info.suffix().compare("json", Qt::CaseInsensitive) == 0) return DocumentKind::RewriteTrace;
+  if (info.suffix().compare("jsonl", Qt::CaseInsensitive) == 0) return DocumentKind::SymbolicCases;
   return DocumentKind::Unknown;
 }
 

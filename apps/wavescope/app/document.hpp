@@ -14,10 +14,10 @@
 
 namespace wavescope::gui {
 
-enum class DocumentKind { CodeObject, Capture, RewriteTrace, Unknown };
+enum class DocumentKind { CodeObject, Capture, RewriteTrace, SymbolicCases, Unknown };
 
 // What `path` looks like: a folder with meta.json (capture), an ELF (code object), a JSON file
-// (rewrite trace).
+// (rewrite trace), a JSON-lines file (symbolic corpus cases).
 DocumentKind detect_document_kind(const QString &path);
 
 // One kernel's code, disassembled, with its control-flow graph: what the ISA and CFG views show.

@@ -18,13 +18,15 @@ std::shared_ptr<Document> load_document(const QString &path, const OpenOptions &
                                       : std::optional<std::string>(options.target.toStdString()));
   case DocumentKind::Capture: return load_capture(path, options, progress);
   case DocumentKind::RewriteTrace: return load_rewrite_trace(path);
+  case DocumentKind::SymbolicCases: return load_symbolic_cases(path, progress);
   case DocumentKind::Unknown: break;
   }
   if (QFileInfo(path).isDir())
     throw Error(ErrorKind::BadInput,
                 path.toStdString() + ": a folder without meta.json, so not a capture folder");
   throw Error(ErrorKind::BadInput,
-              path.toStdString() + ": not a code object, capture folder or rewrite trace");
+              path.toStdString() +
+                  ": not a code object, capture folder, rewrite trace or symbolic case file");
 }
 
 }  // namespace wavescope::gui

@@ -127,7 +127,8 @@ MainWindow::MainWindow(QWidget *parent)
   connect(selection_, &Selection::focus_changed, this, &MainWindow::on_focus_changed);
 
   build_menus();
-  statusBar()->showMessage(tr("Open a code object, capture folder or rewrite trace (Ctrl+O)"));
+  statusBar()->showMessage(
+      tr("Open a code object, capture folder, rewrite trace or symbolic case file (Ctrl+O)"));
 }
 
 MainWindow::~MainWindow() = default;
@@ -141,9 +142,10 @@ void MainWindow::add_view(const QString &name, const QString &title, QWidget *wi
 void MainWindow::build_menus() {
   QMenu *file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open File…"), QKeySequence::Open, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open"), {},
-        tr("Code objects and traces (*.elf *.hsaco *.co *.json);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open"), {},
+                                     tr("Code objects, traces and symbolic cases (*.elf *.hsaco "
+                                        "*.co *.json *.jsonl);;All files (*)"));
     if (!path.isEmpty()) open_path(path);
   });
   file->addAction(tr("Open &Folder…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {

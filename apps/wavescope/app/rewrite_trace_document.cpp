@@ -6,6 +6,8 @@
 
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
+#include "wavescope/compiler/symbolic/corpus.hpp"
+#include "wavescope/compiler/symbolic/simplify.hpp"
 
 namespace wavescope::gui {
 
@@ -150,6 +152,33 @@ std::shared_ptr<RewriteTraceDocument> load_rewrite_trace(const QString &path) {
                    .arg(QFileInfo(path).fileName())
                    .arg(groups)
                    .arg(groups == 1 ? QStringLiteral("group") : QStringLiteral("groups"));
+  return doc;
+}
+
+std::shared_ptr<RewriteTraceDocument> load_symbolic_cases(const QString &path,
+                                                          const ProgressSink &progress) {
+  namespace symbolic = compiler::symbolic;
+  const auto cases = symbolic::load_cases(path.toStdString());
+  RewriteTrace trace;
+  std::size_t failed = 0;
+  {
+    compiler::rewrite::TraceSession session(trace);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (progress) progress({"simplify", i, cases.size(), "cases"});
+      compiler::rewrite::TraceGroup group(cases[i].id);
+      try {
+        symbolic::simplify(symbolic::build_case(cases[i]).expr);
+      } catch (const Error &) {
+        ++failed;
+      }
+    }
+  }
+  auto doc = std::make_shared<RewriteTraceDocument>(std::move(trace));
+  doc->path = path;
+  doc->title = QStringLiteral("%1  (symbolic cases, %2 simplified%3)")
+                   .arg(QFileInfo(path).fileName())
+                   .arg(cases.size() - failed)
+                   .arg(failed ? QStringLiteral(", %1 failed").arg(failed) : QString());
   return doc;
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "app/document.hpp"
+#include "wavescope/base/progress.hpp"
 #include "wavescope/compiler/ir/uop.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 
@@ -98,5 +99,12 @@ std::string strip_ansi(const std::string &text);
 // Loads a rewrite trace file. Throws wavescope::Error naming the file and the JSON path of the
 // problem (malformed JSON, wrong version, a node id missing from the table, ...).
 std::shared_ptr<RewriteTraceDocument> load_rewrite_trace(const QString &path);
+
+// Simplifies every case of a symbolic corpus file (.jsonl, as `wavectl simplify --cases`) with
+// the rewrite trace on, one group per case, so each case's rewrites can be stepped through. Cases
+// that cannot be simplified are counted in the title (a rule that threw stays in the trace as an
+// error node). Throws wavescope::Error naming the file and line of a malformed case.
+std::shared_ptr<RewriteTraceDocument> load_symbolic_cases(const QString &path,
+                                                          const ProgressSink &progress = {});
 
 }  // namespace wavescope::gui

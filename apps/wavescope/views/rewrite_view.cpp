@@ -35,6 +35,12 @@ namespace {
 
 QString html(const std::string &text) { return QString::fromStdString(text).toHtmlEscaped(); }
 
+QString nothing_open_message() {
+  return QObject::tr(
+      "Open a rewrite trace (wavectl simplify EXPR --trace trace.json) or a symbolic "
+      "case file (.jsonl) to step through its rewrites.");
+}
+
 QColor added_color() { return QColor(0x3a, 0xa5, 0x6d); }    // VIZ's diff green
 QColor removed_color() { return QColor(0xd1, 0x4b, 0x4b); }  // VIZ's diff red
 
@@ -224,8 +230,7 @@ RewriteView::RewriteView(Workspace &workspace, Selection &selection, QWidget *pa
     pending_refit_ = false;
   });
 
-  graph_->show_message(tr("Open a rewrite trace (wavectl simplify EXPR --trace trace.json) to "
-                          "step through its rewrites."));
+  graph_->show_message(nothing_open_message());
   update_inspector();
 }
 
@@ -505,8 +510,7 @@ void RewriteView::set_direction_mode(DirectionMode mode) {
 void RewriteView::request_graph(bool refit) {
   const RewriteTraceDocument *doc = document();
   if (!doc || !position_.valid()) {
-    graph_->show_message(doc ? tr("This group recorded no rewrites.")
-                             : tr("Open a rewrite trace to step through its rewrites."));
+    graph_->show_message(doc ? tr("This group recorded no rewrites.") : nothing_open_message());
     graph_->set_caption({});
     return;
   }

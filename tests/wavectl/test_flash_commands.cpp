@@ -242,3 +242,60 @@ TEST_CASE("wavectl flash --trace appends every BAR5 access to a file") {
   CHECK(lines == ops);
   CHECK(launches == 14);  // RDID gate, SR1..3, SFDP, density, RDID: 7 primed reads
 }
+
+TEST_CASE("wavectl flash write --dry-run runs the write on a copy and only reads the device") {
+  const std::string prefix = device_prefix();
+  Setup s;
+  const auto scratch = s.dir.path() / "tmp";
+  std::filesystem::create_directories(scratch);
+  auto env = s.env;
+  env.push_back("TMPDIR=" + scratch.string());
+  REQUIRE(wavectl({"sim", "create", "b", "--cmp"}, env).exit_code == 0);
+  const auto before = s.status("b");
+
+  // Refused as the real write would be: protection covers the chip.
+  const auto refused =
+      wavectl({"flash", "write", s.image, "--dry-run", "--device", prefix + "b"}, env);
+  CHECK(refused.exit_code == 6);
+  CHECK_THAT(refused.err, Catch::Contains("--clear-cmp"));
+
+  const auto dry = wavectl(
+      {"flash", "write", s.image, "--dry-run", "--clear-cmp", "--device", prefix + "b", "--json"},
+      env);
+  INFO(dry.err);
+  REQUIRE(dry.exit_code == 0);
+  const auto d = json_lines(dry.out).at(0);
+  CHECK(d["dry_run"] == true);
+  CHECK(d["device"] == prefix + "b");
+  CHECK(d["chip_sha256"] == before["flash_sha256"]);
+  CHECK(d["range_sha256"] == kTestImageSha);
+  CHECK(d["protection_cleared"] == true);
+  CHECK(d["simulated_seconds"].get<double>() > 0);
+  // The device is as it was (CMP still set), and nothing was left behind.
+  const auto after = s.status("b");
+  CHECK(after["flash_sha256"] == before["flash_sha256"]);
+  CHECK((after["sr2"].get<int>() & 0x40) != 0);
+  CHECK(std::filesystem::is_empty(scratch));
+  CHECK_FALSE(std::filesystem::exists(s.path("backup.bin")));
+
+  // The real write then does exactly what the dry run said.
+  const auto real = wavectl({"flash", "write", s.image, "--yes", "--clear-cmp", "--device",
+                             prefix + "b", "--backup", s.path("backup.bin"), "--json"},
+                            env);
+  REQUIRE(real.exit_code == 0);
+  const auto r = json_lines(real.out).at(0);
+  for (const char *key : {"sectors_written", "sectors_skipped", "erases", "erases_skipped",
+                          "pages_programmed", "backup_sha256", "range_sha256"})
+    CHECK(r[key] == d[key]);
+  CHECK(r["transport"] == d["transport"]);
+}
+
+TEST_CASE("wavectl flash write --dry-run cannot resume a journalled write") {
+  Setup s;
+  REQUIRE(wavectl({"sim", "create", "b"}, s.env).exit_code == 0);
+  const auto r =
+      wavectl({"flash", "write", s.image, "--dry-run", "--resume", "--device", "sim:b"}, s.env);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("--dry-run cannot --resume"));
+  CHECK(s.status("b")["last_run"].is_null());
+}

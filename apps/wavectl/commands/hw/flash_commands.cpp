@@ -3,6 +3,7 @@
 // matching sectors, header-last order, journal and --resume, Ctrl-C finishing the sector, final
 // verify). Output files are written atomically.
 
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 
@@ -15,6 +16,9 @@
 #include "wavescope/hw/flash/flash_writer.hpp"
 #include "wavescope/hw/flash/sha256.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
+#include "wavescope/hw/sim/navi31_board.hpp"
+#include "wavescope/hw/sim/sim_store.hpp"
+#include "wavescope/hw/transport/clock.hpp"
 
 namespace wavectl {
 namespace {
@@ -186,16 +190,159 @@ void verify(const Common &c, const std::string &image_path, const CliContext &ct
 struct WriteArgs {
   std::string image;
   bool yes = false, clear_cmp = false, restore_protection = false, resume = false,
-       no_backup = false, force_image = false;
+       no_backup = false, force_image = false, dry_run = false;
   std::optional<std::uint32_t> start_sector, sector_count;
   std::string backup, journal;
 };
 
+// A --dry-run's source: the device's chip (read twice and equal) and its status registers.
+struct DryRunSource {
+  std::string device;
+  std::vector<std::uint8_t> chip;
+  std::string chip_sha256;
+  std::uint8_t sr1 = 0, sr2 = 0;
+};
+
+// Writes on an opened device (the real one, or a dry run's simulated copy) and prints the
+// summary; returns it as JSON.
+json write_on(device::OpenedDevice &dev, const Common &c, const WriteArgs &a,
+              const WriteRequest &request, const WritePlan &plan, CancelToken &cancel,
+              const CliContext &ctx, bool &interrupted, const DryRunSource *dry_run) {
+  hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());
+  const auto started = dev.clock().now();
+  FlashSession session(dev.bar5(), dev.clock(), c.flash.session(), &cancel);
+  const auto s = write_flash(session, dev.id(), request, plan, progress.sink());
+  progress.finish();
+  for (const auto &w : s.warnings) std::cerr << "warning: " << w << '\n';
+  interrupted = s.interrupted;
+  const double seconds = std::chrono::duration<double>(dev.clock().now() - started).count();
+  json j = base_summary(dev, c);
+  j.update({{"image", a.image},
+            {"image_sha256", s.image_sha256},
+            {"range_sha256", s.range_sha256},
+            {"start_sector", s.start_sector},
+            {"sector_count", s.sector_count},
+            {"sectors_written", s.sectors_written},
+            {"sectors_skipped", s.sectors_skipped},
+            {"sectors_already_done", s.sectors_already_done},
+            {"erases", s.erases},
+            {"erases_skipped", s.erases_skipped},
+            {"pages_programmed", s.pages_programmed},
+            {"backup", s.backup && !dry_run ? json(s.backup->string()) : json()},
+            {"backup_sha256", s.backup_sha256},
+            {"backup_reused", s.backup_reused},
+            {"journal", dry_run ? json() : json(s.journal.string())},
+            {"protection_before", s.protection_before},
+            {"protection_cleared", s.protection_cleared},
+            {"protection_restored", s.protection_restored},
+            {"interrupted", s.interrupted},
+            {"next_sector", s.next_sector ? json(*s.next_sector) : json()},
+            {"resume_hint", s.resume_hint},
+            {"transport", hw_cli::transport_json(dev.bar5().stats())}});
+  if (dry_run)
+    j.update({{"dry_run", true},
+              {"device", dry_run->device},
+              {"simulated_seconds", seconds},
+              {"chip_sha256", dry_run->chip_sha256}});
+  if (ctx.json) {
+    print_json_line(j);
+    return j;
+  }
+  if (dry_run)
+    std::cout << fmt::format(
+        "dry run    on a simulated copy of {} (chip read twice and equal, SHA-256 {}); "
+        "nothing was written to the device\n",
+        dry_run->device, dry_run->chip_sha256);
+  if (s.backup)
+    std::cout << fmt::format("backup     {} ({}), SHA-256 {}\n",
+                             dry_run ? std::string("would be taken") : s.backup->string(),
+                             s.backup_reused ? "existing, checked" : "read twice, equal",
+                             s.backup_sha256);
+  else
+    std::cout << "backup     none (--no-backup)\n";
+  if (s.protection_cleared)
+    std::cout << fmt::format("protection {} cleared{}\n", s.protection_before,
+                             s.protection_restored ? ", restored after the final verify" : "");
+  std::cout << fmt::format(
+      "sectors    {}-{}: {} written, {} already matching, {} done by an earlier run; {} "
+      "erases ({} skipped), {} pages programmed\n",
+      s.start_sector, s.start_sector + s.sector_count - 1, s.sectors_written, s.sectors_skipped,
+      s.sectors_already_done, s.erases, s.erases_skipped, s.pages_programmed);
+  if (s.interrupted) {
+    std::cout << "stopped    on Ctrl-C after a complete sector: " << s.resume_hint << '\n';
+  } else {
+    std::cout << fmt::format(
+        "verified   the whole range read back equal to the image; range SHA-256 {}\n",
+        s.range_sha256);
+    std::cout << fmt::format("image      {}, SHA-256 {}\n", a.image, s.image_sha256);
+  }
+  std::cout << fmt::format("transport  {}\n", hw_cli::transport_text(dev.bar5().stats()));
+  if (dry_run)
+    std::cout << fmt::format("time       {:.1f} s simulated (chip busy times and polls; the "
+                             "transport's own latency comes on top)\n",
+                             seconds);
+  return j;
+}
+
+// Reads the device's chip and status registers for a dry run (the device is only read).
+DryRunSource read_dry_run_source(const Common &c, const CliContext &ctx) {
+  DryRunSource source;
+  hw_cli::run_on_device(c.device, ctx, "flash write --dry-run", {true, false},
+                        [&](device::OpenedDevice &dev) {
+                          hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());
+                          FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
+                          const auto info = read_flash_info(session);
+                          session.open();
+                          auto read = session.read(0, navi31::kFlashSize, ReadCheck::ReadTwice,
+                                                   "read for dry run", progress.sink());
+                          session.close();
+                          progress.finish();
+                          for (const auto &w : read.warnings) std::cerr << "warning: " << w << '\n';
+                          source = {dev.id(), std::move(read.bytes), {}, info.sr1, info.sr2};
+                          source.chip_sha256 = sha256_hex(source.chip);
+                          return json{{"device", dev.id()}, {"dry_run_read", true}};
+                        });
+  return source;
+}
+
+// --dry-run: the whole write, run unchanged on a simulated board seeded from the device's chip
+// and status registers, in a throw-away simulator root. Reports what the write would do
+// (sectors, erases, operations, chip time) and whether it would be refused.
+void dry_run_write(const Common &c, const WriteArgs &a, WriteRequest request, const WritePlan &plan,
+                   const CliContext &ctx) {
+  if (a.resume) throw Error(ErrorKind::Usage, "--dry-run cannot --resume a journalled write");
+  const DryRunSource source = read_dry_run_source(c, ctx);
+  const hw_cli::ScratchDirectory root("wavescope-dry-run");
+  {
+    VirtualClock clock;
+    sim::Navi31Board board(sim::SimConfig{}, clock, source.chip);
+    board.force_state(sim::BoardState::Bricked);  // the device answered on ROM_SW
+    board.chip().preset_status(source.sr1, source.sr2);
+    sim::SimStore(root.path()).create("copy", board);
+  }
+  request.confirmed = true;  // the copy, not the device
+  request.work_dir = root.path();
+  request.backup.reset();
+  request.journal.reset();
+  Common copy = c;
+  const bool direct = source.device.starts_with("pci:") || source.device.starts_with("sim-pci:");
+  copy.device = {};
+  copy.device.device = direct ? "sim-pci:copy" : "sim:copy";
+  copy.device.sim_root = root.path().string();
+  CancelToken cancel;
+  bool interrupted = false;
+  hw_cli::run_on_device(copy.device, ctx, "flash write --dry-run", {false, a.clear_cmp},
+                        [&](device::OpenedDevice &dev) {
+                          return write_on(dev, copy, a, request, plan, cancel, ctx, interrupted,
+                                          &source);
+                        });
+}
+
 void write(const Common &c, const WriteArgs &a, const CliContext &ctx) {
   // Everything that can refuse the request does so before the device is opened.
   WriteRequest request;
-  request.confirmed = a.yes;
-  if (!a.yes) check_write_request(request);  // the --yes gate, before even reading the image
+  request.confirmed = a.yes || a.dry_run;
+  if (!request.confirmed) check_write_request(request);  // the --yes gate, before the image
   const auto image = hw_cli::read_binary_file(a.image);
   request.image = image;
   request.image_path = a.image;
@@ -210,6 +357,7 @@ void write(const Common &c, const WriteArgs &a, const CliContext &ctx) {
   if (!a.journal.empty()) request.journal = a.journal;
   const auto plan = check_write_request(request);
   for (const auto &f : plan.image_findings) std::cerr << "image: " << f << '\n';
+  if (a.dry_run) return dry_run_write(c, a, request, plan, ctx);
 
   CancelToken cancel;
   hw_cli::InterruptScope interrupts(cancel);
@@ -217,65 +365,7 @@ void write(const Common &c, const WriteArgs &a, const CliContext &ctx) {
   try {
     hw_cli::run_on_device(
         c.device, ctx, "flash write", {false, a.clear_cmp}, [&](device::OpenedDevice &dev) {
-          hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());
-          FlashSession session(dev.bar5(), dev.clock(), c.flash.session(), &cancel);
-          const auto s = write_flash(session, dev.id(), request, plan, progress.sink());
-          progress.finish();
-          for (const auto &w : s.warnings) std::cerr << "warning: " << w << '\n';
-          interrupted = s.interrupted;
-          json j = base_summary(dev, c);
-          j.update({{"image", a.image},
-                    {"image_sha256", s.image_sha256},
-                    {"range_sha256", s.range_sha256},
-                    {"start_sector", s.start_sector},
-                    {"sector_count", s.sector_count},
-                    {"sectors_written", s.sectors_written},
-                    {"sectors_skipped", s.sectors_skipped},
-                    {"sectors_already_done", s.sectors_already_done},
-                    {"erases", s.erases},
-                    {"erases_skipped", s.erases_skipped},
-                    {"pages_programmed", s.pages_programmed},
-                    {"backup", s.backup ? json(s.backup->string()) : json()},
-                    {"backup_sha256", s.backup_sha256},
-                    {"backup_reused", s.backup_reused},
-                    {"journal", s.journal.string()},
-                    {"protection_before", s.protection_before},
-                    {"protection_cleared", s.protection_cleared},
-                    {"protection_restored", s.protection_restored},
-                    {"interrupted", s.interrupted},
-                    {"next_sector", s.next_sector ? json(*s.next_sector) : json()},
-                    {"resume_hint", s.resume_hint},
-                    {"transport", hw_cli::transport_json(dev.bar5().stats())}});
-          if (ctx.json) {
-            print_json_line(j);
-            return j;
-          }
-          if (s.backup)
-            std::cout << fmt::format("backup     {} ({}), SHA-256 {}\n", s.backup->string(),
-                                     s.backup_reused ? "existing, checked" : "read twice, equal",
-                                     s.backup_sha256);
-          else
-            std::cout << "backup     none (--no-backup)\n";
-          if (s.protection_cleared)
-            std::cout << fmt::format("protection {} cleared{}\n", s.protection_before,
-                                     s.protection_restored ? ", restored after the final verify"
-                                                           : "");
-          std::cout << fmt::format(
-              "sectors    {}-{}: {} written, {} already matching, {} done by an earlier run; {} "
-              "erases ({} skipped), {} pages programmed\n",
-              s.start_sector, s.start_sector + s.sector_count - 1, s.sectors_written,
-              s.sectors_skipped, s.sectors_already_done, s.erases, s.erases_skipped,
-              s.pages_programmed);
-          if (s.interrupted) {
-            std::cout << "stopped    on Ctrl-C after a complete sector: " << s.resume_hint << '\n';
-          } else {
-            std::cout << fmt::format(
-                "verified   the whole range read back equal to the image; range SHA-256 {}\n",
-                s.range_sha256);
-            std::cout << fmt::format("image      {}, SHA-256 {}\n", a.image, s.image_sha256);
-          }
-          std::cout << fmt::format("transport  {}\n", hw_cli::transport_text(dev.bar5().stats()));
-          return j;
+          return write_on(dev, c, a, request, plan, cancel, ctx, interrupted, nullptr);
         });
   } catch (const Error &e) {
     if (cancel.abort_requested()) {
@@ -356,6 +446,9 @@ void register_flash_commands(CLI::App &app, CliContext &context) {
     backup->excludes(no_backup);
     cmd->add_option("--journal", a->journal, "Journal file (default beside the backup)");
     cmd->add_flag("--force-image", a->force_image, "Write an image that fails validation");
+    cmd->add_flag("--dry-run", a->dry_run,
+                  "Only read the device: run the write on a simulated copy of its chip and "
+                  "status registers, and report what it would do (no --yes needed)");
     add_common(*cmd, *c, context);
     cmd->callback([c, a, &context] { write(*c, *a, context); });
   }

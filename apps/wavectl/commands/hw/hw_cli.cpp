@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -209,6 +210,19 @@ std::vector<std::uint8_t> read_binary_file(const std::string &path) {
 
 void write_binary_file(const std::string &path, const std::vector<std::uint8_t> &bytes) {
   write_file_atomically(path, std::span<const unsigned char>(bytes.data(), bytes.size()));
+}
+
+ScratchDirectory::ScratchDirectory(const std::string &prefix) {
+  std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+  if (!::mkdtemp(pattern.data()))
+    throw Error(ErrorKind::Internal,
+                fmt::format("cannot create a directory {}: {}", pattern, std::strerror(errno)));
+  path_ = pattern;
+}
+
+ScratchDirectory::~ScratchDirectory() {
+  std::error_code ignored;  // best effort: a leftover temporary directory harms nothing
+  std::filesystem::remove_all(path_, ignored);
 }
 
 std::uint64_t parse_number(const std::string &text, const std::string &what) {

@@ -89,6 +89,20 @@ private:
   struct sigaction previous_ {};
 };
 
+// A fresh directory under the system's temporary directory, removed with everything in it when
+// this goes out of scope (a dry run's simulator root).
+class ScratchDirectory {
+public:
+  explicit ScratchDirectory(const std::string &prefix);
+  ~ScratchDirectory();
+  ScratchDirectory(const ScratchDirectory &) = delete;
+  ScratchDirectory &operator=(const ScratchDirectory &) = delete;
+  const std::filesystem::path &path() const { return path_; }
+
+private:
+  std::filesystem::path path_;
+};
+
 std::vector<std::uint8_t> read_binary_file(const std::string &path);
 void write_binary_file(const std::string &path, const std::vector<std::uint8_t> &bytes);
 // Decimal or 0x-prefixed hex; throws Error(Usage) naming `what`.

@@ -299,3 +299,34 @@ TEST_CASE("wavectl flash write --dry-run cannot resume a journalled write") {
   CHECK_THAT(r.err, Catch::Contains("--dry-run cannot --resume"));
   CHECK(s.status("b")["last_run"].is_null());
 }
+
+TEST_CASE("wavectl flash --log appends one JSON line per command: how it ended") {
+  Setup s;
+  REQUIRE(wavectl({"sim", "create", "b", "--cmp"}, s.env).exit_code == 0);
+  const std::string log = s.path("recovery.log");
+  CHECK(wavectl({"flash", "info", "--device", "sim:b", "--log", log}, s.env).exit_code == 0);
+  CHECK(wavectl(
+            {"flash", "write", s.image, "--yes", "--no-backup", "--device", "sim:b", "--log", log},
+            s.env)
+            .exit_code == 6);
+  CHECK(wavectl({"flash", "info", "--device", "sim:nope", "--log", log}, s.env).exit_code == 4);
+  std::ifstream in(log);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  const auto lines = json_lines(text);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0]["command"] == "flash info");
+  CHECK(lines[0]["device"] == "sim:b");
+  CHECK(lines[0]["exit_code"] == 0);
+  CHECK(lines[0]["summary"]["jedec"] == "C8 60 15 C8");
+  CHECK(lines[1]["command"] == "flash write");
+  CHECK(lines[1]["exit_code"] == 6);
+  CHECK_THAT(lines[1]["error"].get<std::string>(), Catch::Contains("CMP = 1"));
+  CHECK(lines[2]["device"] == "sim:nope");
+  CHECK(lines[2]["exit_code"] == 4);
+  for (const auto &l : lines) CHECK(l["time"].get<std::string>().size() == 20);  // ISO 8601 UTC
+
+  const auto bad =
+      wavectl({"flash", "info", "--device", "sim:b", "--log", s.path("no/such/dir/x.log")}, s.env);
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("cannot open the log file"));
+}

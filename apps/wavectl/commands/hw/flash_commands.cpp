@@ -329,10 +329,11 @@ void dry_run_write(const Common &c, const WriteArgs &a, WriteRequest request, co
   copy.device = {};
   copy.device.device = direct ? "sim-pci:copy" : "sim:copy";
   copy.device.sim_root = root.path().string();
+  copy.device.log = c.device.log;
   CancelToken cancel;
   bool interrupted = false;
-  hw_cli::run_on_device(copy.device, ctx, "flash write --dry-run", {false, a.clear_cmp},
-                        [&](device::OpenedDevice &dev) {
+  hw_cli::run_on_device(copy.device, ctx, "flash write --dry-run (on the copy)",
+                        {false, a.clear_cmp}, [&](device::OpenedDevice &dev) {
                           return write_on(dev, copy, a, request, plan, cancel, ctx, interrupted,
                                           &source);
                         });

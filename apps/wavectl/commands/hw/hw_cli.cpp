@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -40,6 +42,9 @@ void add_device_options(CLI::App &command, DeviceOptions &o) {
   command.add_option("--trace", o.trace,
                      "Append every BAR5 access (time, kind, offset, value, length) to FILE, for a "
                      "post-mortem of a recovery");
+  command.add_option("--log", o.log,
+                     "Append one JSON line per command to FILE: UTC time, command, device, and "
+                     "its summary or error (a record of a recovery session)");
   command.add_flag("--minimal-bringup", o.minimal_bringup,
                    "USB: assign only BAR5 and enable memory decoding, no bus mastering or BAR0 "
                    "resize");
@@ -66,9 +71,42 @@ void add_flash_options(CLI::App &command, FlashOptions &o) {
       ->check(CLI::Range(0u, 15u));
 }
 
+namespace {
+
+// The --log file, opened before the device so a bad path refuses the command up front.
+class CommandLog {
+public:
+  CommandLog(const std::string &path, std::string command) : command_(std::move(command)) {
+    if (path.empty()) return;
+    out_.open(path, std::ios::app);
+    if (!out_)
+      throw Error(ErrorKind::Usage,
+                  fmt::format("cannot open the log file {}: {}", path, std::strerror(errno)));
+  }
+  void record(const std::string &device, const nlohmann::json &outcome) {
+    if (!out_.is_open()) return;
+    nlohmann::ordered_json line;
+    line["time"] = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
+    line["command"] = command_;
+    line["device"] = device;
+    for (const auto &[key, value] : outcome.items()) line[key] = value;
+    out_ << line.dump() << '\n' << std::flush;
+  }
+
+private:
+  std::string command_;
+  std::ofstream out_;
+};
+
+}  // namespace
+
 void run_on_device(const DeviceOptions &options, const CliContext &context,
                    const std::string &command, sim::RunExpectations expectations,
                    const DeviceBody &body) {
+  CommandLog log(options.log, command);
+  auto failed = [](const Error &e) {
+    return nlohmann::json{{"error", e.what()}, {"exit_code", e.exit_code()}};
+  };
   std::optional<device::DeviceSpec> spec;
   if (!options.device.empty()) spec = device::parse_device_spec(options.device);
   device::OpenOptions open;
@@ -81,7 +119,13 @@ void run_on_device(const DeviceOptions &options, const CliContext &context,
   open.real.vfio = options.vfio;
   if (!context.quiet)
     open.real.log = [](std::string_view line) { std::cerr << "wavectl: " << line << '\n'; };
-  auto device = device::open_device(spec, open);
+  std::unique_ptr<device::OpenedDevice> device;
+  try {
+    device = device::open_device(spec, open);
+  } catch (const Error &e) {
+    log.record(options.device.empty() ? "first real device" : options.device, failed(e));
+    throw;
+  }
   std::shared_ptr<std::ofstream> trace;
   if (!options.trace.empty()) {
     trace = std::make_shared<std::ofstream>(options.trace, std::ios::app);
@@ -105,9 +149,11 @@ void run_on_device(const DeviceOptions &options, const CliContext &context,
     summary = body(*device);
   } catch (const Error &e) {
     std::cout.flush();
-    report(device->close({{"error", e.what()}, {"exit_code", e.exit_code()}}));
+    log.record(device->id(), failed(e));
+    report(device->close(failed(e)));
     throw;
   }
+  log.record(device->id(), {{"exit_code", 0}, {"summary", summary}});
   report(device->close(summary));
 }
 

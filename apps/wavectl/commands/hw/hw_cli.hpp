@@ -32,6 +32,7 @@ struct DeviceOptions {
   bool minimal_bringup = false;
   bool vfio = false;
   std::string trace;  // --trace FILE: every BAR5 access, one line each
+  std::string log;    // --log FILE: one JSON line per command, how it ended
 };
 
 // --device, --sim-root, and the real-device opening options.

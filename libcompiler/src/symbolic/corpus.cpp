@@ -1,6 +1,7 @@
 #include "wavescope/compiler/symbolic/corpus.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <random>
 #include <set>
@@ -28,6 +29,15 @@ std::optional<Int> optional_int(const json &obj, const char *key, std::string_vi
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
   return json_int(*it, where, key);
+}
+
+// tinygrad's expected bounds: null, an integer, or a number too large for 64 bits, which is
+// tinygrad's unbounded range of its weak int type and gives nothing to compare with.
+std::optional<Int> reference_bound(const json &obj, const char *key, std::string_view where) {
+  auto it = obj.find(key);
+  if (it != obj.end() && it->is_number_float() && std::abs(it->get<double>()) >= 0x1p63)
+    return std::nullopt;
+  return optional_int(obj, key, where);
 }
 
 }  // namespace
@@ -93,8 +103,8 @@ SymbolicCase SymbolicCase::parse_json(std::string_view line, std::string_view wh
       c.constraints.push_back(s.get<std::string>());
     }
   }
-  c.expected_min = optional_int(j, "expected_min", loc);
-  c.expected_max = optional_int(j, "expected_max", loc);
+  c.expected_min = reference_bound(j, "expected_min", loc);
+  c.expected_max = reference_bound(j, "expected_max", loc);
   if (auto ops = optional_int(j, "tinygrad_ops", loc))
     c.tinygrad_ops = static_cast<std::size_t>(*ops);
   return c;

@@ -208,15 +208,17 @@ private:
     fail(op_token, "unknown operator '" + op + "'");
   }
 
-  UOp binary(int level) {
-    if (level > 8) return unary();
-    UOp lhs = binary(level + 1);
-    while (peek().kind == TokenKind::Operator && binary_level(peek().text) == level) {
+  // Precedence climbing over left-associative operators of at least `min_level`: one frame per
+  // operand rather than one per precedence level, so deeply nested input costs little stack.
+  UOp binary(int min_level) {
+    UOp lhs = unary();
+    for (;;) {
+      const int level = peek().kind == TokenKind::Operator ? binary_level(peek().text) : 0;
+      if (level == 0 || level < min_level) return lhs;
       const Token op = take();
       UOp rhs = binary(level + 1);
       lhs = apply_binary(op, lhs, rhs);
     }
-    return lhs;
   }
 
   UOp unary() {
@@ -308,7 +310,7 @@ private:
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
   std::size_t depth_ = 0;
-  static constexpr std::size_t kMaxNesting = 256;
+  static constexpr std::size_t kMaxNesting = 1000;
 };
 
 UOp parse_expression(std::string_view text, Scope &scope) {

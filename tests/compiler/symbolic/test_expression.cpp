@@ -5,6 +5,7 @@
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/symbolic/evaluate.hpp"
 #include "wavescope/compiler/symbolic/expression.hpp"
+#include "wavescope/compiler/symbolic/simplify.hpp"
 
 using namespace wavescope::compiler;
 using namespace wavescope::compiler::symbolic;
@@ -81,9 +82,32 @@ TEST_CASE("parse errors name the column and what was expected") {
   CHECK_THAT(message("max+1"), Catch::Contains("'max' is a function"));
   CHECK_THAT(message("a b"), Catch::Contains("unexpected 'b'"));
   CHECK_THAT(message("99999999999999999999999999999999999999999"), Catch::Contains("too large"));
-  CHECK_THAT(message(std::string(300, '(') + "a" + std::string(300, ')')),
-             Catch::Contains("nested deeper than 256 levels"));
-  CHECK_THAT(message(std::string(300, '-') + "a"), Catch::Contains("nested deeper"));
+  CHECK_THAT(message(std::string(1001, '(') + "a" + std::string(1001, ')')),
+             Catch::Contains("nested deeper than 1000 levels"));
+  CHECK_THAT(message(std::string(1001, '-') + "a"), Catch::Contains("nested deeper"));
+}
+
+TEST_CASE("deeply nested input parses and simplifies (tinygrad's deeply nested sym_infer test)") {
+  Scope s;
+  s.declare("a", 0, 3);
+  s.declare("b", 0, 2);
+  std::string text = "a";  // 450 levels of max(...%5*(b+a), -7)+a: 900 nested parentheses
+  for (int i = 0; i < 450; ++i) text = "max((" + text + ")%5*(b+a), -7)+a";
+  const UOp e = parse_expression(text, s);
+  CHECK(count_operations(e) == 4 * 450 + 1);  // b+a is one shared node
+  const UOp simplified = simplify(e);
+  const Evaluator before(e), after(simplified);
+  for (Int a = 0; a <= 3; ++a)
+    for (Int b = 0; b <= 2; ++b)
+      CHECK(to_string(after({{"a", a}, {"b", b}})) == to_string(before({{"a", a}, {"b", b}})));
+  CHECK(round_trip("((((((a+b))))))*((c))") == "(a+b)*c");
+}
+
+TEST_CASE("precedence and associativity") {
+  CHECK(round_trip("a-b-c") == round_trip("(a-b)-c"));
+  CHECK(round_trip("a//b//c") == round_trip("(a//b)//c"));
+  CHECK(round_trip("a+b*c<a|b&c^a") == round_trip("((a+(b*c))<a)|((b&c)^a)"));
+  CHECK(round_trip("a<<b+c") == round_trip("a<<(b+c)"));
 }
 
 TEST_CASE("operation counts count distinct operator nodes") {

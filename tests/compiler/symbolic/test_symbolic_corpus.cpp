@@ -90,3 +90,16 @@ TEST_CASE("malformed case lines are rejected with the field at fault") {
   CHECK_THAT(error_of(R"({"id":"x","expr":"a","vars":{"a":[0,1]},"var_dtypes":{"a":"float"}})"),
              Catch::Contains("not an integer dtype"));
 }
+
+TEST_CASE("a reference bound beyond 64 bits (tinygrad's unbounded weak int) means no reference") {
+  const auto c = SymbolicCase::parse_json(
+      R"({"id":"x","expr":"a%b","vars":{"a":[-1000,1],"b":[-1000,1]},)"
+      R"("expected_min":-33340072164399271370399258953606288985,"expected_max":12})",
+      "cases.jsonl:1");
+  CHECK_FALSE(c.expected_min.has_value());
+  CHECK(c.expected_max == 12);
+  CHECK_THROWS_WITH(
+      SymbolicCase::parse_json(R"({"id":"x","expr":"a","vars":{"a":[0,1]},"expected_min":1.5})",
+                               "cases.jsonl:2"),
+      Catch::Contains("expected_min: expected an integer"));
+}

@@ -271,13 +271,37 @@ const PatternMatcher &cast_rules() {
                  if (!v || is_bool(c.dtype())) return {};
                  return const_int(*v, m["root"].dtype());
                }),
-          rule("cast(cast(x,a),b) -> x when a holds all of b",
+          rule("cast(cast(x,a),b) -> cast(x,b) when a keeps every value of x",
                cast(cast(var("x"), {}, "a"), {}, "b"),
                [](const Match &m) -> UOp {
-                 if (m["x"].dtype() == m["b"].dtype() &&
-                     can_lossless_cast(m["b"].dtype(), m["a"].dtype()))
-                   return m["x"];
-                 return {};
+                 const UOp &x = m["x"];
+                 const DType a = m["a"].dtype();
+                 // a holds x's dtype, or (ints) x's range: either way the middle cast is exact
+                 const bool keeps =
+                     can_lossless_cast(x.dtype(), a) ||
+                     (is_int(x.dtype()) && is_int(a) &&
+                      (!is_sized_int(a) || (dtype_min(a) <= x.vmin() && x.vmax() <= dtype_max(a))));
+                 if (!keeps) return {};
+                 return x.dtype() == m["b"].dtype() ? x : cast(x, m["b"].dtype());
+               }),
+          rule("op(int64 x, int64 y) -> int64(op(int32 x, int32 y)) when nothing leaves int32",
+               pat(ops::kBinary - OpSet{Op::THREEFRY}, {var("x"), var("y")}).named("u"),
+               [](const Match &m) -> UOp {
+                 const UOp &u = m["u"], &x = m["x"], &y = m["y"];
+                 auto wide = [](DType d) { return d == dtypes::int64 || d == dtypes::index; };
+                 if (!wide(x.dtype()) || !wide(y.dtype())) return {};
+                 if (x.dtype() != dtypes::int64 && y.dtype() != dtypes::int64) return {};
+                 auto fits_int32 = [](const UOp &v) {
+                   return dtype_min(dtypes::int32) <= v.vmin() &&
+                          v.vmax() <= dtype_max(dtypes::int32);
+                 };
+                 if (!fits_int32(u) || !fits_int32(x) || !fits_int32(y)) return {};
+                 auto narrow = [](const UOp &v) {
+                   if (auto c = int_value(v); c && v.is_const())
+                     return const_int(*c, dtypes::int32);
+                   return cast(v, dtypes::int32);
+                 };
+                 return cast(alu(u.op(), {narrow(x), narrow(y)}), u.dtype());
                }),
           rule("bitcast(bitcast(x)) -> bitcast(x)",
                pat(Op::BITCAST, {pat(Op::BITCAST, {var("x")})}).named("b"),

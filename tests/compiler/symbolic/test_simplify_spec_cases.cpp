@@ -221,6 +221,19 @@ TEST_CASE("sized integers keep their wrap-around") {
   check_spec_case("x:int8[-128,127] :: x//-1//2 => x//-1//2");
 }
 
+TEST_CASE("casts: exact middle casts fold, int64 math narrows to int32 when nothing overflows") {
+  // tinygrad's test_do_math_in_int32: the math moves inside one cast.
+  check_spec_case("a:int32[1,10] b:int32[1,10] :: int64(a)+int64(b) => int64(a+b) @ [2,20]");
+  check_spec_case("a:int32[1,10] b:int32[1,10] :: int64(a)*int64(b) => int64(a*b) @ [1,100]");
+  check_spec_case("a:int32[1,10] :: int64(a)<int64(7) => a<7");
+  // ... but not when the result would leave int32.
+  check_spec_case("a:int32[1,100000] b:int32[1,100000] :: int64(a)*int64(b) => int64(a)*int64(b)");
+  // A middle cast that keeps every value of x goes; one that wraps stays.
+  check_spec_case("a:int8[-5,5] :: int32(int64(a)) => int32(a)");
+  check_spec_case("a:int32[0,100] :: int64(int8(a)) => int64(a)");
+  check_spec_case("a:int32[0,200] :: int64(int8(a)) => int64(int8(a))");
+}
+
 TEST_CASE("float math passes through the integer rules untouched, never an error") {
   const UOp x = variable("f", 0, 0, dtypes::float32);  // ranges mean nothing for floats
   const UOp a = variable("a", 0, 8);

@@ -51,6 +51,18 @@ std::string status_bits(std::uint8_t sr1, std::uint8_t sr2) {
       (sr2 >> 3) & 7, (sr2 >> 6) & 1);
 }
 
+// Reads a range with every sector read twice and compared, in its own session, and reports the
+// re-read warnings (read, dump and the dry run's copy of the chip).
+ReadResult read_checked(FlashSession &session, std::uint32_t address, std::size_t size,
+                        const char *stage, hw_cli::EtaProgressPrinter &progress) {
+  session.open();
+  auto result = session.read(address, size, ReadCheck::ReadTwice, stage, progress.sink());
+  session.close();
+  progress.finish();
+  for (const auto &w : result.warnings) std::cerr << "warning: " << w << '\n';
+  return result;
+}
+
 void info(const Common &c, const CliContext &ctx) {
   hw_cli::run_on_device(c.device, ctx, "flash info", {true, false}, [&](device::OpenedDevice &dev) {
     FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
@@ -103,12 +115,8 @@ void read(const Common &c, const std::string &address_text, const std::string &s
   hw_cli::run_on_device(c.device, ctx, "flash read", {true, false}, [&](device::OpenedDevice &dev) {
     hw_cli::EtaProgressPrinter progress(!ctx.quiet && size >= 0x10000, dev.simulated());
     FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
-    session.open();
-    auto result = session.read(static_cast<std::uint32_t>(address), size, ReadCheck::ReadTwice,
-                               "read", progress.sink());
-    session.close();
-    progress.finish();
-    for (const auto &w : result.warnings) std::cerr << "warning: " << w << '\n';
+    const auto result =
+        read_checked(session, static_cast<std::uint32_t>(address), size, "read", progress);
     const auto sha = sha256_hex(result.bytes);
     json j = base_summary(dev, c);
     j.update({{"address", address},
@@ -137,12 +145,7 @@ void dump(const Common &c, const std::string &output, const CliContext &ctx) {
   hw_cli::run_on_device(c.device, ctx, "flash dump", {true, false}, [&](device::OpenedDevice &dev) {
     hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());
     FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
-    session.open();
-    auto result =
-        session.read(0, navi31::kFlashSize, ReadCheck::ReadTwice, "dump", progress.sink());
-    session.close();
-    progress.finish();
-    for (const auto &w : result.warnings) std::cerr << "warning: " << w << '\n';
+    const auto result = read_checked(session, 0, navi31::kFlashSize, "dump", progress);
     hw_cli::write_binary_file(output, result.bytes);
     const auto sha = sha256_hex(result.bytes);
     json j = base_summary(dev, c);
@@ -287,21 +290,16 @@ json write_on(device::OpenedDevice &dev, const Common &c, const WriteArgs &a,
 // Reads the device's chip and status registers for a dry run (the device is only read).
 DryRunSource read_dry_run_source(const Common &c, const CliContext &ctx) {
   DryRunSource source;
-  hw_cli::run_on_device(c.device, ctx, "flash write --dry-run", {true, false},
-                        [&](device::OpenedDevice &dev) {
-                          hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());
-                          FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
-                          const auto info = read_flash_info(session);
-                          session.open();
-                          auto read = session.read(0, navi31::kFlashSize, ReadCheck::ReadTwice,
-                                                   "read for dry run", progress.sink());
-                          session.close();
-                          progress.finish();
-                          for (const auto &w : read.warnings) std::cerr << "warning: " << w << '\n';
-                          source = {dev.id(), std::move(read.bytes), {}, info.sr1, info.sr2};
-                          source.chip_sha256 = sha256_hex(source.chip);
-                          return json{{"device", dev.id()}, {"dry_run_read", true}};
-                        });
+  hw_cli::run_on_device(
+      c.device, ctx, "flash write --dry-run", {true, false}, [&](device::OpenedDevice &dev) {
+        hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());
+        FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
+        const auto info = read_flash_info(session);
+        auto read = read_checked(session, 0, navi31::kFlashSize, "read for dry run", progress);
+        source = {dev.id(), std::move(read.bytes), {}, info.sr1, info.sr2};
+        source.chip_sha256 = sha256_hex(source.chip);
+        return json{{"device", dev.id()}, {"dry_run_read", true}};
+      });
   return source;
 }
 

@@ -27,8 +27,7 @@ const std::vector<Sample> &corpus_samples() {
     for (const auto &dir : wavescope::testing::sqtt_capture_dirs()) {
       const auto capture = Capture::open(dir);
       for (const auto &event : capture.pmc) {
-        std::ifstream in(event.file, std::ios::binary);
-        Sample s{{std::istreambuf_iterator<char>(in), {}}, event.schedule, {}};
+        Sample s{event.bytes.read_all(), event.schedule, {}};
         s.options.processor = capture.device.processor;
         s.options.used_bytes = event.used_bytes;
         out.push_back(std::move(s));

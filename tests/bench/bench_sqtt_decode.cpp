@@ -57,8 +57,7 @@ Corpus make_corpus(const std::string &arch) {
     const auto capture = Capture::open(dir);
     if (!arch.empty() && capture.arch != arch) continue;
     for (const auto &b : capture.blobs) {
-      const auto bytes = wavescope::testing::read_file(b.file);
-      originals.emplace_back(bytes.begin(), bytes.end());
+      originals.push_back(b.bytes.read_all());
     }
   }
   Corpus out;
@@ -220,8 +219,7 @@ void BM_DecodeAnalyze(benchmark::State &state) {
           programs.push_back(
               std::make_unique<timeline::ProgramMap>(analyzer.program(b.kernel_tag)));
         }
-        const auto bytes = wavescope::testing::read_file(b.file);
-        items.push_back({{bytes.begin(), bytes.end()}, b.kernel_tag, b.se, index[b.kernel_tag]});
+        items.push_back({b.bytes.read_all(), b.kernel_tag, b.se, index[b.kernel_tag]});
       }
     }
   if (items.empty()) return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");

@@ -29,8 +29,8 @@ TEST_CASE("encode(decode(blob)) == blob for every corpus blob, from raw bits and
   std::size_t blobs = 0;
   for (const auto &c : corpus_captures())
     for (const auto &b : c.capture.blobs) {
-      INFO(b.file.string());
-      const auto bytes = blob_bytes(b.file);
+      INFO(b.file_name);
+      const auto bytes = blob_bytes(b.bytes);
       const auto d = decode(bytes, {std::nullopt, true});
       PacketWriter from_bits, from_fields;
       bool fields_rebuild = true;

@@ -30,7 +30,7 @@ std::uint8_t nibble_at(std::span<const std::uint8_t> bytes, std::uint64_t n) {
 std::vector<std::vector<std::uint8_t>> inputs() {
   std::vector<std::vector<std::uint8_t>> out;
   for (const auto &c : corpus_captures())
-    for (const auto &b : c.capture.blobs) out.push_back(blob_bytes(b.file));
+    for (const auto &b : c.capture.blobs) out.push_back(blob_bytes(b.bytes));
   std::mt19937_64 rng(314159);
   for (int i = 0; i < 60; ++i) {
     std::vector<std::uint8_t> bytes(rng() % 3000);

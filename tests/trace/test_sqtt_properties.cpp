@@ -27,8 +27,8 @@ TEST_CASE("§18.1 every blob starts with a LAYOUT_HEADER at time 0 naming its fa
       {"gfx1100", Family::Rdna3}, {"gfx1200", Family::Rdna4}, {"gfx950", Family::Cdna}};
   for (const auto &c : corpus_captures())
     for (const auto &b : c.capture.blobs) {
-      INFO(b.file.string());
-      const auto d = decode(blob_bytes(b.file));
+      INFO(b.file_name);
+      const auto d = decode(blob_bytes(b.bytes));
       REQUIRE(!d.packets.empty());
       CHECK(d.packets[0].type == PacketType::LayoutHeader);
       CHECK(d.packets[0].time == 0);
@@ -42,8 +42,8 @@ TEST_CASE("§18.3 packets tile the decoded prefix and the decode stops where tin
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
   for (const auto &c : corpus_captures())
     for (const auto &b : c.capture.blobs) {
-      INFO(b.file.string());
-      const auto bytes = blob_bytes(b.file);
+      INFO(b.file_name);
+      const auto bytes = blob_bytes(b.bytes);
       const auto d = decode(bytes);
       std::uint64_t next = 0;
       bool tiled = true;
@@ -63,8 +63,8 @@ TEST_CASE("§18.4 times never decrease within a blob") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
   for (const auto &c : corpus_captures())
     for (const auto &b : c.capture.blobs) {
-      INFO(b.file.string());
-      const auto d = decode(blob_bytes(b.file));
+      INFO(b.file_name);
+      const auto d = decode(blob_bytes(b.bytes));
       CHECK(std::is_sorted(d.packets.begin(), d.packets.end(),
                            [](const Packet &x, const Packet &y) { return x.time < y.time; }));
     }
@@ -74,8 +74,8 @@ TEST_CASE("§18.5 every op and src value is named, and CDNA blobs hold one LAYOU
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
   for (const auto &c : corpus_captures())
     for (const auto &b : c.capture.blobs) {
-      INFO(b.file.string());
-      const auto d = decode(blob_bytes(b.file));
+      INFO(b.file_name);
+      const auto d = decode(blob_bytes(b.bytes));
       std::size_t headers = 0, unnamed = 0;
       for (const auto &p : d.packets) {
         headers += p.type == PacketType::LayoutHeader;
@@ -98,7 +98,7 @@ TEST_CASE("§18.6 gfx1100 per-blob packet counts equal tinygrad's expected lists
     const auto capture = wavescope::trace::Capture::open(root / example);
     std::vector<std::uint64_t> actual;
     for (const auto &b : capture.blobs)
-      actual.push_back(decode(blob_bytes(b.file)).summary.packets);
+      actual.push_back(decode(blob_bytes(b.bytes)).summary.packets);
     CHECK(actual == counts);
   }
 }
@@ -109,7 +109,7 @@ TEST_CASE("§18.7-8 every wave start has one later end at its location, and the 
   for (const auto &c : corpus_captures()) {
     CaptureAnalyzer analyzer(c.capture);
     for (const auto &b : c.capture.blobs) {
-      INFO(b.file.string());
+      INFO(b.file_name);
       const auto result = wavescope::testing::sqtt::analyze_blob(analyzer, b);
       CHECK(result.report.anomalies.wave_end_without_start == 0);
       CHECK(result.report.anomalies.waves_without_end == 0);
@@ -132,7 +132,7 @@ TEST_CASE("§18.9-11 mapped waves walk .text from the entry to s_endpgm, branche
     if (c.capture.arch == "gfx950") continue;
     CaptureAnalyzer analyzer(c.capture);
     for (const auto &b : c.capture.blobs) {
-      INFO(b.file.string());
+      INFO(b.file_name);
       const auto &program = *c.capture.program(b.kernel_tag);
       const auto &map = analyzer.program(b.kernel_tag);
       const auto result = wavescope::testing::sqtt::analyze_blob(analyzer, b);
@@ -195,9 +195,10 @@ TEST_CASE("§18.15 code objects: entry at .text, and every blob's COMPUTE_PGM_LO
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
   for (const auto &c : corpus_captures()) {
     for (const auto &p : c.capture.programs) {
-      INFO(p.file.string());
+      INFO(p.file_name);
       const auto code =
-          wavescope::compiler::isa::CodeObject::load(p.file, {c.capture.device.processor, p.name});
+          wavescope::compiler::isa::CodeObject::from_bytes(p.code.read_all(),
+                                                         {c.capture.device.processor, p.name});
       CHECK(code.text().address == p.text_address);
       CHECK(code.text().size == p.text_size);
       CHECK(p.entry_pc == p.text_address);
@@ -210,11 +211,11 @@ TEST_CASE("§18.15 code objects: entry at .text, and every blob's COMPUTE_PGM_LO
             p.base + p.entry_pc);
     }
     for (const auto &b : c.capture.blobs) {
-      INFO(b.file.string());
+      INFO(b.file_name);
       const auto *p = c.capture.program(b.kernel_tag);
       const std::uint64_t expected = ((p->base + p->entry_pc) >> 8) & 0xFFFFFFFF;
       bool found = false;
-      for (const auto &pkt : decode(blob_bytes(b.file)).packets) {
+      for (const auto &pkt : decode(blob_bytes(b.bytes)).packets) {
         if (pkt.type == PacketType::Reg && pkt.field("hi_byte") == 0x82 &&
             pkt.field("subop") == 0x0C && pkt.field("val32") == expected)
           found = true;
@@ -245,8 +246,8 @@ TEST_CASE("§18.18 a blob cut at any byte decodes to a prefix of the full decode
   std::set<std::string> every_byte_done;
   for (const auto &c : corpus_captures())
     for (const auto &b : c.capture.blobs) {
-      INFO(b.file.string());
-      const auto bytes = blob_bytes(b.file);
+      INFO(b.file_name);
+      const auto bytes = blob_bytes(b.bytes);
       const auto full = decode(bytes).packets;
       // Every cut for the first blob of each architecture, 64 spread cuts for the others.
       const bool every = every_byte_done.insert(c.capture.arch).second;
@@ -265,11 +266,11 @@ TEST_CASE("decoding a file in small chunks equals decoding it in memory") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
   for (const auto &c : corpus_captures())
     for (const auto &b : c.capture.blobs) {
-      INFO(b.file.string());
-      const auto whole = decode(blob_bytes(b.file), {std::nullopt, true});
+      INFO(b.file_name);
+      const auto whole = decode(blob_bytes(b.bytes), {std::nullopt, true});
       for (std::size_t chunk : {std::size_t{17}, std::size_t{64}, std::size_t{1000}}) {
         std::vector<Packet> chunked;
-        const BlobFile file(b.file);
+        const BlobFile file(b.bytes);
         const auto summary = decode_file(
             file, {std::nullopt, true}, [&](const Packet &p) { chunked.push_back(p); }, nullptr,
             chunk);

@@ -51,10 +51,10 @@ TEST_CASE("every corpus blob decodes exactly as tinygrad's reference, packet for
   for (const auto &c : corpus_captures()) {
     const auto reference = jsonl_by_blob(c.dir / "reference.jsonl.gz");
     for (const auto &b : c.capture.blobs) {
-      const std::string file = b.file.filename().string();
+      const std::string file = b.file_name;
       INFO(c.dir.string() << " " << file);
       const auto &ref = reference.at(file);
-      const auto bytes = blob_bytes(b.file);
+      const auto bytes = blob_bytes(b.bytes);
       std::size_t i = 0;
       std::string first_difference;
       PacketDecoder decoder;

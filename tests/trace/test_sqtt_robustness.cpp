@@ -88,8 +88,8 @@ TEST_CASE("corrupted corpus blobs, with their programs, never crash the timeline
     timeline::CaptureAnalyzer analyzer(c.capture);
     for (const auto &b : c.capture.blobs) {
       if (!b.itrace) continue;
-      INFO(b.file.string());
-      const auto clean = wavescope::testing::sqtt::blob_bytes(b.file);
+      INFO(b.file_name);
+      const auto clean = wavescope::testing::sqtt::blob_bytes(b.bytes);
       const auto &program = analyzer.program(b.kernel_tag);
       for (int round = 0; round < 8; ++round) {
         auto bytes = clean;

@@ -76,7 +76,7 @@ TEST_CASE("waves, mapped instructions and their timing equal waves.jsonl on ever
     const bool cdna = c.capture.arch == "gfx950";
     std::map<std::string, std::size_t> per_example;
     for (const auto &b : c.capture.blobs) {
-      const std::string file = b.file.filename().string();
+      const std::string file = b.file_name;
       INFO(c.dir.string() << " " << file);
       const auto result = analyze_blob(analyzer, b);
       const auto it = reference.find(file);
@@ -114,7 +114,7 @@ TEST_CASE("the VIZ timeline model equals timeline.jsonl on every blob") {
     CaptureAnalyzer analyzer(c.capture);
     const auto reference = jsonl_by_blob(c.dir / "timeline.jsonl.gz");
     for (const auto &b : c.capture.blobs) {
-      const std::string file = b.file.filename().string();
+      const std::string file = b.file_name;
       INFO(c.dir.string() << " " << file);
       const auto result = analyze_blob(analyzer, b);
       const auto &tl = result.timeline;
@@ -187,7 +187,7 @@ TEST_CASE("every dispatch that expects execution gets exactly one non-ALT exec e
     if (c.capture.arch == "gfx950") continue;
     CaptureAnalyzer analyzer(c.capture);
     for (const auto &b : c.capture.blobs) {
-      INFO(c.dir.string() << " " << b.file.filename().string());
+      INFO(c.dir.string() << " " << b.file_name);
       const auto tl = analyze_blob(analyzer, b).timeline;
       std::size_t expecting = 0, non_alt = 0;
       for (const auto &row : tl.rows)
@@ -228,7 +228,7 @@ TEST_CASE("barrier waits in gfx1100 sync last more than one cycle and end at the
 TEST_CASE("CDNA instruction packets of gfx950 gemm all map to a consistent PC walk") {
   WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx950/gemm");
   const auto capture = wavescope::trace::Capture::open(dir);
-  const auto map = ProgramMap::load(capture.programs[0].file, "gfx950");
+  const auto map = ProgramMap::load(capture.programs[0].code, "gfx950");
   std::uint64_t packets = 0, mapped = 0, waves = 0, complete = 0;
   std::map<std::string_view, std::uint64_t> ops;
   for (const auto &b : capture.blobs) {
@@ -236,10 +236,10 @@ TEST_CASE("CDNA instruction packets of gfx950 gemm all map to a consistent PC wa
     std::vector<CdnaMappedInstruction> instructions;
     CdnaMapper mapper(map, [&](const CdnaMappedInstruction &i) { instructions.push_back(i); });
     wavescope::trace::sqtt::PacketDecoder decoder;
-    decoder.decode(wavescope::testing::sqtt::blob_bytes(b.file),
+    decoder.decode(wavescope::testing::sqtt::blob_bytes(b.bytes),
                    [&](const wavescope::trace::sqtt::Packet &p) { mapper.on_packet(p); });
     const auto &r = mapper.report();
-    INFO(b.file.string() << ": " << r.first_mismatch);
+    INFO(b.file_name << ": " << r.first_mismatch);
     CHECK(r.lost == 0);
     CHECK(r.without_wave == 0);
     packets += r.inst_packets;

@@ -20,7 +20,7 @@ TEST_CASE("overlapping() finds exactly the events of any time window on every co
   for (const auto &b : capture.blobs) {
     const auto tl = wavescope::testing::sqtt::analyze_blob(analyzer, b).timeline;
     for (const auto &row : tl.rows) {
-      INFO(b.file.string() << " " << row.name);
+      INFO(b.file_name << " " << row.name);
       CHECK(std::is_sorted(row.events.begin(), row.events.end(),
                            [](const auto &x, const auto &y) { return x.start < y.start; }));
       for (int i = 0; i < 50; ++i) {

@@ -26,7 +26,7 @@ const gui::ShaderEngineTrace *engine_of_blob(const gui::CaptureDocument &documen
   for (int k = 0; k < document.kernel_count(); ++k) {
     const auto &engines = document.dispatch(k)->engines;
     for (std::size_t e = 0; e < engines.size(); ++e)
-      if (engines[e].blob->file.filename() == file) {
+      if (engines[e].blob->file_name == file) {
         if (kernel) *kernel = k;
         if (engine) *engine = static_cast<int>(e);
         return &engines[e];

@@ -181,7 +181,7 @@ TEST_CASE("the wave timeline model has a track per row, one per CU/SIMD and a ba
     const auto doc = open_corpus_capture(dir);
     for (int k = 0; k < doc->kernel_count(); ++k)
       for (const auto &se : doc->dispatch(k)->engines) {
-        INFO(dir.string() << " " << se.blob->file.filename().string());
+        INFO(dir.string() << " " << se.blob->file_name);
         WaveTimelineModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::Fatal);

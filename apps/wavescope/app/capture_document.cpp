@@ -52,7 +52,8 @@ KernelCode program_code(const CaptureProgram &program, const std::string &proces
   compiler::isa::CodeObjectOptions options;
   if (!processor.empty()) options.target = processor;
   options.kernel_name = program.name;
-  const auto code = compiler::isa::CodeObject::load(program.file, options);
+  const auto code = compiler::isa::CodeObject::from_bytes(program.code.read_all(), options,
+                                                          program.code.describe());
   auto kernels = kernel_code_of(code);
   const auto named = std::find_if(kernels.begin(), kernels.end(),
                                   [&](const KernelCode &k) { return k.name == program.name; });
@@ -62,7 +63,7 @@ KernelCode program_code(const CaptureProgram &program, const std::string &proces
 }
 
 void note_blob_problems(const ShaderEngineTrace &se, std::vector<std::string> &notes) {
-  const auto name = se.blob->file.filename().string();
+  const auto &name = se.blob->file_name;
   const auto &d = se.report.decode;
   if (d.notes.truncated_last_packet)
     notes.push_back(fmt::format("{}: the last packet runs past the end of the blob (truncated "
@@ -95,7 +96,7 @@ std::shared_ptr<CaptureDocument> load_capture(const QString &path, const OpenOpt
   if (processor.empty()) processor = options.target.toStdString();
   doc->title =
       QStringLiteral("%1  (%2)")
-          .arg(QString::fromStdString(capture.example.empty() ? capture.dir.filename().string()
+          .arg(QString::fromStdString(capture.example.empty() ? capture.source.filename().string()
                                                               : capture.example),
                QString::fromStdString(processor.empty() ? capture.arch : processor));
 
@@ -127,14 +128,14 @@ std::shared_ptr<CaptureDocument> load_capture(const QString &path, const OpenOpt
     if (!dispatch) {
       doc->notes.push_back(fmt::format("{}: belongs to kernel tag {}, which meta.json does not "
                                        "list; skipped",
-                                       blob.file.filename().string(), blob.kernel_tag));
+                                       blob.file_name, blob.kernel_tag));
       done_bytes += blob.size;
       continue;
     }
     ShaderEngineTrace se;
     se.blob = &blob;
     se.stats = std::make_unique<PcStatsAccumulator>(doc->analyzer->program(blob.kernel_tag));
-    TimelineBuilder builder(blob.se, blob.file.filename().string());
+    TimelineBuilder builder(blob.se, blob.file_name);
     WaveTraceCollector waves(true);
     WaveCounter counter;
     ClockSummary clock;

@@ -86,7 +86,7 @@ void NavigatorModel::add_capture_children(QStandardItem &root, const CaptureDocu
       if (se.mapped_instructions) text += tr(", %1 insts").arg(se.mapped_instructions);
       if (!se.blob->itrace) text += tr("  (no itrace)");
       auto *engine = make_item(text, focus);
-      engine->setToolTip(QString::fromStdString(se.blob->file.filename().string()));
+      engine->setToolTip(QString::fromStdString(se.blob->file_name));
       const auto &waves = se.timeline.waves;
       for (int w = 0; w < static_cast<int>(waves.size()); ++w) {
         const auto &wave = waves[static_cast<std::size_t>(w)];

@@ -122,7 +122,7 @@ void WavesView::show_engine(const CaptureDocument *document, int kernel, int eng
     title_->setText(tr("%1 — SE %2 (%3)  ·  %4 waves, %5 mapped instructions")
                         .arg(QString::fromStdString(dispatch->program->name))
                         .arg(se->blob->se)
-                        .arg(QString::fromStdString(se->blob->file.filename().string()))
+                        .arg(QString::fromStdString(se->blob->file_name))
                         .arg(se->timeline.waves.size())
                         .arg(se->mapped_instructions));
   }
@@ -208,7 +208,7 @@ QString WavesView::summary_html() const {
   const auto &clock = model_->clock();
   const auto &decode = se->report.decode;
   QString html = tr("<h3>SE %1 · %2</h3><table>").arg(se->blob->se).arg(name_of(se->blob->program));
-  html += row_html(tr("Blob"), mono(QString::fromStdString(se->blob->file.filename().string())) +
+  html += row_html(tr("Blob"), mono(QString::fromStdString(se->blob->file_name)) +
                                    muted(tr(" · %L1 bytes").arg(se->blob->size)));
   html += row_html(tr("Instruction trace"), se->blob->itrace ? tr("on") : tr("off (waves only)"));
   html += row_html(tr("Waves"), tr("%1 on the SE, %2 on the traced SIMD, %3 followed")

@@ -1,83 +1,30 @@
+// Capture: opening one from any source, and what every capture can answer.
+
 #include "wavescope/trace/capture.hpp"
 
-#include <fstream>
+#include <memory>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <openssl/evp.h>
 
 #include "wavescope/base/error.hpp"
-#include "wavescope/compiler/isa/gpu_target.hpp"
 
 namespace wavescope::trace {
 namespace {
 
-using nlohmann::json;
-
-// Field accessors that turn a malformed meta.json into an error naming the field.
-struct MetaReader {
-  std::filesystem::path meta_path;
-
-  [[noreturn]] void fail(const std::string &what) const {
-    throw_bad_input(fmt::format("{}: {}", meta_path.string(), what));
-  }
-  const json &at(const json &object, const char *key, const std::string &where) const {
-    if (!object.is_object() || !object.contains(key))
-      fail(fmt::format("{} has no \"{}\"", where, key));
-    return object.at(key);
-  }
-  template <typename T> T get(const json &object, const char *key, const std::string &where) const {
-    try {
-      return at(object, key, where).get<T>();
-    } catch (const json::exception &) {
-      fail(fmt::format("{}.{} has the wrong type", where, key));
-    }
-  }
-  template <typename T>
-  T get_or(const json &object, const char *key, T fallback, const std::string &where) const {
-    return object.is_object() && object.contains(key) ? get<T>(object, key, where) : fallback;
-  }
-  std::uint64_t hex(const json &object, const char *key, const std::string &where) const {
-    const auto text = get<std::string>(object, key, where);
-    try {
-      std::size_t used = 0;
-      const auto value = std::stoull(text, &used, 16);
-      if (used != text.size()) throw std::invalid_argument(text);
-      return value;
-    } catch (const std::exception &) {
-      fail(fmt::format("{}.{} is not a hex number: \"{}\"", where, key, text));
-    }
-  }
-  std::filesystem::path file(const std::filesystem::path &dir, const json &object,
-                             const std::string &where) const {
-    const auto name = get<std::string>(object, "file", where);
-    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
-      fail(fmt::format("{}.file \"{}\" is not a plain file name in the capture folder", where,
-                       name));
-    return dir / name;
-  }
-};
-
-void check_file(const std::filesystem::path &file, std::uint64_t expected_size,
-                const std::filesystem::path &meta) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(file, ec);
-  if (ec)
-    throw_bad_input(fmt::format("{}: lists {} but it is missing", meta.string(), file.string()));
-  if (size != expected_size)
-    throw_bad_input(fmt::format("{}: is {} bytes but {} records {}", file.string(), size,
-                                meta.filename().string(), expected_size));
-}
-
-std::string sha256_hex(const std::filesystem::path &file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw_bad_input("cannot open " + file.string());
+std::string sha256_hex(const ByteSource &bytes) {
   std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX *)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
-  std::vector<char> buffer(1 << 20);
-  while (in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(in.gcount()));
+  if (const auto view = bytes.view()) {
+    EVP_DigestUpdate(ctx.get(), view->data(), view->size());
+  } else {
+    std::vector<std::uint8_t> buffer(std::size_t{1} << 20);
+    for (std::uint64_t at = 0; at < bytes.size(); at += buffer.size()) {
+      const auto n =
+          static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), bytes.size() - at));
+      bytes.read(at, n, buffer.data());
+      EVP_DigestUpdate(ctx.get(), buffer.data(), n);
+    }
   }
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned length = 0;
@@ -94,122 +41,7 @@ unsigned DeviceProperties::shader_engines() const {
                                 : 0;
 }
 
-Capture Capture::open(const std::filesystem::path &path) {
-  const auto meta_path = std::filesystem::is_directory(path) ? path / "meta.json" : path;
-  const MetaReader r{meta_path};
-  std::ifstream in(meta_path);
-  if (!in)
-    throw_bad_input(fmt::format("{}: not a capture folder (no readable meta.json)", path.string()));
-  json meta;
-  try {
-    meta = json::parse(in);
-  } catch (const json::parse_error &e) {
-    r.fail(fmt::format("not valid JSON: {}", e.what()));
-  }
-  const auto format = r.get_or<std::string>(meta, "format", "", "meta");
-  if (format != "sqtt-corpus/1")
-    r.fail(fmt::format("format is \"{}\", expected \"sqtt-corpus/1\"", format));
-
-  Capture c;
-  c.dir = meta_path.parent_path();
-  c.example = r.get_or<std::string>(meta, "example", "", "meta");
-  c.arch = r.get_or<std::string>(meta, "arch", "", "meta");
-
-  const auto &props = r.at(r.at(meta, "device", "meta"), "props", "device");
-  auto &d = c.device;
-  d.gfx_target_version = r.get<unsigned>(props, "gfx_target_version", "device.props");
-  d.processor = compiler::isa::processor_from_gfx_target_version(d.gfx_target_version);
-  d.num_xcc = r.get_or<unsigned>(props, "num_xcc", 1, "device.props");
-  d.simd_count = r.get_or<unsigned>(props, "simd_count", 0, "device.props");
-  d.simd_per_cu = r.get_or<unsigned>(props, "simd_per_cu", 0, "device.props");
-  d.cu_per_simd_array = r.get_or<unsigned>(props, "cu_per_simd_array", 0, "device.props");
-  d.array_count = r.get_or<unsigned>(props, "array_count", 0, "device.props");
-  d.simd_arrays_per_engine = r.get_or<unsigned>(props, "simd_arrays_per_engine", 0, "device.props");
-  d.max_waves_per_simd = r.get_or<unsigned>(props, "max_waves_per_simd", 0, "device.props");
-  d.lds_size_kb = r.get_or<unsigned>(props, "lds_size_in_kb", 0, "device.props");
-
-  const auto &programs = r.at(meta, "programs", "meta");
-  for (std::size_t i = 0; i < programs.size(); ++i) {
-    const auto &p = programs[i];
-    const std::string where = fmt::format("programs[{}]", i);
-    CaptureProgram program;
-    program.tag = r.get<std::uint32_t>(p, "tag", where);
-    program.name = r.get<std::string>(p, "name", where);
-    program.file = r.file(c.dir, p, where);
-    program.base = r.hex(p, "base", where);
-    program.text_address = r.hex(r.at(p, "text", where), "addr", where + ".text");
-    program.text_size = r.get<std::uint64_t>(r.at(p, "text", where), "size", where + ".text");
-    program.entry_pc = r.hex(p, "entry_pc", where);
-    if (p.contains("exec_ranges"))
-      for (const auto &range : p["exec_ranges"])
-        program.exec_ranges.push_back(
-            {std::stod(r.get<std::string>(range, "st_us", where + ".exec_ranges")),
-             std::stod(r.get<std::string>(range, "en_us", where + ".exec_ranges"))});
-    check_file(program.file, r.get<std::uint64_t>(p, "size", where), meta_path);
-    c.programs.push_back(std::move(program));
-  }
-
-  const auto &blobs = r.at(meta, "sqtt", "meta");
-  for (std::size_t i = 0; i < blobs.size(); ++i) {
-    const auto &b = blobs[i];
-    const std::string where = fmt::format("sqtt[{}]", i);
-    CaptureBlob blob;
-    blob.file = r.file(c.dir, b, where);
-    blob.order = r.get_or<unsigned>(b, "order", static_cast<unsigned>(i), where);
-    blob.se = r.get<unsigned>(b, "se", where);
-    blob.kernel_tag = r.get<std::uint32_t>(b, "kern", where);
-    blob.program = r.get_or<std::string>(b, "program", "", where);
-    blob.itrace = r.get_or<bool>(b, "itrace", false, where);
-    blob.size = r.get<std::uint64_t>(b, "size", where);
-    blob.sha256 = r.get_or<std::string>(b, "sha256", "", where);
-    blob.synthetic_header = r.get_or<bool>(b, "synthetic_header", false, where);
-    if (!c.program(blob.kernel_tag))
-      r.fail(fmt::format("{}.kern is {}, but no program has that tag", where, blob.kernel_tag));
-    check_file(blob.file, blob.size, meta_path);
-    c.blobs.push_back(std::move(blob));
-  }
-
-  if (meta.contains("pmc")) {
-    const auto &events = meta["pmc"];
-    for (std::size_t i = 0; i < events.size(); ++i) {
-      const auto &e = events[i];
-      const std::string where = fmt::format("pmc[{}]", i);
-      CapturePmc pmc;
-      pmc.file = r.file(c.dir, e, where);
-      pmc.order = r.get_or<unsigned>(e, "order", static_cast<unsigned>(i), where);
-      pmc.kernel_tag = r.get<std::uint32_t>(e, "kern", where);
-      pmc.program = r.get_or<std::string>(e, "program", "", where);
-      pmc.size = r.get<std::uint64_t>(e, "size", where);
-      pmc.used_bytes = r.get_or<std::uint64_t>(e, "used_bytes", pmc.size, where);
-      const auto &sched = r.at(e, "sched", where);
-      for (std::size_t k = 0; k < sched.size(); ++k) {
-        const auto &s = sched[k];
-        const std::string swhere = fmt::format("{}.sched[{}]", where, k);
-        PmcSampleSpec spec;
-        spec.name = r.get<std::string>(s, "name", swhere);
-        spec.block = r.get_or<std::string>(s, "block", "", swhere);
-        spec.xcc = r.get_or<unsigned>(s, "xcc", 1, swhere);
-        spec.inst = r.get_or<unsigned>(s, "inst", 1, swhere);
-        spec.se = r.get_or<unsigned>(s, "se", 1, swhere);
-        spec.sa = r.get_or<unsigned>(s, "sa", 1, swhere);
-        spec.wgp = r.get_or<unsigned>(s, "wgp", 1, swhere);
-        spec.offset = r.get<std::uint64_t>(s, "off", swhere);
-        spec.size = r.get<std::uint64_t>(s, "size", swhere);
-        spec.sample_register = r.get_or<std::string>(s, "regsample", "", swhere);
-        if (s.contains("perf_sel") && !s["perf_sel"].is_null())
-          spec.perf_sel = r.get<unsigned>(s, "perf_sel", swhere);
-        spec.select_register = r.get_or<std::string>(s, "select_register", "", swhere);
-        if (spec.size > pmc.size || spec.offset > pmc.size - spec.size)
-          r.fail(fmt::format("{} ({}) ends at byte {}, past the {}-byte buffer", swhere, spec.name,
-                             spec.offset + spec.size, pmc.size));
-        pmc.schedule.push_back(std::move(spec));
-      }
-      check_file(pmc.file, pmc.size, meta_path);
-      c.pmc.push_back(std::move(pmc));
-    }
-  }
-  return c;
-}
+Capture Capture::open(const std::filesystem::path &path) { return open_folder(path); }
 
 const CaptureProgram *Capture::program(std::uint32_t tag) const {
   for (const auto &p : programs)
@@ -220,10 +52,10 @@ const CaptureProgram *Capture::program(std::uint32_t tag) const {
 void Capture::verify_checksums() const {
   for (const auto &b : blobs) {
     if (b.sha256.empty()) continue;
-    const auto actual = sha256_hex(b.file);
+    const auto actual = sha256_hex(b.bytes);
     if (actual != b.sha256)
-      throw Error(ErrorKind::Mismatch, fmt::format("{}: SHA-256 is {}, meta.json records {}",
-                                                   b.file.string(), actual, b.sha256));
+      throw Error(ErrorKind::Mismatch, fmt::format("{}: SHA-256 is {}, the capture records {}",
+                                                   b.bytes.describe(), actual, b.sha256));
   }
 }
 

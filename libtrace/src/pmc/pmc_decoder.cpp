@@ -1,7 +1,5 @@
 #include "wavescope/trace/pmc/pmc_decoder.hpp"
 
-#include <fstream>
-#include <iterator>
 #include <limits>
 
 #include <fmt/format.h>
@@ -150,13 +148,10 @@ DispatchCounters decode_samples(std::span<const std::uint8_t> buffer,
 }
 
 DispatchCounters decode_event(const Capture &capture, const CapturePmc &event) {
-  std::ifstream in(event.file, std::ios::binary);
-  if (!in)
-    throw_bad_input(fmt::format("{}: cannot open the PMC sample buffer", event.file.string()));
-  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
+  const std::vector<std::uint8_t> bytes = event.bytes.read_all();
   DecodeOptions options;
   options.processor = capture.device.processor;
-  options.source_name = event.file.filename().string();
+  options.source_name = event.file_name;
   options.used_bytes = event.used_bytes;
   auto out = decode_samples(bytes, event.schedule, options);
   out.order = event.order;

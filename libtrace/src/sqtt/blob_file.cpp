@@ -13,19 +13,43 @@
 
 namespace wavescope::trace::sqtt {
 
-BlobFile::BlobFile(const std::filesystem::path &path) : path_(path) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+BlobFile::BlobFile(const std::filesystem::path &path) : path_(path) { open_file(0, std::nullopt); }
+
+BlobFile::BlobFile(const ByteSource &source) {
+  if (source.in_memory()) {
+    memory_ = source;
+    size_ = source.size();
+    return;
+  }
+  path_ = source.path();
+  open_file(source.file_offset(), source.size());
+}
+
+// Opens path_ for [offset, offset + size), or the whole file when no size is given.
+void BlobFile::open_file(std::uint64_t offset, std::optional<std::uint64_t> size) {
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0)
     throw_bad_input(
-        fmt::format("cannot open SQTT blob {}: {}", path.string(), std::strerror(errno)));
+        fmt::format("cannot open SQTT blob {}: {}", path_.string(), std::strerror(errno)));
   struct stat st {};
   if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd_);
-    throw_bad_input(fmt::format("{} is not a regular file", path.string()));
+    fd_ = -1;
+    throw_bad_input(fmt::format("{} is not a regular file", path_.string()));
   }
-  size_ = static_cast<std::uint64_t>(st.st_size);
+  const auto file_size = static_cast<std::uint64_t>(st.st_size);
+  if (size && (offset > file_size || *size > file_size - offset)) {
+    ::close(fd_);
+    fd_ = -1;
+    throw_bad_input(fmt::format("{}: the SQTT blob at bytes {}..{} is past the end of the "
+                                "{}-byte file",
+                                path_.string(), offset, offset + *size, file_size));
+  }
+  file_offset_ = offset;
+  size_ = size ? *size : file_size;
 #ifdef POSIX_FADV_SEQUENTIAL
-  ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  ::posix_fadvise(fd_, static_cast<off_t>(offset), static_cast<off_t>(size_),
+                  POSIX_FADV_SEQUENTIAL);
 #endif
 }
 
@@ -34,9 +58,17 @@ BlobFile::~BlobFile() {
 }
 
 void BlobFile::read(std::uint64_t offset, std::size_t count, std::uint8_t *out) const {
+  if (fd_ < 0) {
+    memory_.read(offset, count, out);
+    return;
+  }
+  if (offset > size_ || count > size_ - offset)
+    throw_bad_input(fmt::format("{}: cannot read {} bytes at offset {} of the {}-byte blob",
+                                path_.string(), count, offset, size_));
   std::size_t done = 0;
   while (done < count) {
-    const ssize_t n = ::pread(fd_, out + done, count - done, static_cast<off_t>(offset + done));
+    const ssize_t n =
+        ::pread(fd_, out + done, count - done, static_cast<off_t>(file_offset_ + offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0)
       throw_bad_input(fmt::format(

@@ -39,7 +39,7 @@ const ProgramMap &CaptureAnalyzer::program(std::uint32_t tag) {
   if (!slot) {
     slot = std::make_unique<ProgramMap>();
     const CaptureProgram *p = capture_.program(tag);
-    if (p) *slot = ProgramMap::load(p->file, capture_.device.processor);
+    if (p) *slot = ProgramMap::load(p->code, capture_.device.processor);
   }
   return *slot;
 }
@@ -51,7 +51,7 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &o
   report.blob = &blob;
   const ProgramMap &map = program(blob.kernel_tag);
   BlobAnalyzer analyzer(&map, blob.se, observer);
-  sqtt::BlobFile file(blob.file);
+  sqtt::BlobFile file(blob.bytes);
   // NOP runs (most of a blob) mean nothing to the analyzer: take them at once.
   struct Sink {
     BlobAnalyzer &analyzer;

@@ -32,10 +32,12 @@ ProgramMap ProgramMap::from_code_object(const compiler::isa::CodeObject &code) {
   return map;
 }
 
-ProgramMap ProgramMap::load(const std::filesystem::path &elf, const std::string &processor) {
+ProgramMap ProgramMap::load(const ByteSource &elf, const std::string &processor,
+                            const std::string &origin) {
   compiler::isa::CodeObjectOptions options;
   if (!processor.empty()) options.target = processor;
-  return from_code_object(compiler::isa::CodeObject::load(elf, options));
+  return from_code_object(compiler::isa::CodeObject::from_bytes(
+      elf.read_all(), options, origin.empty() ? elf.describe() : origin));
 }
 
 }  // namespace wavescope::trace::timeline

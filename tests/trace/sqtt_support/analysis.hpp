@@ -18,7 +18,7 @@ struct BlobAnalysis {
 inline BlobAnalysis analyze_blob(trace::timeline::CaptureAnalyzer &analyzer,
                                  const trace::CaptureBlob &blob) {
   trace::timeline::WaveTraceCollector waves;
-  trace::timeline::TimelineBuilder timeline(blob.se, blob.file.filename().string());
+  trace::timeline::TimelineBuilder timeline(blob.se, blob.file_name);
   trace::timeline::ObserverFanout fanout({&waves, &timeline});
   BlobAnalysis out;
   out.report = analyzer.analyze(blob, fanout);

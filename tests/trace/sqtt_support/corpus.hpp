@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "wavescope/base/byte_source.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include "testdata.hpp"
@@ -52,6 +54,10 @@ jsonl_by_blob(const std::filesystem::path &file) {
 inline std::vector<std::uint8_t> blob_bytes(const std::filesystem::path &file) {
   const auto bytes = read_file(file);
   return {bytes.begin(), bytes.end()};
+}
+
+inline std::vector<std::uint8_t> blob_bytes(const wavescope::ByteSource &source) {
+  return source.read_all();
 }
 
 }  // namespace wavescope::testing::sqtt

@@ -53,7 +53,7 @@ void run_insts(const InstsArgs &args, const CliContext &context) {
         e.issue_gap = i.issue_gap;
         acc->on_dispatch(e);
       });
-      const sqtt::BlobFile file(blob.file);
+      const sqtt::BlobFile file(blob.bytes);
       sqtt::decode_file(
           file, {}, [&](const sqtt::Packet &p) { mapper.on_packet(p); }, &sink);
       const auto &r = mapper.report();

@@ -47,7 +47,7 @@ void run_stats(const std::string &dir, const CliContext &context) {
     mapped += counter.mapped_instructions;
     anomalies += report.anomalies.total();
     if (context.json) {
-      print_json_line({{"blob", blob.file.filename().string()},
+      print_json_line({{"blob", blob.file_name},
                        {"kernel", blob.program},
                        {"se", blob.se},
                        {"itrace", blob.itrace},
@@ -68,7 +68,7 @@ void run_stats(const std::string &dir, const CliContext &context) {
                                                     d.notes.cdna_header_like_timestamps}});
       continue;
     }
-    table.add_row({blob.file.filename().string(), blob.program, std::to_string(blob.se),
+    table.add_row({blob.file_name, blob.program, std::to_string(blob.se),
                    blob.itrace ? "yes" : "no", std::to_string(blob.size), std::to_string(d.packets),
                    std::to_string(d.undecoded_tail_nibbles()), std::to_string(d.last_time),
                    std::to_string(counter.waves), std::to_string(counter.mapped_instructions),
@@ -77,7 +77,7 @@ void run_stats(const std::string &dir, const CliContext &context) {
   }
   progress.finish();
   if (!context.json) {
-    std::cout << fmt::format("{} ({}, {}): {} blobs\n", capture.dir.string(), capture.arch,
+    std::cout << fmt::format("{} ({}, {}): {} blobs\n", capture.source.string(), capture.arch,
                              capture.device.processor, capture.blobs.size());
     std::cout << table.render();
     std::cout << fmt::format("\ntotal: {} bytes, {} packets, {} waves, {} mapped instructions, {} "

@@ -55,7 +55,7 @@ void run_timeline(const TimelineArgs &args, const CliContext &context) {
   CaptureAnalyzer analyzer(capture);
   bool found = args.blob.empty();
   for (const auto &blob : capture.blobs) {
-    const std::string name = blob.file.filename().string();
+    const std::string name = blob.file_name;
     if (!args.blob.empty() && name != args.blob) continue;
     found = true;
     TimelineBuilder builder(blob.se, name);

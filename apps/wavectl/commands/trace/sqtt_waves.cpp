@@ -28,7 +28,7 @@ struct WavesArgs {
 json wave_json(const CaptureBlob &blob, const WaveTrace &t, bool cdna, bool instructions) {
   const auto &w = t.wave;
   json o;
-  o["blob"] = blob.file.filename().string();
+  o["blob"] = blob.file_name;
   o["kernel"] = blob.program;
   o["se"] = w.se;
   if (cdna) {
@@ -97,7 +97,7 @@ void run_waves(const WavesArgs &args, const CliContext &context) {
         continue;
       }
       const auto &w = t.wave;
-      table.add_row({blob.file.filename().string(), std::to_string(w.se),
+      table.add_row({blob.file_name, std::to_string(w.se),
                      std::to_string(cdna ? w.sh : w.sa), cdna ? "-" : std::to_string(w.wgp),
                      std::to_string(w.cu), std::to_string(w.simd), std::to_string(w.slot),
                      std::to_string(w.start), std::to_string(w.end),
@@ -112,7 +112,7 @@ void run_waves(const WavesArgs &args, const CliContext &context) {
   if (!context.json) {
     std::cout << table.render();
     std::cout << fmt::format("\n{} waves in {} blobs of {} ({})\n", waves, blobs,
-                             capture.dir.string(), capture.arch);
+                             capture.source.string(), capture.arch);
     if (args.instructions)
       std::cout << "(the per-instruction stream is printed with --json; see also `sqtt insts`)\n";
   }

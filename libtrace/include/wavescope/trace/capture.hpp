@@ -1,14 +1,20 @@
 #pragma once
-// A profiling capture on disk: a folder whose meta.json (format "sqtt-corpus/1") indexes the SQTT
-// blobs (one per shader engine and dispatch), the PMC sample buffers, the kernels' code objects
-// with their load addresses, and the device's properties. Files are always found through
-// meta.json, never by globbing.
+// A profiling capture: the SQTT blobs (one per shader engine and dispatch), the PMC sample
+// buffers, the kernels' code objects with their load addresses, and the device's properties.
+//
+// A capture's bytes live wherever its source keeps them (ByteSource): the files of a capture
+// folder, ranges of a profile file, or memory. Every reader goes through the ByteSource, so a
+// capture opened from any source analyses the same. A capture folder is a folder whose
+// meta.json (format "sqtt-corpus/1") indexes its files; they are always found through meta.json,
+// never by globbing.
 
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "wavescope/base/byte_source.hpp"
 
 namespace wavescope::trace {
 
@@ -36,17 +42,19 @@ struct ExecRange {
 struct CaptureProgram {
   std::uint32_t tag = 0;  // matches CaptureBlob::kernel_tag and CapturePmc::kernel_tag
   std::string name;
-  std::filesystem::path file;  // the code object
-  std::uint64_t base = 0;      // GPU VA where the ELF image was loaded
+  std::string file_name;  // its file in a capture folder ("program.elf"), or the name it would have
+  ByteSource code;        // the code object (ELF)
+  std::uint64_t base = 0;  // GPU VA where the ELF image was loaded
   std::uint64_t text_address = 0, text_size = 0;
   std::uint64_t entry_pc = 0;  // first instruction, relative to base (an ELF address)
   std::vector<ExecRange> exec_ranges;
 };
 
 struct CaptureBlob {
-  std::filesystem::path file;  // raw SQTT bytes of one shader engine for one dispatch
-  unsigned order = 0;          // capture order
-  unsigned se = 0;             // shader engine (XCC-major on multi-XCC parts)
+  std::string file_name;  // "se1.bin": its file in a capture folder, or the name it would have
+  ByteSource bytes;       // raw SQTT bytes of one shader engine for one dispatch
+  unsigned order = 0;     // capture order
+  unsigned se = 0;        // shader engine (XCC-major on multi-XCC parts)
   std::uint32_t kernel_tag = 0;
   std::string program;  // kernel name
   bool itrace = false;  // instruction tokens were enabled on this SE
@@ -67,7 +75,8 @@ struct PmcSampleSpec {
 };
 
 struct CapturePmc {
-  std::filesystem::path file;  // raw little-endian uint64 sample buffer
+  std::string file_name;  // "pmc_0.bin": its file in a capture folder, or the name it would have
+  ByteSource bytes;       // raw little-endian uint64 sample buffer
   unsigned order = 0;
   std::uint32_t kernel_tag = 0;
   std::string program;
@@ -77,21 +86,25 @@ struct CapturePmc {
 };
 
 struct Capture {
-  std::filesystem::path dir;
-  std::string example;  // workload name
-  std::string arch;     // tinygrad's arch folder name, e.g. "gfx1200"
+  std::filesystem::path source;  // the capture folder, or the file the capture was read from
+  std::string example;           // workload name
+  std::string arch;              // tinygrad's arch name, e.g. "gfx1200" (a folder's meta.json)
   DeviceProperties device;
   std::vector<CaptureProgram> programs;
   std::vector<CaptureBlob> blobs;
   std::vector<CapturePmc> pmc;
 
+  // Opens a capture from any source wavescope reads (today: a capture folder or its meta.json).
+  // Throws Error(BadInput) naming the file and what is wrong.
+  static Capture open(const std::filesystem::path &path);
   // Opens a capture folder (or its meta.json). Checks that every listed file exists with its
   // recorded size; throws Error(BadInput) naming the file and what is wrong.
-  static Capture open(const std::filesystem::path &path);
+  static Capture open_folder(const std::filesystem::path &path);
 
   // The program a blob or PMC event belongs to; nullptr if none has that tag.
   const CaptureProgram *program(std::uint32_t tag) const;
-  // Checks every file's SHA-256 against meta.json; throws Error(Mismatch) naming the first bad one.
+  // Checks every blob's SHA-256 against the one recorded (meta.json); throws Error(Mismatch)
+  // naming the first bad one.
   void verify_checksums() const;
 };
 

@@ -1,35 +1,44 @@
 #pragma once
-// Decoding an SQTT blob straight from a file, in fixed-size chunks, so a trace larger than memory
-// decodes with a few MiB of buffer.
+// Decoding an SQTT blob straight from where it lives (a file, a range of one, or memory), in
+// fixed-size chunks, so a trace larger than memory decodes with a few MiB of buffer.
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
+#include "wavescope/base/byte_source.hpp"
 #include "wavescope/base/progress.hpp"
 #include "wavescope/trace/sqtt/decoder.hpp"
 
 namespace wavescope::trace::sqtt {
 
-// A read-only file read at explicit offsets (pread); throws Error(BadInput) naming the file.
+// A read-only blob read at explicit offsets: a file (or a range of one) kept open and read with
+// pread, or bytes in memory. Throws Error(BadInput) naming the file.
 class BlobFile {
 public:
   explicit BlobFile(const std::filesystem::path &path);
+  explicit BlobFile(const ByteSource &source);
   ~BlobFile();
   BlobFile(const BlobFile &) = delete;
   BlobFile &operator=(const BlobFile &) = delete;
 
   std::uint64_t size() const { return size_; }
+  // The file the blob is in (empty for a blob in memory).
   const std::filesystem::path &path() const { return path_; }
   // Reads bytes [offset, offset + count) into `out`; throws on a short read.
   void read(std::uint64_t offset, std::size_t count, std::uint8_t *out) const;
-  // The whole file (for small blobs).
+  // The whole blob (for small blobs).
   std::vector<std::uint8_t> read_all() const;
 
 private:
+  void open_file(std::uint64_t offset, std::optional<std::uint64_t> size);
+
   std::filesystem::path path_;
   int fd_ = -1;
+  std::uint64_t file_offset_ = 0;
   std::uint64_t size_ = 0;
+  ByteSource memory_;  // the blob, when it is in memory
 };
 
 inline constexpr std::size_t kDefaultChunkBytes = std::size_t{4} << 20;

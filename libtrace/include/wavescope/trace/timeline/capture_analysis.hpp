@@ -1,5 +1,5 @@
 #pragma once
-// Running the SQTT layers over a capture folder: each blob is decoded straight from its file
+// Running the SQTT layers over a capture: each blob is decoded straight from where it lives
 // (chunked, so blobs larger than memory work), replayed through a BlobAnalyzer with the code
 // object of its kernel, and reported to the caller's observers.
 
@@ -90,7 +90,7 @@ public:
   // CdnaMapper uses it.
   const ProgramMap &program(std::uint32_t tag);
 
-  // Decodes one blob from its file and replays it into `observer`.
+  // Decodes one blob from its source and replays it into `observer`.
   BlobReport analyze(const CaptureBlob &blob, AnalysisObserver &observer,
                      const ProgressSink *progress = nullptr,
                      const sqtt::DecodeOptions &options = {});

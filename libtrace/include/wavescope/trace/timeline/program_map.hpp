@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "wavescope/base/byte_source.hpp"
+
 namespace wavescope::compiler::isa {
 class CodeObject;
 }
@@ -33,8 +35,10 @@ public:
   ProgramMap() = default;
   // Decodes `code`'s whole .text.
   static ProgramMap from_code_object(const compiler::isa::CodeObject &code);
-  // Loads a code object (tinygrad packer ELFs need `processor`, e.g. "gfx1100").
-  static ProgramMap load(const std::filesystem::path &elf, const std::string &processor);
+  // Loads a code object (tinygrad packer ELFs need `processor`, e.g. "gfx1100"); `origin` names
+  // it in errors (default: the source's description).
+  static ProgramMap load(const ByteSource &elf, const std::string &processor,
+                         const std::string &origin = {});
 
   bool empty() const { return instructions_.empty(); }
   // The walk's starting PC: the first instruction of .text.

@@ -8,6 +8,8 @@
 #include <openssl/evp.h>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/trace/profile/profile_capture.hpp"
+#include "wavescope/trace/profile/tinygrad_profile.hpp"
 
 namespace wavescope::trace {
 namespace {
@@ -34,6 +36,12 @@ std::string sha256_hex(const ByteSource &bytes) {
   return hex;
 }
 
+// The first bytes of a file, to tell its format by its content rather than its name.
+std::vector<std::uint8_t> head_of(const std::filesystem::path &path) {
+  const auto size = std::filesystem::file_size(path);
+  return ByteSource::file_range(path, 0, std::min<std::uint64_t>(size, 16)).read_all();
+}
+
 }  // namespace
 
 unsigned DeviceProperties::shader_engines() const {
@@ -41,7 +49,17 @@ unsigned DeviceProperties::shader_engines() const {
                                 : 0;
 }
 
-Capture Capture::open(const std::filesystem::path &path) { return open_folder(path); }
+Capture Capture::open(const std::filesystem::path &path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec) || path.filename() == "meta.json")
+    return open_folder(path);
+  const auto head = head_of(path);
+  if (profile::looks_like_pickle(head))
+    return profile::capture_of(profile::read_tinygrad_profile(path));
+  throw_bad_input(fmt::format("{}: not a capture: neither a capture folder (with meta.json) nor "
+                              "a tinygrad profile pickle",
+                              path.string()));
+}
 
 const CaptureProgram *Capture::program(std::uint32_t tag) const {
   for (const auto &p : programs)

@@ -1,4 +1,5 @@
-// wavectl's trace subcommands: SQTT (sqtt_commands.cpp) and PMC counters (pmc_commands.cpp).
+// wavectl's trace subcommands: SQTT (sqtt_commands.cpp), PMC counters (pmc_commands.cpp) and
+// profiles (profile_commands.cpp).
 
 #include "commands/trace/trace_commands.hpp"
 
@@ -7,6 +8,7 @@ namespace wavectl {
 void register_trace_commands(CLI::App &app, CliContext &context) {
   register_sqtt_commands(app, context);
   register_pmc_commands(app, context);
+  register_profile_commands(app, context);
 }
 
 }  // namespace wavectl

@@ -94,8 +94,9 @@ struct Capture {
   std::vector<CaptureBlob> blobs;
   std::vector<CapturePmc> pmc;
 
-  // Opens a capture from any source wavescope reads (today: a capture folder or its meta.json).
-  // Throws Error(BadInput) naming the file and what is wrong.
+  // Opens a capture from any source wavescope reads: a capture folder (or its meta.json), or a
+  // tinygrad profile pickle with SQTT or PMC events (told apart by content, not by name). Throws
+  // Error(BadInput) naming the file and what is wrong.
   static Capture open(const std::filesystem::path &path);
   // Opens a capture folder (or its meta.json). Checks that every listed file exists with its
   // recorded size; throws Error(BadInput) naming the file and what is wrong.

@@ -26,6 +26,14 @@ std::string bytes_text(double bytes) {
   return fmt::format("{:.0f} B", bytes);
 }
 
+// A kernel's name as a table shows it: no colours, no padding.
+std::string kernel_name(std::string_view name) {
+  std::string s = plain_text(name);
+  const auto first = s.find_first_not_of(' ');
+  if (first == std::string::npos) return {};
+  return s.substr(first, s.find_last_not_of(' ') - first + 1);
+}
+
 }  // namespace
 
 ProfileSummary summarize(const Profile &p) {
@@ -77,12 +85,12 @@ ProfileSummary summarize(const Profile &p) {
     }
     return it->second;
   };
-  for (const auto &x : p.executions) ++row(plain_text(x.name), x.device).runs;
+  for (const auto &x : p.executions) ++row(kernel_name(x.name), x.device).runs;
   for (const auto &t : p.tracks)
     for (const auto &span : t.spans)
       if (span.program >= 0) {
         auto &r =
-            row(plain_text(p.programs[static_cast<std::size_t>(span.program)].name), t.device);
+            row(kernel_name(p.programs[static_cast<std::size_t>(span.program)].name), t.device);
         r.total_ms += to_ms(span.duration());
         if (p.executions.empty()) ++r.runs;
       }

@@ -1,10 +1,12 @@
 // wavectl profile: profiles (tinygrad's profile.pkl, Chrome/Perfetto trace JSON) through
-// libtrace's profile model: `events` lists them as tinygrad VIZ's CLI does, `info` summarises.
+// libtrace's profile model: `events` lists them as tinygrad VIZ's CLI does, `info` summarises,
+// `export` writes Chrome trace JSON.
 
 #include <iostream>
 #include <memory>
 
 #include "commands/trace/trace_commands.hpp"
+#include "wavescope/trace/profile/chrome_trace.hpp"
 #include "wavescope/trace/profile/open_profile.hpp"
 #include "wavescope/trace/profile/profile_summary.hpp"
 #include "wavescope/trace/profile/viz_cli_events.hpp"
@@ -17,6 +19,7 @@ using namespace wavescope::trace::profile;
 struct ProfileArgs {
   std::string file;
   bool exact = false;
+  std::string output;
 };
 
 void register_events(CLI::App &profile, CliContext &context) {
@@ -55,6 +58,27 @@ void register_info(CLI::App &profile, CliContext &context) {
   });
 }
 
+void register_export(CLI::App &profile, CliContext &context) {
+  auto args = std::make_shared<ProfileArgs>();
+  auto *cmd = profile.add_subcommand(
+      "export", "Write Chrome trace-event JSON that Perfetto and chrome://tracing open");
+  cmd->add_option("SOURCE", args->file,
+                  "A tinygrad profile.pkl, a Chrome/Perfetto trace JSON or a capture folder")
+      ->required();
+  cmd->add_option("-o,--output", args->output, "The trace to write (OUT.json)")->required();
+  add_json_flag(*cmd, context);
+  cmd->callback([args, &context] {
+    const auto source = open_profile_source(args->file);
+    ChromeTraceOptions options;
+    if (source.capture) options.capture = &*source.capture;
+    const auto stats = write_chrome_trace(source.profile, args->output, options);
+    if (context.json)
+      print_export_json(std::cout, args->output, stats);
+    else
+      print_export_text(std::cout, args->output, stats);
+  });
+}
+
 }  // namespace
 
 void register_profile_commands(CLI::App &app, CliContext &context) {
@@ -63,6 +87,7 @@ void register_profile_commands(CLI::App &app, CliContext &context) {
   profile->require_subcommand(1);
   register_events(*profile, context);
   register_info(*profile, context);
+  register_export(*profile, context);
 }
 
 }  // namespace wavectl

@@ -3,6 +3,8 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include "wavescope/trace/profile/tinygrad_profile.hpp"
+
 namespace wavescope::gui {
 
 DocumentKind detect_document_kind(const QString &path) {
@@ -11,11 +13,16 @@ DocumentKind detect_document_kind(const QString &path) {
     return QFileInfo::exists(path + "/meta.json") ? DocumentKind::Capture : DocumentKind::Unknown;
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) return DocumentKind::Unknown;
-  const QByteArray head = file.read(4);
-  if (head == QByteArray("\x7f"
-                         "ELF",
-                         4))
+  const QByteArray head = file.read(64 * 1024);
+  if (head.startsWith(QByteArray("\x7f"
+                                 "ELF",
+                                 4)))
     return DocumentKind::CodeObject;
+  // A tinygrad profile pickle (profile.pkl) holds a capture when it was recorded with SQTT/PMC.
+  if (trace::profile::looks_like_tinygrad_profile(
+          {reinterpret_cast<const std::uint8_t *>(head.constData()),
+           static_cast<std::size_t>(head.size())}))
+    return DocumentKind::Capture;
   if (info.fileName() == "meta.json") return DocumentKind::Capture;
   if (info.suffix().compare("json", Qt::CaseInsensitive) == 0) return DocumentKind::RewriteTrace;
   if (info.suffix().compare("jsonl", Qt::CaseInsensitive) == 0) return DocumentKind::SymbolicCases;

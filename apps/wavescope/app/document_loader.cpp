@@ -26,7 +26,8 @@ std::shared_ptr<Document> load_document(const QString &path, const OpenOptions &
                 path.toStdString() + ": a folder without meta.json, so not a capture folder");
   throw Error(ErrorKind::BadInput,
               path.toStdString() +
-                  ": not a code object, capture folder, rewrite trace or symbolic case file");
+                  ": not a code object, capture folder, tinygrad profile, rewrite trace or "
+                  "symbolic case file");
 }
 
 }  // namespace wavescope::gui

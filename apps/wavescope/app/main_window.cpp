@@ -128,7 +128,8 @@ MainWindow::MainWindow(QWidget *parent)
 
   build_menus();
   statusBar()->showMessage(
-      tr("Open a code object, capture folder, rewrite trace or symbolic case file (Ctrl+O)"));
+      tr("Open a code object, capture folder, tinygrad profile.pkl, rewrite trace or symbolic "
+         "case file (Ctrl+O)"));
 }
 
 MainWindow::~MainWindow() = default;
@@ -144,8 +145,9 @@ void MainWindow::build_menus() {
   file->addAction(tr("&Open File…"), QKeySequence::Open, this, [this] {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open"), {},
-                                     tr("Code objects, traces and symbolic cases (*.elf *.hsaco "
-                                        "*.co *.json *.jsonl);;All files (*)"));
+                                     tr("Code objects, profiles, traces and symbolic cases (*.elf "
+                                        "*.hsaco *.co *.pkl *.pkl.* *.json *.jsonl);;All files "
+                                        "(*)"));
     if (!path.isEmpty()) open_path(path);
   });
   file->addAction(tr("Open &Folder…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {

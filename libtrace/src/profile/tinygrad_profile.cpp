@@ -454,6 +454,16 @@ bool looks_like_pickle(std::span<const std::uint8_t> head) {
   return head.size() >= 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5;
 }
 
+bool looks_like_tinygrad_profile(std::span<const std::uint8_t> head) {
+  if (!looks_like_pickle(head)) return false;
+  const std::string_view text(reinterpret_cast<const char *>(head.data()), head.size());
+  const auto profile = text.find("Event");
+  const auto rewrites = text.find("RewriteTrace");
+  return profile != std::string_view::npos &&
+         text.rfind("Profile", profile) != std::string_view::npos &&
+         (rewrites == std::string_view::npos || rewrites > profile);
+}
+
 Profile tinygrad_profile_from(const pickle::PickleDocument &document,
                               const std::filesystem::path &source) {
   return TinygradReader(document, source).read();

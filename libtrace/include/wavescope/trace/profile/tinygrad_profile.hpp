@@ -23,6 +23,10 @@ namespace wavescope::trace::profile {
 
 // True when `head` (a file's first bytes) starts like a pickle (a PROTO opcode, protocol 2-5).
 bool looks_like_pickle(std::span<const std::uint8_t> head);
+// True when `head` (a file's first few KiB) starts like a tinygrad profile pickle: a pickle whose
+// first class is one of tinygrad's Profile*Event classes (a rewrites.pkl starts with
+// RewriteTrace). Cheap enough to sniff files with; reading still checks everything.
+bool looks_like_tinygrad_profile(std::span<const std::uint8_t> head);
 
 // Reads profile.pkl; throws Error(BadInput) naming the file and offset.
 Profile read_tinygrad_profile(const std::filesystem::path &path);

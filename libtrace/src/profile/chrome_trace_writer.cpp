@@ -123,7 +123,8 @@ public:
         "SQTT " + (c.example.empty() ? c.source.filename().string() : c.example);
     const int pid = next_pid_++;
     metadata_process(pid, process);
-    // Kernels on the device clock, from the earliest run.
+    // Kernels: a profile has them on its device tracks already; a bare capture gets a thread of
+    // its runs on the device clock, from the earliest.
     double first = 0;
     bool any = false;
     for (const auto &prog : c.programs)
@@ -131,7 +132,7 @@ public:
         first = any ? std::min(first, r.start_us) : r.start_us;
         any = true;
       }
-    if (any) {
+    if (any && p_.tracks.empty()) {
       const int tid = next_tid_++;
       metadata_thread(pid, tid, "kernels", tid);
       for (const auto &prog : c.programs)
@@ -149,6 +150,7 @@ public:
       std::sort(waves.begin(), waves.end(),
                 [](const auto &a, const auto &b) { return a.wave.start < b.wave.start; });
       const std::int64_t origin = waves.front().wave.start;
+      const Picoseconds anchor = kernel_start(blob.kernel_tag);
       const std::string thread =
           fmt::format("{} SE{} waves ({})", blob.program, blob.se, blob.file_name);
       std::vector<Span> spans;
@@ -167,13 +169,23 @@ public:
         }
         const auto &w = waves[i].wave;
         complete(pid, tids[lanes[i]], fmt::format("wave cu{} simd{} slot{}", w.cu, w.simd, w.slot),
-                 spans[i].start, spans[i].duration(), "");
+                 anchor + spans[i].start, spans[i].duration(), "");
         ++stats.waves;
       }
     }
   }
 
 private:
+  // Where a dispatch's waves start on the profile's timeline: its kernel span, when the profile
+  // has one (waves then sit under their kernel), else 0.
+  Picoseconds kernel_start(std::uint32_t tag) const {
+    for (const auto &t : p_.tracks)
+      for (const auto &s : t.spans)
+        if (s.program >= 0 && p_.programs[static_cast<std::size_t>(s.program)].tag == tag)
+          return s.start;
+    return 0;
+  }
+
   void begin_event() {
     ++stats.events;
     if (!first_) out_ += ",";

@@ -15,8 +15,9 @@
 // Writing gives each device a process and each track a thread (named with M events); spans are
 // X events, and spans of one track that overlap without nesting go to further threads of the
 // same name; instants are "i", markers global "i", memory totals and counter series "C", graph
-// dependencies and flows "s"/"f". A capture adds its kernels and, per shader engine, its waves
-// (in shader cycles, shown as nanoseconds). Names are written without tinygrad's ANSI colours.
+// dependencies and flows "s"/"f". A capture adds, per shader engine, its waves (in shader cycles,
+// shown as nanoseconds, from the start of their kernel's span when the profile has one) and, when
+// there is no profile timeline, its kernels. Names are written without tinygrad's ANSI colours.
 
 #include <filesystem>
 #include <ostream>

@@ -107,3 +107,22 @@ TEST_CASE("wavectl refuses non-ELF input with a clear error") {
   CHECK(r.exit_code == 3);
   CHECK_THAT(r.err, Catch::StartsWith("error: " + path.string() + ": not an ELF file"));
 }
+
+TEST_CASE("wavectl disasm and cfg give a clear error on the code object that crashed LLVM") {
+  const std::string elf = std::string(WAVESCOPE_FUZZ_REGRESSIONS) +
+                          "/fuzz_code_object/code_object-gfx950-disasm-segv.elf";
+  REQUIRE(std::filesystem::exists(elf));
+  for (const char *verb : {"disasm", "cfg"}) {
+    INFO(verb);
+    const auto r = wavectl({verb, elf});
+    CHECK(r.exit_code == 3);
+    CHECK(r.out.empty());
+    CHECK(r.err == "error: " + elf +
+                       ": code ends in the middle of an instruction at 0x1b3c: it needs 8 bytes, "
+                       "4 are left\n");
+  }
+  // The header and symbols still read: codeobj describes it, with what is wrong in it.
+  const auto info = wavectl({"codeobj", elf});
+  CHECK(info.exit_code == 0);
+  CHECK_THAT(info.out, Catch::Contains("gfx950"));
+}

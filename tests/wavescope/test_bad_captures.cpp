@@ -132,3 +132,19 @@ TEST_CASE("a truncated SQTT blob is refused by size, or decoded as far as it goe
   INFO(r.err);
   CHECK(r.exit_code == 0);
 }
+
+TEST_CASE("the code object that crashed LLVM's disassembler opens with an error, not a crash") {
+  const std::string elf = std::string(WAVESCOPE_FUZZ_REGRESSIONS) +
+                          "/fuzz_code_object/code_object-gfx950-disasm-segv.elf";
+  REQUIRE(fs::exists(elf));
+  const wavescope::testing::TempDir temp;
+  for (const char *view : {"isa", "cfg"}) {
+    INFO(view);
+    const auto r = run_process({WAVESCOPE_APP_BINARY, elf, "--screenshot",
+                                (temp.path / "shot.png").string(), "--view", view},
+                               {"QT_QPA_PLATFORM=offscreen"});
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains(elf + ": code ends in the middle of an instruction at 0x1b3c"));
+    CHECK_FALSE(fs::exists(temp.path / "shot.png"));
+  }
+}

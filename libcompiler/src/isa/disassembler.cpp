@@ -65,6 +65,9 @@ std::string trim(std::string s) {
   return s.substr(first, last - first + 1);
 }
 
+// Longer than any AMDGPU instruction with its literals.
+constexpr std::size_t kDecodeWindow = 32;
+
 }  // namespace
 
 struct Disassembler::Impl {
@@ -95,29 +98,30 @@ const GpuTarget &Disassembler::target() const { return impl_->gpu; }
 Instruction Disassembler::decode(std::span<const std::uint8_t> bytes, std::uint64_t address) const {
   Instruction inst;
   inst.address = address;
+  if (bytes.size() < 4)
+    throw_bad_input(fmt::format("code ends in the middle of an instruction at {:#x} ({} byte(s) "
+                                "left, instructions are at least 4)",
+                                address, bytes.size()));
+  // LLVM's AMDGPU disassembler trusts that an instruction's literal follows it: given a window that
+  // ends right after an opcode asking for one, it crashes while describing the problem (a null
+  // comment stream under decodeLiteralConstant). So the tail of the code is decoded from a
+  // zero-padded copy, and an instruction that reaches into the padding is reported as cut off.
+  std::array<std::uint8_t, kDecodeWindow> padded{};
+  auto window = bytes;
+  if (bytes.size() < padded.size()) {
+    std::memcpy(padded.data(), bytes.data(), bytes.size());
+    window = padded;
+  }
   llvm::MCInst mc_inst;
   std::uint64_t size = 0;
   const auto status = impl_->disassembler->getInstruction(
-      mc_inst, size, llvm::ArrayRef<std::uint8_t>(bytes.data(), bytes.size()), address,
+      mc_inst, size, llvm::ArrayRef<std::uint8_t>(window.data(), window.size()), address,
       llvm::nulls());
-  if (status == llvm::MCDisassembler::Fail || size == 0 || size > bytes.size()) {
-    if (bytes.size() < 4)
-      throw_bad_input(fmt::format("code ends in the middle of an instruction at {:#x} ({} byte(s) "
-                                  "left, instructions are at least 4)",
-                                  address, bytes.size()));
-    // Padded with zeros, do these bytes decode into an instruction longer than what is left?
-    if (bytes.size() < inst.raw.size()) {
-      std::array<std::uint8_t, 16> padded{};
-      std::memcpy(padded.data(), bytes.data(), bytes.size());
-      llvm::MCInst probe;
-      std::uint64_t probe_size = 0;
-      if (impl_->disassembler->getInstruction(probe, probe_size, padded, address, llvm::nulls()) !=
-              llvm::MCDisassembler::Fail &&
-          probe_size > bytes.size())
-        throw_bad_input(fmt::format("code ends in the middle of an instruction at {:#x}: it needs "
-                                    "{} bytes, {} are left",
-                                    address, probe_size, bytes.size()));
-    }
+  if (status != llvm::MCDisassembler::Fail && size > bytes.size())
+    throw_bad_input(fmt::format("code ends in the middle of an instruction at {:#x}: it needs {} "
+                                "bytes, {} are left",
+                                address, size, bytes.size()));
+  if (status == llvm::MCDisassembler::Fail || size == 0 || size > inst.raw.size()) {
     std::uint32_t word;
     std::memcpy(&word, bytes.data(), 4);
     inst.size = 4;
@@ -158,15 +162,34 @@ std::vector<Instruction> Disassembler::disassemble(std::span<const std::uint8_t>
   return out;
 }
 
+namespace {
+
+// A code object's bad code is reported with the code object's name in front.
+template <class Decode>
+std::vector<Instruction> naming_origin(const CodeObject &code, Decode &&decode) {
+  try {
+    return decode();
+  } catch (const Error &e) {
+    if (e.kind() != ErrorKind::BadInput) throw;
+    throw Error(ErrorKind::BadInput, code.origin() + ": " + e.what());
+  }
+}
+
+}  // namespace
+
 std::vector<Instruction> disassemble_text(const CodeObject &code) {
-  return Disassembler(code.target()).disassemble(code.text_bytes(), code.text().address);
+  return naming_origin(code, [&] {
+    return Disassembler(code.target()).disassemble(code.text_bytes(), code.text().address);
+  });
 }
 
 std::vector<Instruction> disassemble_kernel(const CodeObject &code, const Kernel &kernel) {
   const auto text = code.text_bytes();
   const std::uint64_t offset = kernel.entry - code.text().address;
-  return Disassembler(code.target())
-      .disassemble(text.subspan(offset, kernel.code_size), kernel.entry);
+  return naming_origin(code, [&] {
+    return Disassembler(code.target())
+        .disassemble(text.subspan(offset, kernel.code_size), kernel.entry);
+  });
 }
 
 }  // namespace wavescope::compiler::isa

@@ -1,5 +1,7 @@
 #include "wavescope/compiler/symbolic/evaluate.hpp"
 
+#include <cstdint>
+#include <optional>
 #include <unordered_map>
 
 #include "symbolic/alu_semantics.hpp"
@@ -33,6 +35,26 @@ Value make_int(Int v, DType dtype) {
   return Value::integer(wrap_value(v, dtype));
 }
 
+// +, -, * and << of a sized int, exactly: two's complement wrap-around is arithmetic modulo
+// 2^width, and every sized width divides 64, so the operands reduced modulo 2^64 give the
+// wrapped result even where the unwrapped one would exceed the 128-bit range (int64 * int64).
+std::optional<Value> wrapped_ring_op(Op op, DType dtype, Int x, Int y) {
+  if (!is_sized_int(dtype) || !is_finite(x) || !is_finite(y)) return std::nullopt;
+  const auto a = static_cast<std::uint64_t>(x), b = static_cast<std::uint64_t>(y);
+  std::uint64_t r = 0;
+  switch (op) {
+  case Op::ADD: r = a + b; break;
+  case Op::SUB: r = a - b; break;
+  case Op::MUL: r = a * b; break;
+  case Op::SHL:
+    if (y < 0 || y >= 120) return std::nullopt;
+    r = y >= 64 ? 0 : a << static_cast<unsigned>(y);
+    break;
+  default: return std::nullopt;
+  }
+  return Value::integer(wrap_value(Int(r), dtype));
+}
+
 }  // namespace
 
 namespace detail {
@@ -42,6 +64,8 @@ Value binary_value(Op op, DType dtype, const Value &a, const Value &b) {
   if (a.kind == Kind::Invalid || b.kind == Kind::Invalid) return Value::invalid();
   const bool both_bool = a.kind == Kind::Bool && b.kind == Kind::Bool;
   const Int x = a.v, y = b.v;
+  if (!both_bool)
+    if (auto wrapped = wrapped_ring_op(op, dtype, x, y)) return *wrapped;
   switch (op) {
   case Op::AND: return both_bool ? Value::boolean(x && y) : make_int(x & y, dtype);
   case Op::OR: return both_bool ? Value::boolean(x || y) : make_int(x | y, dtype);

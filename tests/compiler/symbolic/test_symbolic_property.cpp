@@ -43,33 +43,65 @@ std::string range_violation(const CaseGraph &g, const UOp &e) {
   return {};
 }
 
+std::uint64_t env_or(const char *name, std::uint64_t fallback) {
+  const char *v = std::getenv(name);
+  return v ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+struct CaseOutcome {
+  std::string wrong;  // why the result is wrong (empty when right)
+  bool shrunk = false;
+};
+
+// Simplifies one case and checks termination, equivalence and sound ranges.
+CaseOutcome run_case(std::uint64_t seed, const SymbolicCase &c) {
+  std::string vars;
+  for (const auto &v : c.vars)
+    vars += fmt::format(" --var {}={}:{}:{}", v.name, to_string(v.min), to_string(v.max),
+                        to_string(v.dtype));
+  const std::string what =
+      fmt::format("seed {}: wavectl simplify --verify '{}'{}", seed, c.expr, vars);
+  const CaseGraph g = build_case(c);
+  UOp result;
+  try {
+    result = simplify(g.expr);
+  } catch (const std::exception &e) {
+    return {what + ": threw " + e.what()};
+  }
+  const std::string out = render_expression(result);
+  if (const auto check = check_equivalence(g, result); !check.equivalent)
+    return {what + " -> " + out + ": " + check.reason};
+  if (auto r = range_violation(g, g.expr); !r.empty()) return {what + ": input range: " + r};
+  if (auto r = range_violation(g, result); !r.empty()) return {what + " -> " + out + ": " + r};
+  return {{}, count_operations(result) < count_operations(g.expr)};
+}
+
+// Runs `cases` seeds from `first`; every wrong result fails the test (the first few are shown).
+template <typename Generate>
+void run_property(std::uint64_t first, std::uint64_t cases, Generate generate) {
+  std::size_t shrunk = 0, wrong = 0;
+  for (std::uint64_t seed = first; seed < first + cases; ++seed) {
+    const CaseOutcome o = run_case(seed, generate(seed));
+    if (!o.wrong.empty() && ++wrong <= 10) FAIL_CHECK(o.wrong);
+    shrunk += o.shrunk;
+  }
+  INFO(wrong << " of " << cases << " wrong");
+  CHECK(wrong == 0);
+  CHECK(shrunk > cases / 4);  // the simplifier does real work on these
+}
+
 }  // namespace
 
 TEST_CASE("random expressions simplify to equivalent expressions with sound ranges") {
   // WAVESCOPE_PROPERTY_CASES=N runs more (or fewer) random cases; WAVESCOPE_PROPERTY_SEED moves
   // the first seed.
-  const char *env_cases = std::getenv("WAVESCOPE_PROPERTY_CASES");
-  const char *env_seed = std::getenv("WAVESCOPE_PROPERTY_SEED");
-  const std::uint64_t cases = env_cases ? std::strtoull(env_cases, nullptr, 10) : 1500;
-  const std::uint64_t first = env_seed ? std::strtoull(env_seed, nullptr, 10) : 0;
-  std::size_t shrunk = 0;
-  for (std::uint64_t seed = first; seed < first + cases; ++seed) {
-    const SymbolicCase c = random_case(seed);
-    std::string vars;
-    for (const auto &v : c.vars)
-      vars += fmt::format(" --var {}={}:{}:{}", v.name, to_string(v.min), to_string(v.max),
-                          to_string(v.dtype));
-    INFO("seed " << seed << ": '" << c.expr << "'" << vars);
-    const CaseGraph g = build_case(c);
-    UOp result;
-    REQUIRE_NOTHROW(result = simplify(g.expr));
-    INFO("simplified: " << render_expression(result));
-    const auto check = check_equivalence(g, result);
-    INFO(check.reason);
-    REQUIRE(check.equivalent);
-    REQUIRE(range_violation(g, g.expr).empty());
-    REQUIRE(range_violation(g, result).empty());
-    if (count_operations(result) < count_operations(g.expr)) ++shrunk;
-  }
-  CHECK(shrunk > cases / 4);  // the simplifier does real work on these
+  run_property(env_or("WAVESCOPE_PROPERTY_SEED", 0), env_or("WAVESCOPE_PROPERTY_CASES", 1500),
+               [](std::uint64_t seed) { return random_case(seed); });
+}
+
+TEST_CASE("cast-heavy random expressions over mixed dtypes simplify to equivalent expressions") {
+  // int8/uint8/int32/int64/index variables (some at the edge of their type) and bool, with
+  // explicit casts. WAVESCOPE_TYPED_CASES=N runs more; WAVESCOPE_PROPERTY_SEED moves the first.
+  run_property(env_or("WAVESCOPE_PROPERTY_SEED", 0), env_or("WAVESCOPE_TYPED_CASES", 5000),
+               [](std::uint64_t seed) { return random_typed_case(seed); });
 }

@@ -16,4 +16,11 @@ SymbolicCase random_case(std::span<const std::uint8_t> bytes);
 // A case from a seed.
 SymbolicCase random_case(std::uint64_t seed);
 
+// Cast-heavy cases: variables of mixed dtypes (index, int8, uint8, int32, int64), some at the
+// edge of their type, and a well-typed expression over them: the operands of each operator share
+// one dtype (constants are casts to it) and every change of dtype is an explicit cast, including
+// to and from bool.
+SymbolicCase random_typed_case(std::span<const std::uint8_t> bytes);
+SymbolicCase random_typed_case(std::uint64_t seed);
+
 }  // namespace wavescope::compiler::symbolic

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 
 #include "wavescope/trace/profile/tinygrad_profile.hpp"
+#include "wavescope/trace/rgp/rgp_file.hpp"
 
 namespace wavescope::gui {
 
@@ -22,6 +23,9 @@ DocumentKind detect_document_kind(const QString &path) {
   if (trace::profile::looks_like_tinygrad_profile(
           {reinterpret_cast<const std::uint8_t *>(head.constData()),
            static_cast<std::size_t>(head.size())}))
+    return DocumentKind::Capture;
+  if (trace::rgp::looks_like_rgp({reinterpret_cast<const std::uint8_t *>(head.constData()),
+                                  static_cast<std::size_t>(head.size())}))
     return DocumentKind::Capture;
   if (info.fileName() == "meta.json") return DocumentKind::Capture;
   if (info.suffix().compare("json", Qt::CaseInsensitive) == 0) return DocumentKind::RewriteTrace;

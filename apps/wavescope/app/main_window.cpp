@@ -146,8 +146,8 @@ void MainWindow::build_menus() {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open"), {},
                                      tr("Code objects, profiles, traces and symbolic cases (*.elf "
-                                        "*.hsaco *.co *.pkl *.pkl.* *.json *.jsonl);;All files "
-                                        "(*)"));
+                                        "*.hsaco *.co *.pkl *.pkl.* *.rgp *.json *.jsonl);;All "
+                                        "files (*)"));
     if (!path.isEmpty()) open_path(path);
   });
   file->addAction(tr("Open &Folder…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {

@@ -10,6 +10,7 @@
 #include "wavescope/base/error.hpp"
 #include "wavescope/trace/profile/profile_capture.hpp"
 #include "wavescope/trace/profile/tinygrad_profile.hpp"
+#include "wavescope/trace/rgp/rgp_capture.hpp"
 
 namespace wavescope::trace {
 namespace {
@@ -56,8 +57,9 @@ Capture Capture::open(const std::filesystem::path &path) {
   const auto head = head_of(path);
   if (profile::looks_like_pickle(head))
     return profile::capture_of(profile::read_tinygrad_profile(path));
-  throw_bad_input(fmt::format("{}: not a capture: neither a capture folder (with meta.json) nor "
-                              "a tinygrad profile pickle",
+  if (rgp::looks_like_rgp(head)) return rgp::capture_of(rgp::read_rgp(path));
+  throw_bad_input(fmt::format("{}: not a capture: neither a capture folder (with meta.json), a "
+                              "tinygrad profile pickle nor an .rgp file",
                               path.string()));
 }
 

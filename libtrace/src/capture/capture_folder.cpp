@@ -106,6 +106,8 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
   d.simd_arrays_per_engine = r.get_or<unsigned>(props, "simd_arrays_per_engine", 0, "device.props");
   d.max_waves_per_simd = r.get_or<unsigned>(props, "max_waves_per_simd", 0, "device.props");
   d.lds_size_kb = r.get_or<unsigned>(props, "lds_size_in_kb", 0, "device.props");
+  d.pci_device_id = r.get_or<unsigned>(props, "device_id", 0, "device.props");
+  d.max_engine_clock_mhz = r.get_or<unsigned>(props, "max_engine_clk_fcompute", 0, "device.props");
 
   const auto &programs = r.at(meta, "programs", "meta");
   for (std::size_t i = 0; i < programs.size(); ++i) {

@@ -36,6 +36,8 @@ DeviceProperties device_properties(const Device &d) {
   props.simd_arrays_per_engine = property(d, "simd_arrays_per_engine", 0);
   props.max_waves_per_simd = property(d, "max_waves_per_simd", 0);
   props.lds_size_kb = property(d, "lds_size_in_kb", 0);
+  props.pci_device_id = property(d, "device_id", 0);
+  props.max_engine_clock_mhz = property(d, "max_engine_clk_fcompute", 0);
   return props;
 }
 

@@ -9,6 +9,7 @@ void register_trace_commands(CLI::App &app, CliContext &context) {
   register_sqtt_commands(app, context);
   register_pmc_commands(app, context);
   register_profile_commands(app, context);
+  register_rgp_commands(app, context);
 }
 
 }  // namespace wavectl

@@ -29,6 +29,8 @@ struct DeviceProperties {
   unsigned simd_arrays_per_engine = 0;  // shader arrays per shader engine
   unsigned max_waves_per_simd = 0;
   unsigned lds_size_kb = 0;
+  unsigned pci_device_id = 0;         // KFD's device_id / ASIC_INFO's, 0 if not recorded
+  unsigned max_engine_clock_mhz = 0;  // KFD's max_engine_clk_fcompute, 0 if not recorded
 
   // Shader engines per XCC (array_count / simd_arrays_per_engine), 0 if unknown.
   unsigned shader_engines() const;
@@ -94,8 +96,9 @@ struct Capture {
   std::vector<CaptureBlob> blobs;
   std::vector<CapturePmc> pmc;
 
-  // Opens a capture from any source wavescope reads: a capture folder (or its meta.json), or a
-  // tinygrad profile pickle with SQTT or PMC events (told apart by content, not by name). Throws
+  // Opens a capture from any source wavescope reads: a capture folder (or its meta.json), a
+  // tinygrad profile pickle with SQTT or PMC events, or an .rgp file (told apart by content, not
+  // by name). Throws
   // Error(BadInput) naming the file and what is wrong.
   static Capture open(const std::filesystem::path &path);
   // Opens a capture folder (or its meta.json). Checks that every listed file exists with its

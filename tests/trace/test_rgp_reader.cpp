@@ -185,6 +185,49 @@ TEST_CASE("rgp: the chunk stream, and rgptool's unpadded code objects read with 
   }
 }
 
+TEST_CASE("rgp: chunks of other minor versions and sizes, and unknown chunks, are tolerated") {
+  WAVESCOPE_REQUIRE_TESTDATA(file, "rgp/gfx1100_gemm.rgp");
+  const auto bytes = testing::read_file(file);
+  auto put32 = [](std::vector<unsigned char> &b, std::size_t at, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) b[at + i] = static_cast<unsigned char>(v >> (8 * i));
+  };
+  // An older, shorter ASIC_INFO (minor 4, without the last 20 bytes: GL1..MALL sizes), a newer
+  // API_INFO (minor 9, 8 bytes longer), and a chunk of a type no writer we know uses.
+  constexpr std::size_t asic = 168, api = 936, api_size = 560, first_sqtt = 1496;
+  std::vector<unsigned char> skewed(bytes.begin(), bytes.begin() + asic + 748);
+  put32(skewed, asic + 8, 748);
+  skewed[asic + 4] = 4;
+  skewed.insert(skewed.end(), bytes.begin() + api, bytes.begin() + api + api_size);
+  const auto api_at = skewed.size() - api_size;
+  put32(skewed, api_at + 8, api_size + 8);
+  skewed[api_at + 4] = 9;
+  skewed.insert(skewed.end(), 8, 0xee);
+  std::vector<unsigned char> unknown(24, 0);
+  unknown[0] = 200;
+  unknown[8] = 24;
+  skewed.insert(skewed.end(), unknown.begin(), unknown.end());
+  skewed.insert(skewed.end(), bytes.begin() + first_sqtt, bytes.end());
+  const auto f = rgp::read_rgp(ByteSource::owned({skewed.begin(), skewed.end()}), "skewed");
+  CHECK(f.chunks[1].minor == 4);
+  CHECK(f.asic->device_id == 0x744c);
+  CHECK(f.asic->shader_engines == 6);
+  CHECK(f.asic->gl1_cache_size == 0);  // past the shorter chunk
+  CHECK(f.api->instruction_trace_mode == 1);
+  CHECK(rgp::chunk_type_name(f.chunks[3].type) == "UNKNOWN");
+  // Notes: the unknown chunk, and SQTT_DATA offsets that now point 12 bytes early.
+  REQUIRE(f.notes.size() == 1 + 6);
+  CHECK_THAT(f.notes[0], Catch::Contains("skipped a chunk of unknown type 200"));
+  WAVESCOPE_REQUIRE_TESTDATA(folder, "sqtt/gfx1100/gemm");
+  const auto a = rgp::capture_of(f);
+  const auto b = Capture::open_folder(folder);
+  REQUIRE(a.blobs.size() == b.blobs.size());
+  for (std::size_t i = 0; i < a.blobs.size(); ++i)
+    CHECK(a.blobs[i].bytes.read_all() == b.blobs[i].bytes.read_all());
+  std::size_t x = 0, y = 0;
+  CHECK(waves_of(a, x) == waves_of(b, y));
+  CHECK(x == y);
+}
+
 TEST_CASE("rgp: truncated, corrupt and wrong-kind files are refused naming file and byte") {
   WAVESCOPE_REQUIRE_TESTDATA(file, "rgp/gfx1100_plus.rgp");
   WAVESCOPE_REQUIRE_TESTDATA(pickle, "tinygrad-viz/amd-sqtt/gfx1100_plus.pkl");

@@ -12,9 +12,10 @@
 // LAYOUT_HEADER, and the hardware writes whole 32-byte lines, so each SQTT_DATA is cut where a
 // 32-byte line starts with the trace's own first LAYOUT_HEADER (the same first four bytes).
 // The k-th piece of every SE belongs to the k-th dispatch, which is the k-th program when there
-// are as many pieces as programs (else all pieces go to the one program, or the file's order is
-// kept and a note says so). Blobs are ordered dispatch by dispatch, SEs in file order within
-// one, and named as a capture folder names them (se<N>.bin, k<tag>_se<N>.bin).
+// are as many pieces as programs; otherwise (one program run several times, or an SE with fewer
+// pieces) piece k goes to program min(k, last). Blobs are ordered dispatch by dispatch, SEs in
+// file order within one, and named as a capture folder names them (se<N>.bin, k<tag>_se<N>.bin,
+// with _d<k> added where a name would repeat).
 //
 // Device: the processor from ASIC_INFO.device_id (a known PCI id), else the code objects'
 // e_flags, else ASIC_INFO.gfxip_level; shader engines, CUs, SIMDs, waves and LDS from ASIC_INFO.

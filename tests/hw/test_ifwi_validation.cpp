@@ -3,6 +3,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstring>
+
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/ifwi/image_check.hpp"
 #include "wavescope/hw/ifwi/test_image.hpp"
@@ -157,4 +160,24 @@ TEST_CASE("a changed ISH checksum is only a warning, since the real algorithm is
   CHECK(check.accepted());
   REQUIRE(check.warning_count() == 1);
   CHECK(check.findings[0].offset == 0x12000);
+}
+
+TEST_CASE("a table of many bad entries reports the first eight and counts the rest") {
+  auto image = make_test_ifwi_image();
+  const auto layout = parse_ifwi(image);
+  REQUIRE(layout.sgn);
+  const std::uint64_t table = layout.sgn->offset;
+  // 200 entries of all-ones: each has a bad sign type and points outside the image.
+  const std::uint32_t count = 200;
+  std::memcpy(image.data() + table + 8, &count, 4);
+  std::fill_n(image.begin() + static_cast<std::ptrdiff_t>(table + 16), 16 * count, 0xFF);
+  const auto check = validate_flash_image(image);
+  const auto with = [&](const std::string &text) {
+    return std::count_if(check.findings.begin(), check.findings.end(), [&](const auto &f) {
+      return f.message.find(text) != std::string::npos;
+    });
+  };
+  CHECK(with(": $SGN entry ") == 8);
+  REQUIRE(with("392 more bad entries in the $SGN table") == 1);
+  CHECK(with("$SGN table has no entry of sign type") == 7);
 }

@@ -30,6 +30,31 @@ private:
   std::vector<ImageFinding> &out_;
 };
 
+// A damaged table can hold thousands of bad entries, which would bury everything else (and take
+// long to format): the first few are reported one by one, the rest as one count.
+class TableFindings {
+public:
+  TableFindings(Findings &findings, std::string_view table) : findings_(findings), table_(table) {}
+  template <typename... Args>
+  void error(std::uint64_t offset, fmt::format_string<Args...> format, Args &&...args) {
+    if (++count_ <= kShown)
+      findings_.error(offset, format, std::forward<Args>(args)...);
+    else if (count_ == kShown + 1)
+      first_hidden_ = offset;
+  }
+  void finish() {
+    if (count_ > kShown)
+      findings_.error(first_hidden_, "{} more bad entries in the {}", count_ - kShown, table_);
+  }
+
+private:
+  static constexpr std::size_t kShown = 8;
+  Findings &findings_;
+  std::string_view table_;
+  std::size_t count_ = 0;
+  std::uint64_t first_hidden_ = 0;
+};
+
 bool range_inside(std::uint64_t offset, std::uint64_t size, std::uint64_t limit) {
   return offset <= limit && size <= limit - offset;
 }
@@ -74,15 +99,18 @@ void check_psp_directory(const std::optional<PspDirectory> &dir, std::uint64_t w
                    "{:#010x}",
                    name, dir->checksum, dir->computed_checksum);
   }
+  const std::string table = fmt::format("{} $PSP directory", name);
+  TableFindings entry_findings(findings, table);
   for (std::size_t i = 0; i < dir->entries.size(); ++i) {
     const auto &entry = dir->entries[i];
     if (!range_inside(entry.location, entry.size, limit)) {
-      findings.error(where + 16 + 16 * i,
+      entry_findings.error(where + 16 + 16 * i,
                      "{} $PSP entry {} (type {:#x}) points at {:#x}..{:#x}, outside the {:#x}-byte "
                      "image",
                      name, i, entry.type, entry.location, entry.location + entry.size, limit);
     }
   }
+  entry_findings.finish();
   const auto points_at = [&](std::uint32_t type, std::uint64_t ish) {
     for (const auto &entry : dir->entries)
       if (entry.type == type) return entry.location == ish;
@@ -116,17 +144,20 @@ void check_sgn(const IfwiLayout &layout, std::uint64_t limit, Findings &findings
     findings.warning(pointer + 4, "$SGN checksum is {:#010x}, CRC-32 of its body is {:#010x}",
                      sgn.checksum, sgn.computed_checksum);
   std::array<int, 8> seen{};
+  TableFindings entry_findings(findings, "$SGN table");
   for (std::size_t i = 0; i < sgn.entries.size(); ++i) {
     const auto &entry = sgn.entries[i];
     const std::uint64_t at = pointer + 16 + 16 * i;
     if (entry.sign_type >= 1 && entry.sign_type <= 7)
       ++seen[entry.sign_type];
     else
-      findings.error(at, "$SGN entry {} has sign type {}, expected 1..7", i, entry.sign_type);
+      entry_findings.error(at, "$SGN entry {} has sign type {}, expected 1..7", i,
+                           entry.sign_type);
     if (!range_inside(entry.offset, entry.size, limit))
-      findings.error(at, "$SGN entry {} (sign type {}) points at {:#x}..{:#x}, outside the image",
+      entry_findings.error(at, "$SGN entry {} (sign type {}) points at {:#x}..{:#x}, outside the image",
                      i, entry.sign_type, entry.offset, std::uint64_t(entry.offset) + entry.size);
   }
+  entry_findings.finish();
   for (std::uint32_t type = 1; type <= 7; ++type) {
     if (seen[type] == 0) findings.error(pointer, "$SGN table has no entry of sign type {}", type);
     if (seen[type] > 1)

@@ -8,15 +8,17 @@
 #include <fstream>
 
 #include "support_flash/flash_runs.hpp"
+#include "wavescope/base/sha256.hpp"
 #include "wavescope/hw/flash/flash_journal.hpp"
-#include "wavescope/hw/flash/sha256.hpp"
 #include "wavescope/hw/ifwi/test_image.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
 
 using namespace wavescope::hw;
 using namespace wavescope::hw::flash;
 using namespace wavescope::testing;
+using wavescope::CancelToken;
 using wavescope::ErrorKind;
+using wavescope::sha256_hex;
 namespace fs = std::filesystem;
 
 namespace {

@@ -5,8 +5,9 @@
 
 #include <memory>
 #include <mutex>
-#include <stdexcept>
 #include <string>
+
+#include "wavescope/base/error.hpp"
 
 namespace wavescope::gui {
 namespace {
@@ -28,7 +29,7 @@ GraphLayout layout_graph(const std::vector<QSizeF> &node_sizes,
   std::lock_guard lock(graphviz_mutex());
 
   std::unique_ptr<GVC_t, int (*)(GVC_t *)> gvc(gvContext(), gvFreeContext);
-  if (!gvc) throw std::runtime_error("graphviz: cannot create a context");
+  if (!gvc) throw Error(ErrorKind::Internal, "graphviz: cannot create a context");
   std::unique_ptr<Agraph_t, int (*)(Agraph_t *)> graph(agopen(cstr("g"), Agdirected, nullptr),
                                                        agclose);
   Agraph_t *g = graph.get();
@@ -54,12 +55,13 @@ GraphLayout layout_graph(const std::vector<QSizeF> &node_sizes,
   std::vector<Agedge_t *> edges;
   for (const auto &request : edge_requests) {
     if (request.from >= nodes.size() || request.to >= nodes.size())
-      throw std::runtime_error("graphviz: edge refers to a node that does not exist");
+      throw Error(ErrorKind::Internal, "graphviz: edge refers to a node that does not exist");
     Agedge_t *e = agedge(g, nodes[request.from], nodes[request.to], nullptr, 1);
     if (!request.constrain) agset(e, cstr("constraint"), cstr("false"));
     edges.push_back(e);
   }
-  if (gvLayout(gvc.get(), g, "dot") != 0) throw std::runtime_error("graphviz: dot layout failed");
+  if (gvLayout(gvc.get(), g, "dot") != 0)
+    throw Error(ErrorKind::Internal, "graphviz: dot layout failed");
 
   const boxf bb = GD_bb(g);
   auto flip = [&](pointf p) { return QPointF(p.x - bb.LL.x, bb.UR.y - p.y); };

@@ -26,7 +26,7 @@ struct GraphLayout {
 };
 
 // Lays out nodes of the given sizes with the given edges, top to bottom. Thread-safe (Graphviz
-// is not, so calls are serialised). Throws std::runtime_error if Graphviz fails.
+// is not, so calls are serialised). Throws wavescope::Error if Graphviz fails.
 GraphLayout layout_graph(const std::vector<QSizeF> &node_sizes,
                          const std::vector<LayoutEdgeRequest> &edges, double node_separation = 24,
                          double rank_separation = 36);

@@ -31,7 +31,7 @@ QSizeF rewrite_node_size(const RewriteGraphNode &node);
 enum class GraphDirection { LeftToRight, TopToBottom };
 
 // Lays the graph out with sources first in `direction`; node rectangles come back in the graph's
-// node order and edge splines in its edge order. Throws std::runtime_error when Graphviz fails.
+// node order and edge splines in its edge order. Throws wavescope::Error when Graphviz fails.
 GraphLayout layout_rewrite_graph(const RewriteGraph &graph,
                                  GraphDirection direction = GraphDirection::LeftToRight);
 

@@ -2,11 +2,10 @@
 
 #include <unordered_set>
 
-#include <openssl/evp.h>
-
 #include <fmt/format.h>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/sha256.hpp"
 
 namespace wavescope::compiler {
 
@@ -86,35 +85,17 @@ int structural_compare(const UOp &a, const UOp &b) {
 
 ContentKey content_key(const UOp &root) {
   std::unordered_map<const UOpNode *, ContentKey> keys;
-  EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-  if (!ctx) throw Error(ErrorKind::Internal, "content_key: cannot allocate a SHA-256 context");
   for (const auto &u : toposort(root)) {
-    const std::string head = fmt::format("{}|{}|{}|{}", to_string(u.op()), to_string(u.dtype()),
-                                         to_string(u.arg()), to_string(u.tag()));
-    ContentKey key{};
-    unsigned int length = 0;
-    bool ok = EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) == 1 &&
-              EVP_DigestUpdate(ctx, head.data(), head.size()) == 1;
-    for (const auto &s : u.src()) {
-      const ContentKey &child = keys.at(s.get());
-      ok = ok && EVP_DigestUpdate(ctx, child.data(), child.size()) == 1;
-    }
-    ok = ok && EVP_DigestFinal_ex(ctx, key.data(), &length) == 1;
-    if (!ok) {
-      EVP_MD_CTX_free(ctx);
-      throw Error(ErrorKind::Internal, "content_key: SHA-256 failed");
-    }
-    keys.emplace(u.get(), key);
+    Sha256 hash;
+    hash.update(fmt::format("{}|{}|{}|{}", to_string(u.op()), to_string(u.dtype()),
+                            to_string(u.arg()), to_string(u.tag())));
+    for (const auto &s : u.src()) hash.update(keys.at(s.get()));
+    keys.emplace(u.get(), hash.finish());
   }
-  EVP_MD_CTX_free(ctx);
   return keys.at(root.get());
 }
 
-std::string to_hex(const ContentKey &key) {
-  std::string text;
-  for (auto b : key) text += fmt::format("{:02x}", b);
-  return text;
-}
+std::string to_hex(const ContentKey &key) { return wavescope::to_hex(key); }
 
 std::string to_text(const UOp &root) {
   const auto order = toposort(root);

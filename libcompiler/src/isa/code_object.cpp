@@ -12,6 +12,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/read_file.hpp"
 
 namespace wavescope::compiler::isa {
 namespace {
@@ -106,10 +107,7 @@ Symbol::Kind symbol_kind(const llvm::object::ELFSymbolRef &symbol) {
 }  // namespace
 
 CodeObject CodeObject::load(const std::filesystem::path &path, const CodeObjectOptions &options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw_bad_input(fmt::format("cannot open code object {}", path.string()));
-  std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
-  return from_bytes(std::move(bytes), options, path.string());
+  return from_bytes(read_file_bytes(path, "code object"), options, path.string());
 }
 
 CodeObject CodeObject::from_bytes(std::vector<std::uint8_t> bytes, const CodeObjectOptions &options,

@@ -10,6 +10,7 @@
 
 #include "wavescope/base/atomic_file.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/read_file.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
 
 namespace wavescope::compiler::rewrite {
@@ -453,11 +454,7 @@ RewriteTrace RewriteTrace::read_json(std::string_view text, std::string_view ori
 }
 
 RewriteTrace RewriteTrace::load(const std::filesystem::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorKind::BadInput, "cannot open rewrite trace " + path.string());
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return read_json(buffer.str(), path.string());
+  return read_json(read_file_text(path, "rewrite trace"), path.string());
 }
 
 TraceSession::TraceSession(RewriteTrace &trace) : previous_(g_active), previous_depth_(g_depth) {

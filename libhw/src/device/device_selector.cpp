@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/scope_guard.hpp"
 #include "wavescope/hw/device/usb_fault_spec.hpp"
 #include "wavescope/hw/sim/sim_pci_function.hpp"
 #include "wavescope/hw/sim/sim_store.hpp"
@@ -29,27 +30,17 @@ public:
       : store_(std::move(store)), loaded_(std::move(loaded)), spec_(std::move(spec)),
         options_(std::move(options)) {
     loaded_.board->begin_run(options_.expectations);
-    try {
-      if (spec_.kind == DeviceSpec::Kind::SimPci) {
-        function_ = std::make_unique<sim::SimPciFunction>(
-            spec_.name, *loaded_.board, *loaded_.clock, loaded_.board->config().op_cost_native);
-      } else {
-        function_ = open_usb_path();
-      }
-    } catch (...) {
-      // What happened while opening (used-up USB faults, time) belongs to the board too.
-      try {
-        close(nullptr);
-      } catch (...) {
-      }
-      throw;
+    // What happened while opening (used-up USB faults, time) belongs to the board too.
+    const OnFailure close_on_failure([this] { close(nullptr); });
+    if (spec_.kind == DeviceSpec::Kind::SimPci) {
+      function_ = std::make_unique<sim::SimPciFunction>(spec_.name, *loaded_.board, *loaded_.clock,
+                                                        loaded_.board->config().op_cost_native);
+    } else {
+      function_ = open_usb_path();
     }
   }
   ~SimulatedDevice() override {
-    try {
-      close(nullptr);
-    } catch (...) {
-    }
+    best_effort([this] { close(nullptr); });
   }
 
   std::string id() const override { return spec_.text(); }
@@ -109,10 +100,7 @@ class RealDevice final : public OpenedDevice {
 public:
   explicit RealDevice(std::unique_ptr<PciFunction> function) : function_(std::move(function)) {}
   ~RealDevice() override {
-    try {
-      close(nullptr);
-    } catch (...) {
-    }
+    best_effort([this] { close(nullptr); });
   }
   std::string id() const override { return function_->id(); }
   PciFunction &function() override { return *function_; }

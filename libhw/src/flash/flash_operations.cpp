@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "wavescope/base/error.hpp"
-#include "wavescope/hw/flash/sha256.hpp"
+#include "wavescope/base/sha256.hpp"
 
 namespace wavescope::hw::flash {
 

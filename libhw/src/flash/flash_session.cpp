@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/scope_guard.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
+#include "wavescope/hw/transport/transport_eta.hpp"
 
 namespace wavescope::hw::flash {
 
@@ -98,7 +100,7 @@ FlashSession::FlashSession(Mmio &bar5, Clock &clock, FlashSessionOptions options
                            const CancelToken *cancel)
     : bar5_(bar5), clock_(clock), options_(options), cancel_(cancel),
       rom_sw_(bar5, clock, rom_sw_options(options), cancel),
-      chip_(rom_sw_, clock, chip_options(options)), eta_(clock, bar5) {}
+      chip_(rom_sw_, clock, chip_options(options)), eta_(transport_eta(clock, bar5)) {}
 
 FlashSession::~FlashSession() = default;  // rom_sw_ restores the registers on destruction
 
@@ -117,17 +119,16 @@ void FlashSession::open() {
 }
 
 void FlashSession::close() {
-  std::exception_ptr failure;
   if (opened_) {
-    try {
-      chip_.finish();
-    } catch (...) {
-      failure = std::current_exception();
-    }
+    // The ROM_SW registers are put back even when the chip could not be finished cleanly.
+    const OnFailure close_anyway([this] {
+      opened_ = false;
+      rom_sw_.close();
+    });
+    chip_.finish();
   }
   opened_ = false;
   rom_sw_.close();
-  if (failure) std::rethrow_exception(failure);
 }
 
 ReadResult FlashSession::read(std::uint32_t address, std::size_t size, ReadCheck check,

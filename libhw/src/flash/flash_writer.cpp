@@ -8,8 +8,10 @@
 
 #include "wavescope/base/atomic_file.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/read_file.hpp"
+#include "wavescope/base/scope_guard.hpp"
+#include "wavescope/base/sha256.hpp"
 #include "wavescope/hw/flash/flash_journal.hpp"
-#include "wavescope/hw/flash/sha256.hpp"
 #include "wavescope/hw/ifwi/image_check.hpp"
 #include "wavescope/hw/navi31/protection.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
@@ -23,12 +25,6 @@ namespace {
 
 bool all_ff(std::span<const std::uint8_t> bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t b) { return b == 0xFF; });
-}
-
-std::vector<std::uint8_t> read_file(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorKind::BadInput, "cannot read " + path.string());
-  return {std::istreambuf_iterator<char>(in), {}};
 }
 
 // The write sequence over one sector range, with the journal and the summary it keeps current.
@@ -338,7 +334,7 @@ WriteSummary write_flash(FlashSession &session, const std::string &device_id,
   if (request.resume) {
     if (!journal.backup_path.empty()) {
       if (!fs::exists(journal.backup_path) ||
-          sha256_hex(read_file(journal.backup_path)) != journal.backup_sha256)
+          sha256_hex(read_file_bytes(journal.backup_path, "backup")) != journal.backup_sha256)
         throw Error(ErrorKind::Mismatch,
                     fmt::format("the backup {} recorded in the journal is missing or changed; "
                                 "refusing to continue without it",
@@ -351,7 +347,7 @@ WriteSummary write_flash(FlashSession &session, const std::string &device_id,
     summary.warnings.push_back(
         "no backup taken (--no-backup): the chip's current contents are not saved");
   } else if (request.backup && fs::exists(*request.backup)) {
-    const auto bytes = read_file(*request.backup);
+    const auto bytes = read_file_bytes(*request.backup, "backup");
     if (bytes.size() != kFlashSize)
       throw Error(ErrorKind::BadInput,
                   fmt::format("backup {} is {} bytes, not 2 MiB; refusing to use it",
@@ -383,7 +379,7 @@ WriteSummary write_flash(FlashSession &session, const std::string &device_id,
                               : request.work_dir / fmt::format("wavescope-backup-{}-{}.bin",
                                                                device_file_tag(device_id),
                                                                summary.backup_sha256.substr(0, 12));
-    if (fs::exists(path) && sha256_hex(read_file(path)) == summary.backup_sha256) {
+    if (fs::exists(path) && sha256_hex(read_file_bytes(path, "backup")) == summary.backup_sha256) {
       summary.backup_reused = true;  // an identical backup is already there
     } else {
       if (fs::exists(path))
@@ -478,10 +474,7 @@ WriteSummary write_flash(FlashSession &session, const std::string &device_id,
     chip.write_disable_quietly();
     journal.status = "failed";
     journal.last_error = e.what();
-    try {
-      journal.save(summary.journal);
-    } catch (...) {
-    }
+    best_effort([&] { journal.save(summary.journal); });
     throw Error(e.kind(),
                 std::string(e.what()) + ". " + resume_hint(request, journal, summary.journal));
   }

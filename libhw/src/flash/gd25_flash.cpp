@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/scope_guard.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
 
 namespace wavescope::hw::flash {
@@ -196,10 +197,7 @@ void Gd25Flash::write_enable() {
 }
 
 void Gd25Flash::write_disable_quietly() noexcept {
-  try {
-    tx(spi::kWriteDisable, 0, 0, {});
-  } catch (...) {
-  }
+  best_effort([this] { tx(spi::kWriteDisable, 0, 0, {}); });
 }
 
 void Gd25Flash::wait_ready(Clock::Duration timeout, const std::string &what) {

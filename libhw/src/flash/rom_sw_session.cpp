@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/scope_guard.hpp"
 #include "wavescope/hw/navi31/bar5_registers.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
 
@@ -30,11 +31,8 @@ RomSwSession::RomSwSession(Mmio &bar5, Clock &clock, RomSwOptions options,
 }
 
 RomSwSession::~RomSwSession() {
-  try {
-    close();
-  } catch (...) {
-    // Best effort: a device that stopped answering cannot be restored anyway.
-  }
+  // Best effort: a device that stopped answering cannot be restored anyway.
+  best_effort([this] { close(); });
 }
 
 void RomSwSession::open() {
@@ -107,14 +105,9 @@ std::vector<std::uint8_t> RomSwSession::execute(const SpiTransaction &t, std::si
   if (session_saved_) return run(t, window_bytes);
   const SavedRegisters saved = save_and_set_up(std::nullopt);
   std::vector<std::uint8_t> out;
-  try {
+  {
+    const OnFailure restore_on_failure([&] { restore(saved); });
     out = run(t, window_bytes);
-  } catch (...) {
-    try {
-      restore(saved);
-    } catch (...) {
-    }
-    throw;
   }
   restore(saved);
   return out;
@@ -124,7 +117,14 @@ std::vector<std::uint8_t> RomSwSession::run(const SpiTransaction &t, std::size_t
   const std::uint32_t command = (t.address << 8) | t.opcode;
   const std::size_t window_dwords = (window_bytes + 3) / 4;
   std::vector<std::uint8_t> out;
-  try {
+  {
+    const OnFailure reset_on_failure([&] {
+      cached_command_.reset();
+      if (options_.reference_resets) {
+        bar5_.write32(kRomSwCntl, 0);
+        bar5_.write32(kRomSwStatus, 0);
+      }
+    });
     if (options_.reference_resets) bar5_.write32(kRomSwCntl, 0);
     if (options_.block_writes) {
       if (cached_command_ == command) {
@@ -166,16 +166,6 @@ std::vector<std::uint8_t> RomSwSession::run(const SpiTransaction &t, std::size_t
       for (std::size_t i = 0; i < window_bytes; ++i)
         out[i] = static_cast<std::uint8_t>((*window)[i / 4] >> (8 * (i % 4)));
     }
-  } catch (...) {
-    cached_command_.reset();
-    if (options_.reference_resets) {
-      try {
-        bar5_.write32(kRomSwCntl, 0);
-        bar5_.write32(kRomSwStatus, 0);
-      } catch (...) {
-      }
-    }
-    throw;
   }
   if (options_.reference_resets) {
     bar5_.write32(kRomSwCntl, 0);

@@ -2,12 +2,7 @@
 
 #include <algorithm>
 
-#include <openssl/evp.h>
 #include <zlib.h>
-
-#include <fmt/format.h>
-
-#include "wavescope/base/error.hpp"
 
 namespace wavescope::hw::ifwi {
 
@@ -31,17 +26,6 @@ std::uint32_t crc32(std::span<const std::uint8_t> bytes) {
     at += n;
   }
   return static_cast<std::uint32_t>(crc);
-}
-
-std::string sha256_hex(std::span<const std::uint8_t> bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1)
-    throw Error(ErrorKind::Internal, "OpenSSL could not compute a SHA-256 digest");
-  std::string hex;
-  hex.reserve(2 * length);
-  for (unsigned int i = 0; i < length; ++i) hex += fmt::format("{:02x}", digest[i]);
-  return hex;
 }
 
 std::vector<std::uint8_t> xorshift_bytes(std::uint32_t seed, std::size_t count) {

@@ -12,6 +12,7 @@
 
 #include "pci/sysfs_files.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/scope_guard.hpp"
 #include "wavescope/hw/pci/mapped_mmio.hpp"
 
 namespace wavescope::hw {
@@ -102,12 +103,8 @@ std::shared_ptr<VfioKernel> linux_vfio_kernel() { return std::make_shared<LinuxV
 
 VfioPciFunction::VfioPciFunction(std::string bdf, VfioOptions options)
     : bdf_(std::move(bdf)), options_(std::move(options)) {
-  try {
-    open_device();
-  } catch (...) {
-    close();  // release the descriptors opened so far
-    throw;
-  }
+  const OnFailure release([this] { close(); });  // the descriptors opened so far
+  open_device();
 }
 
 void VfioPciFunction::open_device() {

@@ -46,8 +46,7 @@ std::string error_text(std::uint16_t code) {
   return fmt::format("0x{:04X} (unknown error code)", code);
 }
 
-PspMailbox::PspMailbox(Mmio &bar5, Clock &clock, MailboxOptions options,
-                       const flash::CancelToken *cancel)
+PspMailbox::PspMailbox(Mmio &bar5, Clock &clock, MailboxOptions options, const CancelToken *cancel)
     : bar5_(bar5), clock_(clock), options_(options), cancel_(cancel) {}
 
 MailboxResult PspMailbox::send(std::uint8_t command, std::optional<std::uint32_t> argument,

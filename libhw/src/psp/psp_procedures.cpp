@@ -5,8 +5,10 @@
 #include <fmt/format.h>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/scope_guard.hpp"
 #include "wavescope/hw/ifwi/ifwi_items.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
+#include "wavescope/hw/transport/transport_eta.hpp"
 
 namespace wavescope::hw::psp {
 
@@ -78,36 +80,29 @@ void stream_item(PspMailbox &mailbox, std::span<const std::uint8_t> payload, std
         fmt::format(" of item 0x{:02X} ({} bytes)", item, size));
   std::uint32_t sent = 0;
   bool end_sent = false;
-  try {
-    for (; sent < size; sent += 4) {
-      const std::uint32_t dword = payload[sent] | (payload[sent + 1] << 8) |
-                                  (payload[sent + 2] << 16) |
-                                  (std::uint32_t{payload[sent + 3]} << 24);
-      check(command::kDataTransfer, mailbox.send(command::kDataTransfer, dword, {}, false),
-            fmt::format(" at byte {} of item 0x{:02X}", sent, item));
-      if (on_dword) on_dword(sent / 4 + 1);
-    }
-    end_sent = true;
-    check(command::kEndTransfer,
-          mailbox.send(command::kEndTransfer, (sent << 8) | item, kEndTimeout, false),
-          fmt::format(" of item 0x{:02X}", item));
-  } catch (...) {
-    if (!end_sent) {
-      try {
-        mailbox.send(command::kEndTransfer, (sent << 8) | item, kPartialEndTimeout, false);
-      } catch (...) {
-      }
-    }
-    throw;
+  const OnFailure end_partial([&] {
+    if (!end_sent)
+      mailbox.send(command::kEndTransfer, (sent << 8) | item, kPartialEndTimeout, false);
+  });
+  for (; sent < size; sent += 4) {
+    const std::uint32_t dword = payload[sent] | (payload[sent + 1] << 8) |
+                                (payload[sent + 2] << 16) |
+                                (std::uint32_t{payload[sent + 3]} << 24);
+    check(command::kDataTransfer, mailbox.send(command::kDataTransfer, dword, {}, false),
+          fmt::format(" at byte {} of item 0x{:02X}", sent, item));
+    if (on_dword) on_dword(sent / 4 + 1);
   }
+  end_sent = true;
+  check(command::kEndTransfer,
+        mailbox.send(command::kEndTransfer, (sent << 8) | item, kEndTimeout, false),
+        fmt::format(" of item 0x{:02X}", item));
 }
 
 }  // namespace
 
 IfwiAllResult psp_ifwi_all(Mmio &bar5, Clock &clock, std::span<const std::uint8_t> image,
-                           const IfwiAllOptions &options,
-                           const flash::OperationProgressSink &progress,
-                           const flash::CancelToken *cancel) {
+                           const IfwiAllOptions &options, const OperationProgressSink &progress,
+                           const CancelToken *cancel) {
   if (image.size() != kFlashSize)
     throw Error(ErrorKind::BadInput,
                 fmt::format("image is {} bytes; ifwi-all needs a 2 MiB image", image.size()));
@@ -117,7 +112,7 @@ IfwiAllResult psp_ifwi_all(Mmio &bar5, Clock &clock, std::span<const std::uint8_
   if (board.state == ProbedState::SosLoaded)
     throw Error(ErrorKind::State, "refusing ifwi-all: " + board.explanation());
   PspMailbox mailbox(bar5, clock, options.mailbox, cancel);
-  flash::EtaEstimator eta(clock, bar5);
+  EtaEstimator eta = transport_eta(clock, bar5);
   IfwiAllResult result;
   std::set<std::uint8_t> received;
   int last_phase = -1;

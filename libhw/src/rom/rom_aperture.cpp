@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 
 #include "wavescope/base/error.hpp"
-#include "wavescope/hw/flash/sha256.hpp"
+#include "wavescope/base/scope_guard.hpp"
+#include "wavescope/base/sha256.hpp"
 #include "wavescope/hw/navi31/bar5_registers.hpp"
 #include "wavescope/hw/navi31/board_probe.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
+#include "wavescope/hw/transport/transport_eta.hpp"
 
 namespace wavescope::hw::rom {
 
@@ -22,8 +24,7 @@ constexpr unsigned kMaxPageAttempts = 4;
 
 // One 64 KiB page: ROM_INDEX ← page, 16384 single ROM_DATA reads, then ROM_INDEX must have
 // advanced by exactly 64 KiB (an all-ones or short index means the device stopped answering).
-std::vector<std::uint8_t> read_page(Mmio &bar5, std::uint32_t page,
-                                    const flash::CancelToken *cancel) {
+std::vector<std::uint8_t> read_page(Mmio &bar5, std::uint32_t page, const CancelToken *cancel) {
   if (cancel && cancel->abort_requested())
     throw Error(ErrorKind::Internal, "interrupted (second Ctrl-C) during the ROM aperture dump");
   bar5.write32(kRomIndex, page);
@@ -48,8 +49,7 @@ std::vector<std::uint8_t> read_page(Mmio &bar5, std::uint32_t page,
 }  // namespace
 
 RomDumpResult rom_dump(Mmio &bar5, Clock &clock, const RomDumpOptions &options,
-                       const flash::OperationProgressSink &progress,
-                       const flash::CancelToken *cancel) {
+                       const OperationProgressSink &progress, const CancelToken *cancel) {
   const auto board = probe_board(bar5);
   if (board.state == ProbedState::NotResponding)
     throw Error(ErrorKind::Device, "device not responding: " + board.explanation());
@@ -61,13 +61,14 @@ RomDumpResult rom_dump(Mmio &bar5, Clock &clock, const RomDumpOptions &options,
                 "the SMUIO ROM controller is not reachable (ROM_CNTL 0x5A380 reads "
                 "0xFFFFFFFF); the function-ROM aperture shows only the option ROM "
                 "and is not used as a fallback");
-  flash::EtaEstimator eta(clock, bar5);
+  EtaEstimator eta = transport_eta(clock, bar5);
   const std::uint32_t pages = static_cast<std::uint32_t>(kFlashSize / kPageBytes);
   auto restore = [&] {
     bar5.write32(kRomIndex, result.rom_index);
     bar5.write32(kRomCntl, result.rom_cntl);
   };
-  try {
+  {
+    const OnFailure restore_on_failure(restore);
     bar5.write32(kRomCntl, result.rom_cntl | kRomCntlDumpBit);
     result.bytes.reserve(kFlashSize);
     for (std::uint32_t p = 0; p < pages; ++p) {
@@ -105,12 +106,6 @@ RomDumpResult rom_dump(Mmio &bar5, Clock &clock, const RomDumpOptions &options,
         progress(eta.progress("rom dump", p + 1, pages, "pages (64 KiB)",
                               eta.eta({{"page", static_cast<double>(pages - p - 1)}})));
     }
-  } catch (...) {
-    try {
-      restore();
-    } catch (...) {
-    }
-    throw;
   }
   restore();
   if (options.validate) {
@@ -128,7 +123,7 @@ RomDumpResult rom_dump(Mmio &bar5, Clock &clock, const RomDumpOptions &options,
                   "the two 1 MiB halves of the aperture dump are identical: this "
                   "aperture mirrors 1 MiB, not the 2 MiB chip; no file written");
   }
-  result.sha256 = flash::sha256_hex(result.bytes);
+  result.sha256 = wavescope::sha256_hex(result.bytes);
   return result;
 }
 

@@ -5,37 +5,15 @@
 #include <memory>
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/sha256.hpp"
 #include "wavescope/trace/profile/profile_capture.hpp"
 #include "wavescope/trace/profile/tinygrad_profile.hpp"
 #include "wavescope/trace/rgp/rgp_capture.hpp"
 
 namespace wavescope::trace {
 namespace {
-
-std::string sha256_hex(const ByteSource &bytes) {
-  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX *)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
-  if (const auto view = bytes.view()) {
-    EVP_DigestUpdate(ctx.get(), view->data(), view->size());
-  } else {
-    std::vector<std::uint8_t> buffer(std::size_t{1} << 20);
-    for (std::uint64_t at = 0; at < bytes.size(); at += buffer.size()) {
-      const auto n =
-          static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), bytes.size() - at));
-      bytes.read(at, n, buffer.data());
-      EVP_DigestUpdate(ctx.get(), buffer.data(), n);
-    }
-  }
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned length = 0;
-  EVP_DigestFinal_ex(ctx.get(), digest, &length);
-  std::string hex;
-  for (unsigned i = 0; i < length; ++i) hex += fmt::format("{:02x}", digest[i]);
-  return hex;
-}
 
 // The first bytes of a file, to tell its format by its content rather than its name.
 std::vector<std::uint8_t> head_of(const std::filesystem::path &path) {

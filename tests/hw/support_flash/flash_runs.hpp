@@ -32,7 +32,7 @@ hw::flash::WriteRequest write_request(const std::vector<std::uint8_t> &image, co
 
 RunOutcome run_write(SimBench &bench, const hw::flash::WriteRequest &request,
                      hw::flash::FlashSessionOptions options = {},
-                     const hw::flash::CancelToken *cancel = nullptr);
+                     const CancelToken *cancel = nullptr);
 RunOutcome run_dump(SimBench &bench, hw::flash::FlashSessionOptions options = {});
 RunOutcome run_verify(SimBench &bench, const std::vector<std::uint8_t> &image,
                       hw::flash::FlashSessionOptions options = {});

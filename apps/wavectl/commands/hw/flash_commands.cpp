@@ -12,9 +12,10 @@
 #include "commands/hw/hw_cli.hpp"
 #include "commands/hw/hw_commands.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/read_file.hpp"
+#include "wavescope/base/sha256.hpp"
 #include "wavescope/hw/flash/flash_operations.hpp"
 #include "wavescope/hw/flash/flash_writer.hpp"
-#include "wavescope/hw/flash/sha256.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
 #include "wavescope/hw/sim/navi31_board.hpp"
 #include "wavescope/hw/sim/sim_store.hpp"
@@ -165,7 +166,7 @@ void dump(const Common &c, const std::string &output, const CliContext &ctx) {
 }
 
 void verify(const Common &c, const std::string &image_path, const CliContext &ctx) {
-  const auto image = hw_cli::read_binary_file(image_path);
+  const auto image = wavescope::read_file_bytes(image_path);
   if (image.size() != navi31::kFlashSize)
     throw Error(ErrorKind::BadInput,
                 fmt::format("image {} is {} bytes; a Navi31 flash image is exactly 2 MiB",
@@ -342,7 +343,7 @@ void write(const Common &c, const WriteArgs &a, const CliContext &ctx) {
   WriteRequest request;
   request.confirmed = a.yes || a.dry_run;
   if (!request.confirmed) check_write_request(request);  // the --yes gate, before the image
-  const auto image = hw_cli::read_binary_file(a.image);
+  const auto image = wavescope::read_file_bytes(a.image);
   request.image = image;
   request.image_path = a.image;
   request.force_image = a.force_image;

@@ -181,12 +181,12 @@ EtaProgressPrinter::EtaProgressPrinter(bool enabled, bool simulated_time)
 
 EtaProgressPrinter::~EtaProgressPrinter() { finish(); }
 
-flash::OperationProgressSink EtaProgressPrinter::sink() {
+wavescope::OperationProgressSink EtaProgressPrinter::sink() {
   if (!enabled_) return {};
-  return [this](const flash::OperationProgress &p) { update(p); };
+  return [this](const wavescope::OperationProgress &p) { update(p); };
 }
 
-void EtaProgressPrinter::update(const flash::OperationProgress &p) {
+void EtaProgressPrinter::update(const wavescope::OperationProgress &p) {
   const auto now = std::chrono::steady_clock::now();
   if (p.stage != stage_) {
     finish();
@@ -219,7 +219,7 @@ void EtaProgressPrinter::finish() {
 }
 
 namespace {
-flash::CancelToken *g_token = nullptr;
+wavescope::CancelToken *g_token = nullptr;
 
 void on_sigint(int) {
   if (!g_token) return;
@@ -234,7 +234,7 @@ void on_sigint(int) {
 }
 }  // namespace
 
-InterruptScope::InterruptScope(flash::CancelToken &token) {
+InterruptScope::InterruptScope(wavescope::CancelToken &token) {
   g_token = &token;
   struct sigaction action {};
   action.sa_handler = on_sigint;
@@ -245,13 +245,6 @@ InterruptScope::InterruptScope(flash::CancelToken &token) {
 InterruptScope::~InterruptScope() {
   ::sigaction(SIGINT, &previous_, nullptr);
   g_token = nullptr;
-}
-
-std::vector<std::uint8_t> read_binary_file(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(ErrorKind::BadInput, fmt::format("cannot open {}: {}", path, std::strerror(errno)));
-  return {std::istreambuf_iterator<char>(in), {}};
 }
 
 void write_binary_file(const std::string &path, const std::vector<std::uint8_t> &bytes) {

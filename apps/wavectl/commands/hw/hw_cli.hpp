@@ -17,10 +17,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_context.hpp"
+#include "wavescope/base/cancel_token.hpp"
+#include "wavescope/base/progress_eta.hpp"
 #include "wavescope/hw/device/device_selector.hpp"
-#include "wavescope/hw/flash/cancel_token.hpp"
 #include "wavescope/hw/flash/flash_session.hpp"
-#include "wavescope/hw/flash/progress_eta.hpp"
 
 namespace wavectl::hw_cli {
 
@@ -66,11 +66,11 @@ class EtaProgressPrinter {
 public:
   EtaProgressPrinter(bool enabled, bool simulated_time);
   ~EtaProgressPrinter();
-  wavescope::hw::flash::OperationProgressSink sink();
+  wavescope::OperationProgressSink sink();
   void finish();
 
 private:
-  void update(const wavescope::hw::flash::OperationProgress &p);
+  void update(const wavescope::OperationProgress &p);
   bool enabled_, simulated_, tty_;
   bool drawn_ = false;
   std::string stage_;
@@ -81,7 +81,7 @@ private:
 // register access; third: exit at once with status 130).
 class InterruptScope {
 public:
-  explicit InterruptScope(wavescope::hw::flash::CancelToken &token);
+  explicit InterruptScope(wavescope::CancelToken &token);
   ~InterruptScope();
   InterruptScope(const InterruptScope &) = delete;
   InterruptScope &operator=(const InterruptScope &) = delete;
@@ -104,7 +104,6 @@ private:
   std::filesystem::path path_;
 };
 
-std::vector<std::uint8_t> read_binary_file(const std::string &path);
 void write_binary_file(const std::string &path, const std::vector<std::uint8_t> &bytes);
 // Decimal or 0x-prefixed hex; throws Error(Usage) naming `what`.
 std::uint64_t parse_number(const std::string &text, const std::string &what);

@@ -12,6 +12,8 @@
 #include "table.hpp"
 #include "wavescope/base/atomic_file.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/read_file.hpp"
+#include "wavescope/base/sha256.hpp"
 #include "wavescope/hw/ifwi/checksums.hpp"
 #include "wavescope/hw/ifwi/ifwi_items.hpp"
 #include "wavescope/hw/ifwi/image_check.hpp"
@@ -22,14 +24,6 @@ namespace {
 
 using namespace wavescope::hw::ifwi;
 using nlohmann::json;
-
-std::vector<std::uint8_t> read_image(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw wavescope::Error(wavescope::ErrorKind::BadInput,
-                           fmt::format("cannot open {}: {}", path, std::strerror(errno)));
-  return {std::istreambuf_iterator<char>(in), {}};
-}
 
 std::string hex(std::uint64_t value) { return fmt::format("{:#x}", value); }
 
@@ -156,7 +150,7 @@ void print_layout_text(const IfwiLayout &layout) {
 }
 
 void run_inspect(const std::string &file, bool check_only, const CliContext &context) {
-  const auto image = read_image(file);
+  const auto image = wavescope::read_file_bytes(file);
   const auto check = validate_flash_image(image);
   const auto items = resolve_all_ifwi_items(image);
   const std::string digest = sha256_hex(image);

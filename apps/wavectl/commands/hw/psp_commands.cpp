@@ -10,6 +10,7 @@
 #include "commands/hw/hw_commands.hpp"
 #include "table.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/read_file.hpp"
 #include "wavescope/hw/ifwi/image_check.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
 #include "wavescope/hw/psp/psp_procedures.hpp"
@@ -61,14 +62,14 @@ void ifwi_all(const hw_cli::DeviceOptions &d, const std::string &image_path, boo
     throw Error(ErrorKind::Usage,
                 "psp ifwi-all streams a firmware image the PSP writes to the flash: add "
                 "--yes to confirm (nothing was sent)");
-  const auto image = hw_cli::read_binary_file(image_path);
+  const auto image = wavescope::read_file_bytes(image_path);
   if (image.size() != navi31::kFlashSize)
     throw Error(ErrorKind::BadInput,
                 fmt::format("image {} is {} bytes; ifwi-all needs a 2 MiB image", image_path,
                             image.size()));
   const auto check = ifwi::validate_flash_image(image);
   if (!force) check.require_accepted("pass --force-image to stream it anyway (nothing was sent)");
-  flash::CancelToken cancel;
+  wavescope::CancelToken cancel;
   hw_cli::InterruptScope interrupts(cancel);
   hw_cli::run_on_device(d, ctx, "psp ifwi-all", {false, false}, [&](device::OpenedDevice &dev) {
     hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());

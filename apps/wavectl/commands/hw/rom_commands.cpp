@@ -25,7 +25,7 @@ void register_rom_commands(CLI::App &app, CliContext &context) {
   hw_cli::add_device_options(*cmd, *d);
   add_json_flag(*cmd, context);
   cmd->callback([d, output, once, &context] {
-    wavescope::hw::flash::CancelToken cancel;
+    wavescope::CancelToken cancel;
     hw_cli::InterruptScope interrupts(cancel);
     hw_cli::run_on_device(
         *d, context, "rom dump", {true, false}, [&](wavescope::hw::device::OpenedDevice &dev) {

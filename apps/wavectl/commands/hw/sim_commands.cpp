@@ -10,8 +10,9 @@
 #include "commands/hw/hw_commands.hpp"
 #include "table.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/read_file.hpp"
+#include "wavescope/base/sha256.hpp"
 #include "wavescope/hw/device/usb_fault_spec.hpp"
-#include "wavescope/hw/flash/sha256.hpp"
 #include "wavescope/hw/ifwi/test_image.hpp"
 #include "wavescope/hw/navi31/protection.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
@@ -52,7 +53,7 @@ json board_json(sim::Navi31Board &b, const std::string &name, const sim::SimStor
           {"sr2", b.sr2()},
           {"sr3", b.sr3()},
           {"protected", range.describe(navi31::kFlashSize)},
-          {"flash_sha256", flash::sha256_hex(b.flash())},
+          {"flash_sha256", wavescope::sha256_hex(b.flash())},
           {"faults", faults},
           {"profile", c.profile == sim::Profile::Strict ? "strict" : "lenient"},
           {"rx_lag", c.rx_lag},
@@ -94,7 +95,7 @@ void create(const SimArgs &args, const std::string &state, const std::string &im
   std::vector<std::uint8_t> flash(navi31::kFlashSize, 0xFF);
   if (test_image) flash = ifwi::make_test_ifwi_image();
   if (!image.empty()) {
-    flash = hw_cli::read_binary_file(image);
+    flash = wavescope::read_file_bytes(image);
     if (flash.size() != navi31::kFlashSize)
       throw Error(ErrorKind::BadInput,
                   fmt::format("{} is {} bytes; the simulated chip holds exactly 2 MiB", image,
@@ -284,7 +285,7 @@ void register_sim_commands(CLI::App &app, CliContext &context) {
       auto loaded = store.open(args->name);
       const auto &flash = loaded.board->flash();
       hw_cli::write_binary_file(*out, flash);
-      const auto sha = flash::sha256_hex(flash);
+      const auto sha = wavescope::sha256_hex(flash);
       if (context.json)
         print_json_line(
             {{"name", args->name}, {"output", *out}, {"bytes", flash.size()}, {"sha256", sha}});

@@ -10,6 +10,7 @@
 #include "table.hpp"
 #include "wavescope/base/atomic_file.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/read_file.hpp"
 #include "wavescope/compiler/isa/assembler.hpp"
 #include "wavescope/compiler/isa/cfg.hpp"
 #include "wavescope/compiler/isa/code_object.hpp"
@@ -196,13 +197,10 @@ void run_cfg(const CodeObjectArgs &args, const std::string &kernel, bool dot,
 
 void run_asm(const std::string &file, const std::string &target, const std::string &output,
              const CliContext &context) {
-  std::ifstream in(file);
-  if (!in) throw wavescope::Error(wavescope::ErrorKind::BadInput, "cannot open " + file);
-  std::stringstream source;
-  source << in.rdbuf();
+  const std::string source = wavescope::read_file_text(file, "assembly");
   std::vector<std::uint8_t> bytes;
   try {
-    bytes = assemble(source.str(), parse_gpu_target(target));
+    bytes = assemble(source, parse_gpu_target(target));
   } catch (const AssemblyError &e) {
     std::string all;
     for (const auto &d : e.diagnostics())

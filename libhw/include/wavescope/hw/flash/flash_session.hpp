@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "wavescope/hw/flash/cancel_token.hpp"
+#include "wavescope/base/cancel_token.hpp"
+#include "wavescope/base/progress_eta.hpp"
 #include "wavescope/hw/flash/gd25_flash.hpp"
-#include "wavescope/hw/flash/progress_eta.hpp"
 #include "wavescope/hw/flash/rom_sw_session.hpp"
 #include "wavescope/hw/navi31/board_probe.hpp"
 

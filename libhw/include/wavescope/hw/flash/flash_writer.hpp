@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "wavescope/base/progress_eta.hpp"
 #include "wavescope/hw/flash/flash_session.hpp"
-#include "wavescope/hw/flash/progress_eta.hpp"
 
 namespace wavescope::hw::flash {
 

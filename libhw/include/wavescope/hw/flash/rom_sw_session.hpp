@@ -27,7 +27,7 @@
 #include <span>
 #include <vector>
 
-#include "wavescope/hw/flash/cancel_token.hpp"
+#include "wavescope/base/cancel_token.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/transport/mmio.hpp"
 

@@ -1,12 +1,11 @@
 #pragma once
 // The integrity functions of Navi31 IFWI images (navi31-flash.md §10.12): AMD's Fletcher-32
 // directory checksum, the IEEE CRC-32 the synthesized image uses for $SGN and image-slot headers,
-// SHA-256 for image identity, and the xorshift32 byte stream that fills the synthesized image
-// deterministically.
+// and the xorshift32 byte stream that fills the synthesized image deterministically. An image's
+// identity is its SHA-256 (wavescope/base/sha256.hpp).
 
 #include <cstdint>
 #include <span>
-#include <string>
 #include <vector>
 
 namespace wavescope::hw::ifwi {
@@ -17,9 +16,6 @@ std::uint32_t fletcher32(std::span<const std::uint8_t> bytes);
 
 // IEEE 802.3 / zlib CRC-32.
 std::uint32_t crc32(std::span<const std::uint8_t> bytes);
-
-// SHA-256 (OpenSSL) as 64 lowercase hex digits: the identity of an image, a dump or a backup.
-std::string sha256_hex(std::span<const std::uint8_t> bytes);
 
 // xorshift32 (13, 17, 5) started at `seed` (0 is replaced by 0x6B43A9B5), each state emitted as
 // four little-endian bytes, truncated to `count` bytes.

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "wavescope/hw/flash/cancel_token.hpp"
+#include "wavescope/base/cancel_token.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/transport/mmio.hpp"
 
@@ -47,7 +47,7 @@ struct MailboxResult {
 class PspMailbox {
 public:
   PspMailbox(Mmio &bar5, Clock &clock, MailboxOptions options = {},
-             const flash::CancelToken *cancel = nullptr);
+             const CancelToken *cancel = nullptr);
 
   // One command. Throws Error(State) when the mailbox is not ready, Error(Device) on all-ones,
   // Error(Timeout) when READY does not return within `timeout` (0 = the options' default; must
@@ -59,7 +59,7 @@ private:
   Mmio &bar5_;
   Clock &clock_;
   MailboxOptions options_;
-  const flash::CancelToken *cancel_;
+  const CancelToken *cancel_;
   bool ready_seen_ = false;  // the last poll showed READY (fast variant skips the check read)
 };
 

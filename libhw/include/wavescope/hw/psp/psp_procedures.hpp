@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "wavescope/hw/flash/cancel_token.hpp"
-#include "wavescope/hw/flash/progress_eta.hpp"
+#include "wavescope/base/cancel_token.hpp"
+#include "wavescope/base/progress_eta.hpp"
 #include "wavescope/hw/navi31/board_probe.hpp"
 #include "wavescope/hw/psp/psp_mailbox.hpp"
 
@@ -59,7 +59,7 @@ struct IfwiAllResult {
 // PSP error code (Error(Firmware), exit 9) and after 19 items without completion.
 IfwiAllResult psp_ifwi_all(Mmio &bar5, Clock &clock, std::span<const std::uint8_t> image,
                            const IfwiAllOptions &options = {},
-                           const flash::OperationProgressSink &progress = {},
-                           const flash::CancelToken *cancel = nullptr);
+                           const OperationProgressSink &progress = {},
+                           const CancelToken *cancel = nullptr);
 
 }  // namespace wavescope::hw::psp

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "wavescope/hw/flash/cancel_token.hpp"
-#include "wavescope/hw/flash/progress_eta.hpp"
+#include "wavescope/base/cancel_token.hpp"
+#include "wavescope/base/progress_eta.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/transport/mmio.hpp"
 
@@ -34,7 +34,7 @@ struct RomDumpResult {
 };
 
 RomDumpResult rom_dump(Mmio &bar5, Clock &clock, const RomDumpOptions &options = {},
-                       const flash::OperationProgressSink &progress = {},
-                       const flash::CancelToken *cancel = nullptr);
+                       const OperationProgressSink &progress = {},
+                       const CancelToken *cancel = nullptr);
 
 }  // namespace wavescope::hw::rom

@@ -1,10 +1,11 @@
 #pragma once
-// Progress of a long register-bound operation with an ETA derived from measured per-operation
-// latency (navi31-flash.md §6.7: the tools are bound by transport operations, whose latency is
-// unknown until measured). The estimator keeps running averages of how many transport operations
+// Progress of a long operation bound by device operations, with an ETA derived from measured
+// per-operation latency (navi31-flash.md §6.7: the tools are bound by transport operations, whose
+// latency is unknown until measured). The estimator keeps running averages of how many operations
 // each kind of work (a sector read, an erase, a page program, ...) took in this run and how long
-// one operation takes on the injected clock; the ETA is the remaining work priced with both.
+// one operation takes on the operation's clock; the ETA is the remaining work priced with both.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -13,10 +14,8 @@
 #include <string_view>
 
 #include "wavescope/base/progress.hpp"
-#include "wavescope/hw/transport/clock.hpp"
-#include "wavescope/hw/transport/mmio.hpp"
 
-namespace wavescope::hw::flash {
+namespace wavescope {
 
 struct OperationProgress {
   std::string_view stage;  // "backup", "dump", "write", "verify", "stream", ...
@@ -24,8 +23,8 @@ struct OperationProgress {
   std::uint64_t total = 0;
   std::string_view unit;  // "sectors", "bytes", "dwords"
   std::optional<double> eta_seconds;
-  double op_latency_us = 0;      // measured mean time of one transport operation
-  std::uint64_t operations = 0;  // transport operations so far in this command
+  double op_latency_us = 0;      // measured mean time of one device operation
+  std::uint64_t operations = 0;  // device operations so far in this command
 };
 using OperationProgressSink = std::function<void(const OperationProgress &)>;
 
@@ -34,7 +33,9 @@ OperationProgressSink to_operation_sink(ProgressSink sink);
 
 class EtaEstimator {
 public:
-  EtaEstimator(Clock &clock, const Mmio &bar5);
+  using Now = std::function<std::chrono::nanoseconds()>;  // the operation's clock
+  using OperationCount = std::function<std::uint64_t()>;  // device operations made so far
+  EtaEstimator(Now now, OperationCount operations);
 
   // One piece of work of `kind` finished, costing the operations since the last mark().
   void mark(const std::string &kind);
@@ -42,7 +43,7 @@ public:
   void assume(const std::string &kind, double operations);
   // Average operations per piece of `kind` (nullopt before any was measured or assumed).
   std::optional<double> cost(const std::string &kind) const;
-  // Mean time of one transport operation on the clock (nullopt before any was made).
+  // Mean time of one operation on the clock (nullopt before any was made).
   std::optional<double> seconds_per_operation() const;
   // ETA for `remaining` pieces of each kind.
   std::optional<double> eta(const std::map<std::string, double> &remaining) const;
@@ -52,9 +53,9 @@ public:
                              std::string_view unit, std::optional<double> eta_seconds) const;
 
 private:
-  Clock &clock_;
-  const Mmio &bar5_;
-  Clock::TimePoint start_time_;
+  Now now_;
+  OperationCount count_;
+  std::chrono::nanoseconds start_time_{};
   std::uint64_t start_ops_ = 0;
   std::uint64_t last_ops_ = 0;
   struct Average {
@@ -64,4 +65,4 @@ private:
   std::map<std::string, Average> costs_;
 };
 
-}  // namespace wavescope::hw::flash
+}  // namespace wavescope

@@ -1,6 +1,8 @@
-#include "wavescope/hw/flash/progress_eta.hpp"
+#include "wavescope/base/progress_eta.hpp"
 
-namespace wavescope::hw::flash {
+#include <utility>
+
+namespace wavescope {
 
 OperationProgressSink to_operation_sink(ProgressSink sink) {
   if (!sink) return {};
@@ -9,12 +11,12 @@ OperationProgressSink to_operation_sink(ProgressSink sink) {
   };
 }
 
-EtaEstimator::EtaEstimator(Clock &clock, const Mmio &bar5)
-    : clock_(clock), bar5_(bar5), start_time_(clock.now()), start_ops_(bar5.stats().operations()),
-      last_ops_(start_ops_) {}
+EtaEstimator::EtaEstimator(Now now, OperationCount operations)
+    : now_(std::move(now)), count_(std::move(operations)), start_time_(now_()),
+      start_ops_(count_()), last_ops_(start_ops_) {}
 
 void EtaEstimator::mark(const std::string &kind) {
-  const std::uint64_t now_ops = bar5_.stats().operations();
+  const std::uint64_t now_ops = count_();
   auto &avg = costs_[kind];
   avg.total += static_cast<double>(now_ops - last_ops_);
   avg.count += 1;
@@ -35,13 +37,12 @@ std::optional<double> EtaEstimator::cost(const std::string &kind) const {
   return it->second.total / it->second.count;
 }
 
-std::uint64_t EtaEstimator::operations() const { return bar5_.stats().operations() - start_ops_; }
+std::uint64_t EtaEstimator::operations() const { return count_() - start_ops_; }
 
 std::optional<double> EtaEstimator::seconds_per_operation() const {
   const std::uint64_t ops = operations();
   if (ops == 0) return std::nullopt;
-  return std::chrono::duration<double>(clock_.now() - start_time_).count() /
-         static_cast<double>(ops);
+  return std::chrono::duration<double>(now_() - start_time_).count() / static_cast<double>(ops);
 }
 
 std::optional<double> EtaEstimator::eta(const std::map<std::string, double> &remaining) const {
@@ -71,4 +72,4 @@ OperationProgress EtaEstimator::progress(std::string_view stage, std::uint64_t d
   return p;
 }
 
-}  // namespace wavescope::hw::flash
+}  // namespace wavescope

@@ -1,11 +1,12 @@
 #pragma once
-// How a user interrupts a long flash operation (navi31-flash.md §9.9). The CLI's SIGINT handler
-// calls request(); the first request asks the tool to finish the current sector and stop cleanly,
-// the second to stop at the next register access. Safe to call from a signal handler.
+// How a user interrupts a long operation (a flash write, a dump, a firmware stream). The CLI's
+// SIGINT handler calls request(); the first request asks the operation to finish the current unit
+// of work and stop cleanly, the second to stop at the next device access. Safe to call from a
+// signal handler.
 
 #include <atomic>
 
-namespace wavescope::hw::flash {
+namespace wavescope {
 
 class CancelToken {
 public:
@@ -20,4 +21,4 @@ private:
   std::atomic<int> count_{0};
 };
 
-}  // namespace wavescope::hw::flash
+}  // namespace wavescope

@@ -141,18 +141,168 @@ std::string Fault::describe() const {
   return out;
 }
 
-Fault parse_fault(const std::string &spec) {
-  const auto colon = spec.find(':');
-  const std::string name = spec.substr(0, colon);
-  Fault f;
-  bool known = false;
-  for (const auto &k : kKindNames) {
-    if (name == k.name) {
-      f.kind = k.kind;
-      known = true;
+namespace {
+
+// The "key=value,flag,..." part of a fault spec; each phase takes the keys it knows, and what is
+// left at the end is unknown.
+class FaultKeys {
+public:
+  FaultKeys(const std::string &spec, const std::string &rest) : spec_(spec) {
+    std::size_t start = 0;
+    while (start < rest.size()) {
+      std::size_t end = rest.find(',', start);
+      if (end == std::string::npos) end = rest.size();
+      const std::string item = rest.substr(start, end - start);
+      if (!item.empty()) {
+        const auto eq = item.find('=');
+        keys_[item.substr(0, eq)] = eq == std::string::npos ? "" : item.substr(eq + 1);
+      }
+      start = end + 1;
     }
   }
-  if (!known) throw Error(ErrorKind::Usage, fmt::format("unknown fault '{}'; {}", name, kUsage));
+  const std::string &spec() const { return spec_; }
+  std::optional<std::string> take(const char *key) {
+    auto it = keys_.find(key);
+    if (it == keys_.end()) return std::nullopt;
+    std::string value = it->second;
+    keys_.erase(it);
+    return value;
+  }
+  std::string need(const char *key) {
+    auto value = take(key);
+    if (!value || value->empty())
+      throw Error(ErrorKind::Usage, fmt::format("fault '{}' needs {}=...; {}", spec_, key, kUsage));
+    return *value;
+  }
+  std::uint64_t num(const std::string &key, const std::string &text) const {
+    return number(spec_, key, text);
+  }
+  void reject_the_rest() const {
+    if (!keys_.empty())
+      throw Error(ErrorKind::Usage, fmt::format("fault '{}': unknown key '{}'; {}", spec_,
+                                                keys_.begin()->first, kUsage));
+  }
+
+private:
+  const std::string &spec_;
+  std::map<std::string, std::string> keys_;
+};
+
+FaultKind parse_kind(const std::string &name) {
+  for (const auto &k : kKindNames)
+    if (name == k.name) return k.kind;
+  throw Error(ErrorKind::Usage, fmt::format("unknown fault '{}'; {}", name, kUsage));
+}
+
+// Transient F1 and one-shot F4/F6/F7/F11/F15 fire at the first matching operation; state-like
+// faults apply from now on.
+FaultTrigger::Kind default_trigger(FaultKind kind) {
+  switch (kind) {
+  case FaultKind::ReadBitFlip:
+  case FaultKind::StuckBusy:
+  case FaultKind::RomSwHang:
+  case FaultKind::RomSwGate:
+  case FaultKind::PowerLoss:
+  case FaultKind::LinkDown:
+  case FaultKind::Psp: return FaultTrigger::Kind::Nth;
+  default: return FaultTrigger::Kind::Always;
+  }
+}
+
+// The keys that say what the fault does (address, bit, mode, ...), per kind.
+void parse_effect(Fault &f, FaultKeys &keys) {
+  const std::string &spec = keys.spec();
+  switch (f.kind) {
+  case FaultKind::ReadBitFlip:
+    f.address = static_cast<std::uint32_t>(keys.num("addr", keys.need("addr")));
+    f.bit = static_cast<unsigned>(keys.num("bit", keys.need("bit")));
+    if (f.bit > 7) throw Error(ErrorKind::Usage, fmt::format("fault '{}': bit must be 0..7", spec));
+    if (keys.take("sticky")) f.trigger.kind = FaultTrigger::Kind::Always;
+    if (keys.take("sfdp")) f.sfdp = true;
+    break;
+  case FaultKind::EraseFailure:
+    f.address = static_cast<std::uint32_t>(keys.num("sector", keys.need("sector")));
+    f.count = 8;
+    if (auto v = keys.take("cells")) f.count = static_cast<unsigned>(keys.num("cells", *v));
+    if (keys.take("stuck0")) f.stuck_at_zero = true;
+    break;
+  case FaultKind::ProgramFailure:
+    f.address = static_cast<std::uint32_t>(keys.num("page", keys.need("page")));
+    f.count = 4;
+    if (auto v = keys.take("bits")) f.count = static_cast<unsigned>(keys.num("bits", *v));
+    break;
+  case FaultKind::StuckBusy:
+  case FaultKind::PowerLoss:
+    if (auto v = keys.take("op")) f.op = parse_op(spec, *v);
+    break;
+  case FaultKind::SlowChip: {
+    const auto v = keys.need("factor");
+    f.factor = static_cast<double>(keys.num("factor", v));
+    if (f.factor < 1) throw Error(ErrorKind::Usage, "fault 'slow': factor must be >= 1");
+    break;
+  }
+  case FaultKind::Protection:
+    if (auto v = keys.take("sr1")) f.sr1 = static_cast<std::uint8_t>(keys.num("sr1", *v));
+    if (auto v = keys.take("sr2")) f.sr2 = static_cast<std::uint8_t>(keys.num("sr2", *v));
+    if (auto v = keys.take("bp"))
+      f.sr1 = static_cast<std::uint8_t>((f.sr1 & ~0x7C) | ((keys.num("bp", *v) & 0x1F) << 2));
+    if (auto v = keys.take("cmp"))
+      f.sr2 = static_cast<std::uint8_t>(keys.num("cmp", *v) ? (f.sr2 | 0x40) : (f.sr2 & ~0x40));
+    if (keys.take("lock")) f.lock = true;
+    break;
+  case FaultKind::WrongJedec:
+    f.jedec = static_cast<std::uint32_t>(keys.num("id", keys.need("id")) & 0xFFFFFF);
+    break;
+  case FaultKind::Psp:
+    f.mode = keys.need("mode");
+    if (f.mode != "never-ready" && f.mode != "busy" && f.mode != "error")
+      throw Error(ErrorKind::Usage,
+                  fmt::format("fault '{}': mode must be never-ready, busy or error", spec));
+    if (f.mode == "error") f.code = static_cast<std::uint16_t>(keys.num("code", keys.need("code")));
+    if (auto v = keys.take("cmd")) f.command = static_cast<std::uint8_t>(keys.num("cmd", *v));
+    if (f.mode == "never-ready") f.trigger.kind = FaultTrigger::Kind::Always;
+    break;
+  case FaultKind::Aperture:
+    f.mode = keys.need("mode");
+    if (f.mode != "mirror" && f.mode != "absent")
+      throw Error(ErrorKind::Usage, fmt::format("fault '{}': mode must be mirror or absent", spec));
+    break;
+  default: break;
+  }
+}
+
+// The keys that say when it fires: nth=N, from=A,to=B, p=P, always.
+void parse_trigger(FaultTrigger &trigger, FaultKeys &keys) {
+  const std::string &spec = keys.spec();
+  if (auto v = keys.take("nth")) {
+    trigger.kind = FaultTrigger::Kind::Nth;
+    trigger.n = keys.num("nth", *v);
+    if (trigger.n == 0)
+      throw Error(ErrorKind::Usage, fmt::format("fault '{}': nth counts from 1", spec));
+  }
+  if (auto v = keys.take("from")) {
+    trigger.kind = FaultTrigger::Kind::Range;
+    trigger.from = keys.num("from", *v);
+    trigger.to = keys.num("to", keys.need("to"));
+  }
+  if (auto v = keys.take("p")) {
+    trigger.kind = FaultTrigger::Kind::Probability;
+    try {
+      trigger.probability = std::stod(*v);
+    } catch (const std::exception &) {
+      throw Error(ErrorKind::Usage,
+                  fmt::format("fault '{}': p='{}' is not a probability", spec, *v));
+    }
+  }
+  if (keys.take("always")) trigger.kind = FaultTrigger::Kind::Always;
+}
+
+}  // namespace
+
+Fault parse_fault(const std::string &spec) {
+  const auto colon = spec.find(':');
+  Fault f;
+  f.kind = parse_kind(spec.substr(0, colon));
   const std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
   if (f.kind == FaultKind::Usb) {
     if (rest.empty())
@@ -160,132 +310,11 @@ Fault parse_fault(const std::string &spec) {
     f.usb_spec = rest;
     return f;
   }
-
-  std::map<std::string, std::string> kv;
-  std::size_t start = 0;
-  while (start < rest.size()) {
-    std::size_t end = rest.find(',', start);
-    if (end == std::string::npos) end = rest.size();
-    const std::string item = rest.substr(start, end - start);
-    if (!item.empty()) {
-      const auto eq = item.find('=');
-      kv[item.substr(0, eq)] = eq == std::string::npos ? "" : item.substr(eq + 1);
-    }
-    start = end + 1;
-  }
-  auto take = [&](const char *key) -> std::optional<std::string> {
-    auto it = kv.find(key);
-    if (it == kv.end()) return std::nullopt;
-    std::string value = it->second;
-    kv.erase(it);
-    return value;
-  };
-  auto need = [&](const char *key) {
-    auto value = take(key);
-    if (!value || value->empty())
-      throw Error(ErrorKind::Usage, fmt::format("fault '{}' needs {}=...; {}", spec, key, kUsage));
-    return *value;
-  };
-  auto num = [&](const std::string &key, const std::string &text) {
-    return number(spec, key, text);
-  };
-
-  // Defaults: transient F1 and one-shot F4/F6/F7/F11/F15 fire at the first matching operation;
-  // state-like faults apply from now on.
-  switch (f.kind) {
-  case FaultKind::ReadBitFlip:
-  case FaultKind::StuckBusy:
-  case FaultKind::RomSwHang:
-  case FaultKind::RomSwGate:
-  case FaultKind::PowerLoss:
-  case FaultKind::LinkDown:
-  case FaultKind::Psp: f.trigger.kind = FaultTrigger::Kind::Nth; break;
-  default: f.trigger.kind = FaultTrigger::Kind::Always; break;
-  }
-
-  switch (f.kind) {
-  case FaultKind::ReadBitFlip:
-    f.address = static_cast<std::uint32_t>(num("addr", need("addr")));
-    f.bit = static_cast<unsigned>(num("bit", need("bit")));
-    if (f.bit > 7) throw Error(ErrorKind::Usage, fmt::format("fault '{}': bit must be 0..7", spec));
-    if (take("sticky")) f.trigger.kind = FaultTrigger::Kind::Always;
-    if (take("sfdp")) f.sfdp = true;
-    break;
-  case FaultKind::EraseFailure:
-    f.address = static_cast<std::uint32_t>(num("sector", need("sector")));
-    f.count = 8;
-    if (auto v = take("cells")) f.count = static_cast<unsigned>(num("cells", *v));
-    if (take("stuck0")) f.stuck_at_zero = true;
-    break;
-  case FaultKind::ProgramFailure:
-    f.address = static_cast<std::uint32_t>(num("page", need("page")));
-    f.count = 4;
-    if (auto v = take("bits")) f.count = static_cast<unsigned>(num("bits", *v));
-    break;
-  case FaultKind::StuckBusy:
-  case FaultKind::PowerLoss:
-    if (auto v = take("op")) f.op = parse_op(spec, *v);
-    break;
-  case FaultKind::SlowChip: {
-    const auto v = need("factor");
-    f.factor = static_cast<double>(num("factor", v));
-    if (f.factor < 1) throw Error(ErrorKind::Usage, "fault 'slow': factor must be >= 1");
-    break;
-  }
-  case FaultKind::Protection:
-    if (auto v = take("sr1")) f.sr1 = static_cast<std::uint8_t>(num("sr1", *v));
-    if (auto v = take("sr2")) f.sr2 = static_cast<std::uint8_t>(num("sr2", *v));
-    if (auto v = take("bp"))
-      f.sr1 = static_cast<std::uint8_t>((f.sr1 & ~0x7C) | ((num("bp", *v) & 0x1F) << 2));
-    if (auto v = take("cmp"))
-      f.sr2 = static_cast<std::uint8_t>(num("cmp", *v) ? (f.sr2 | 0x40) : (f.sr2 & ~0x40));
-    if (take("lock")) f.lock = true;
-    break;
-  case FaultKind::WrongJedec:
-    f.jedec = static_cast<std::uint32_t>(num("id", need("id")) & 0xFFFFFF);
-    break;
-  case FaultKind::Psp:
-    f.mode = need("mode");
-    if (f.mode != "never-ready" && f.mode != "busy" && f.mode != "error")
-      throw Error(ErrorKind::Usage,
-                  fmt::format("fault '{}': mode must be never-ready, busy or error", spec));
-    if (f.mode == "error") f.code = static_cast<std::uint16_t>(num("code", need("code")));
-    if (auto v = take("cmd")) f.command = static_cast<std::uint8_t>(num("cmd", *v));
-    if (f.mode == "never-ready") f.trigger.kind = FaultTrigger::Kind::Always;
-    break;
-  case FaultKind::Aperture:
-    f.mode = need("mode");
-    if (f.mode != "mirror" && f.mode != "absent")
-      throw Error(ErrorKind::Usage, fmt::format("fault '{}': mode must be mirror or absent", spec));
-    break;
-  default: break;
-  }
-
-  // Trigger.
-  if (auto v = take("nth")) {
-    f.trigger.kind = FaultTrigger::Kind::Nth;
-    f.trigger.n = num("nth", *v);
-    if (f.trigger.n == 0)
-      throw Error(ErrorKind::Usage, fmt::format("fault '{}': nth counts from 1", spec));
-  }
-  if (auto v = take("from")) {
-    f.trigger.kind = FaultTrigger::Kind::Range;
-    f.trigger.from = num("from", *v);
-    f.trigger.to = num("to", need("to"));
-  }
-  if (auto v = take("p")) {
-    f.trigger.kind = FaultTrigger::Kind::Probability;
-    try {
-      f.trigger.probability = std::stod(*v);
-    } catch (const std::exception &) {
-      throw Error(ErrorKind::Usage,
-                  fmt::format("fault '{}': p='{}' is not a probability", spec, *v));
-    }
-  }
-  if (take("always")) f.trigger.kind = FaultTrigger::Kind::Always;
-  if (!kv.empty())
-    throw Error(ErrorKind::Usage,
-                fmt::format("fault '{}': unknown key '{}'; {}", spec, kv.begin()->first, kUsage));
+  FaultKeys keys(spec, rest);
+  f.trigger.kind = default_trigger(f.kind);
+  parse_effect(f, keys);
+  parse_trigger(f.trigger, keys);
+  keys.reject_the_rest();
   return f;
 }
 

@@ -14,11 +14,11 @@
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/read_file.hpp"
 #include "wavescope/base/sha256.hpp"
+#include "wavescope/hw/device/dry_run_copy.hpp"
 #include "wavescope/hw/flash/flash_operations.hpp"
+#include "wavescope/hw/flash/flash_report.hpp"
 #include "wavescope/hw/flash/flash_writer.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
-#include "wavescope/hw/sim/navi31_board.hpp"
-#include "wavescope/hw/sim/sim_store.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 
 namespace wavectl {
@@ -40,16 +40,8 @@ void add_common(CLI::App &cmd, Common &c, CliContext &context) {
   add_json_flag(cmd, context);
 }
 
-json base_summary(device::OpenedDevice &dev, const Common &c) {
-  return {{"device", dev.id()}, {"optimize", c.flash.session().optimise.describe()}};
-}
-
-std::string status_bits(std::uint8_t sr1, std::uint8_t sr2) {
-  return fmt::format(
-      "SR1 0x{:02X} (BUSY {}, WEL {}, BP4..0 0x{:02X}, SRP0 {}), SR2 0x{:02X} (SRP1 {}, QE {}, "
-      "LB 0x{:X}, CMP {})",
-      sr1, sr1 & 1, (sr1 >> 1) & 1, (sr1 >> 2) & 0x1F, sr1 >> 7, sr2, sr2 & 1, (sr2 >> 1) & 1,
-      (sr2 >> 3) & 7, (sr2 >> 6) & 1);
+FlashRun flash_run(device::OpenedDevice &dev, const Common &c) {
+  return {dev.id(), c.flash.session().optimise.describe(), dev.bar5().stats()};
 }
 
 // Reads a range with every sector read twice and compared, in its own session, and reports the
@@ -67,42 +59,12 @@ ReadResult read_checked(FlashSession &session, std::uint32_t address, std::size_
 void info(const Common &c, const CliContext &ctx) {
   hw_cli::run_on_device(c.device, ctx, "flash info", {true, false}, [&](device::OpenedDevice &dev) {
     FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
-    const auto i = read_flash_info(session);
-    json j = base_summary(dev, c);
-    j["state"] = session.probe().state_name();
-    j["jedec"] = navi31::hex_bytes(i.jedec.bytes);
-    j["part"] = i.part ? i.part->name : "unknown";
-    j["sr1"] = i.sr1;
-    j["sr2"] = i.sr2;
-    j["sr3"] = i.sr3;
-    j["cmp"] = (i.sr2 & navi31::kSr2Cmp) != 0;
-    j["protected"] = {{"begin", i.protection.begin},
-                      {"end", i.protection.end},
-                      {"text", i.protection.describe(navi31::kFlashSize)}};
-    j["status_register_locked"] = i.status_register_locked;
-    j["sfdp"] = navi31::hex_bytes(i.sfdp);
-    j["sfdp_signature_offset"] = i.sfdp_signature ? json(*i.sfdp_signature) : json();
-    j["density"] = i.sfdp_density ? json(*i.sfdp_density) : json();
-    j["transport"] = hw_cli::transport_json(dev.bar5().stats());
-    if (ctx.json) {
-      print_json_line(j);
-      return j;
-    }
-    std::cout << fmt::format("device     {}\n", dev.id());
-    std::cout << fmt::format("board      {}: {}\n", session.probe().state_name(),
-                             session.probe().explanation());
-    std::cout << fmt::format("JEDEC id   {} — {}\n", navi31::hex_bytes(i.jedec.bytes),
-                             i.part ? i.part->name : "unknown part");
-    std::cout << fmt::format("status     {}, SR3 0x{:02X}\n", status_bits(i.sr1, i.sr2), i.sr3);
-    std::cout << fmt::format("protected  {}{}\n", i.protection.describe(navi31::kFlashSize),
-                             i.status_register_locked ? " (status register protect bits set)" : "");
-    std::cout << fmt::format("SFDP       {}\n", navi31::hex_bytes(i.sfdp));
-    std::cout << fmt::format("           signature {}, density {}\n",
-                             i.sfdp_signature ? fmt::format("at offset {}", *i.sfdp_signature)
-                                              : "not found",
-                             i.sfdp_density ? fmt::format("{} bytes", *i.sfdp_density) : "unknown");
-    std::cout << fmt::format("transport  {}\n", hw_cli::transport_text(dev.bar5().stats()));
-    return j;
+    FlashInfoReport report;
+    report.info = read_flash_info(session);  // opens the session: the probe comes first
+    report.board_state = session.probe().state_name();
+    report.board_explanation = session.probe().explanation();
+    report.run = flash_run(dev, c);
+    return hw_cli::print_report(report, ctx);
   });
 }
 
@@ -118,27 +80,18 @@ void read(const Common &c, const std::string &address_text, const std::string &s
     FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
     const auto result =
         read_checked(session, static_cast<std::uint32_t>(address), size, "read", progress);
-    const auto sha = sha256_hex(result.bytes);
-    json j = base_summary(dev, c);
-    j.update({{"address", address},
-              {"size", size},
-              {"sha256", sha},
-              {"reread_sectors", result.reread_sectors},
-              {"transport", hw_cli::transport_json(dev.bar5().stats())}});
+    FlashReadReport report{
+        {}, address, size, sha256_hex(result.bytes), result.reread_sectors, std::nullopt, {}};
     if (!output.empty()) {
       hw_cli::write_binary_file(output, result.bytes);
-      j["output"] = output;
-    } else if (ctx.json) {
-      j["hex"] = navi31::hex_bytes(result.bytes);
+      report.output = output;
+    } else {
+      report.bytes = result.bytes;
     }
-    if (ctx.json)
-      print_json_line(j);
-    else if (output.empty())
-      std::cout << hw_cli::hex_dump(static_cast<std::uint32_t>(address), result.bytes);
-    else
-      std::cout << fmt::format("read 0x{:X} bytes at 0x{:06X} into {}, SHA-256 {}\n", size, address,
-                               output, sha);
-    return j;
+    report.run = flash_run(dev, c);
+    json summary = hw_cli::print_report(report, ctx);
+    if (!ctx.json) summary.erase("hex");  // the log keeps the bytes only where they were printed
+    return summary;
   });
 }
 
@@ -148,20 +101,9 @@ void dump(const Common &c, const std::string &output, const CliContext &ctx) {
     FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
     const auto result = read_checked(session, 0, navi31::kFlashSize, "dump", progress);
     hw_cli::write_binary_file(output, result.bytes);
-    const auto sha = sha256_hex(result.bytes);
-    json j = base_summary(dev, c);
-    j.update({{"output", output},
-              {"bytes", result.bytes.size()},
-              {"sha256", sha},
-              {"reread_sectors", result.reread_sectors},
-              {"transport", hw_cli::transport_json(dev.bar5().stats())}});
-    if (ctx.json)
-      print_json_line(j);
-    else
-      std::cout << fmt::format(
-          "dumped 2 MiB to {} (every sector read twice and equal; {} re-read), SHA-256 {}\n{}\n",
-          output, result.reread_sectors, sha, hw_cli::transport_text(dev.bar5().stats()));
-    return j;
+    return hw_cli::print_report(FlashDumpReport{flash_run(dev, c), output, result.bytes.size(),
+                                                sha256_hex(result.bytes), result.reread_sectors},
+                                ctx);
   });
 }
 
@@ -171,24 +113,17 @@ void verify(const Common &c, const std::string &image_path, const CliContext &ct
     throw Error(ErrorKind::BadInput,
                 fmt::format("image {} is {} bytes; a Navi31 flash image is exactly 2 MiB",
                             image_path, image.size()));
-  hw_cli::run_on_device(
-      c.device, ctx, "flash verify", {true, false}, [&](device::OpenedDevice &dev) {
-        hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());
-        FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
-        const auto result = verify_flash(session, image, progress.sink());
-        progress.finish();
-        for (const auto &w : result.warnings) std::cerr << "warning: " << w << '\n';
-        json j = base_summary(dev, c);
-        j.update({{"image", image_path},
-                  {"matches", true},
-                  {"sha256", result.sha256},
-                  {"transport", hw_cli::transport_json(dev.bar5().stats())}});
-        if (ctx.json)
-          print_json_line(j);
-        else
-          std::cout << fmt::format("flash matches {}, SHA-256 {}\n", image_path, result.sha256);
-        return j;
-      });
+  hw_cli::run_on_device(c.device, ctx, "flash verify", {true, false},
+                        [&](device::OpenedDevice &dev) {
+                          hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());
+                          FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
+                          const auto result = verify_flash(session, image, progress.sink());
+                          progress.finish();
+                          for (const auto &w : result.warnings)
+                            std::cerr << "warning: " << w << '\n';
+                          return hw_cli::print_report(
+                              FlashVerifyReport{flash_run(dev, c), image_path, result.sha256}, ctx);
+                        });
 }
 
 struct WriteArgs {
@@ -219,73 +154,12 @@ json write_on(device::OpenedDevice &dev, const Common &c, const WriteArgs &a,
   progress.finish();
   for (const auto &w : s.warnings) std::cerr << "warning: " << w << '\n';
   interrupted = s.interrupted;
-  const double seconds = std::chrono::duration<double>(dev.clock().now() - started).count();
-  json j = base_summary(dev, c);
-  j.update({{"image", a.image},
-            {"image_sha256", s.image_sha256},
-            {"range_sha256", s.range_sha256},
-            {"start_sector", s.start_sector},
-            {"sector_count", s.sector_count},
-            {"sectors_written", s.sectors_written},
-            {"sectors_skipped", s.sectors_skipped},
-            {"sectors_already_done", s.sectors_already_done},
-            {"erases", s.erases},
-            {"erases_skipped", s.erases_skipped},
-            {"pages_programmed", s.pages_programmed},
-            {"backup", s.backup && !dry_run ? json(s.backup->string()) : json()},
-            {"backup_sha256", s.backup_sha256},
-            {"backup_reused", s.backup_reused},
-            {"journal", dry_run ? json() : json(s.journal.string())},
-            {"protection_before", s.protection_before},
-            {"protection_cleared", s.protection_cleared},
-            {"protection_restored", s.protection_restored},
-            {"interrupted", s.interrupted},
-            {"next_sector", s.next_sector ? json(*s.next_sector) : json()},
-            {"resume_hint", s.resume_hint},
-            {"transport", hw_cli::transport_json(dev.bar5().stats())}});
+  FlashWriteReport report{flash_run(dev, c), a.image, s, std::nullopt};
   if (dry_run)
-    j.update({{"dry_run", true},
-              {"device", dry_run->device},
-              {"simulated_seconds", seconds},
-              {"chip_sha256", dry_run->chip_sha256}});
-  if (ctx.json) {
-    print_json_line(j);
-    return j;
-  }
-  if (dry_run)
-    std::cout << fmt::format(
-        "dry run    on a simulated copy of {} (chip read twice and equal, SHA-256 {}); "
-        "nothing was written to the device\n",
-        dry_run->device, dry_run->chip_sha256);
-  if (s.backup)
-    std::cout << fmt::format("backup     {} ({}), SHA-256 {}\n",
-                             dry_run ? std::string("would be taken") : s.backup->string(),
-                             s.backup_reused ? "existing, checked" : "read twice, equal",
-                             s.backup_sha256);
-  else
-    std::cout << "backup     none (--no-backup)\n";
-  if (s.protection_cleared)
-    std::cout << fmt::format("protection {} cleared{}\n", s.protection_before,
-                             s.protection_restored ? ", restored after the final verify" : "");
-  std::cout << fmt::format(
-      "sectors    {}-{}: {} written, {} already matching, {} done by an earlier run; {} "
-      "erases ({} skipped), {} pages programmed\n",
-      s.start_sector, s.start_sector + s.sector_count - 1, s.sectors_written, s.sectors_skipped,
-      s.sectors_already_done, s.erases, s.erases_skipped, s.pages_programmed);
-  if (s.interrupted) {
-    std::cout << "stopped    on Ctrl-C after a complete sector: " << s.resume_hint << '\n';
-  } else {
-    std::cout << fmt::format(
-        "verified   the whole range read back equal to the image; range SHA-256 {}\n",
-        s.range_sha256);
-    std::cout << fmt::format("image      {}, SHA-256 {}\n", a.image, s.image_sha256);
-  }
-  std::cout << fmt::format("transport  {}\n", hw_cli::transport_text(dev.bar5().stats()));
-  if (dry_run)
-    std::cout << fmt::format("time       {:.1f} s simulated (chip busy times and polls; the "
-                             "transport's own latency comes on top)\n",
-                             seconds);
-  return j;
+    report.dry_run =
+        FlashDryRun{dry_run->device, dry_run->chip_sha256,
+                    std::chrono::duration<double>(dev.clock().now() - started).count()};
+  return hw_cli::print_report(report, ctx);
 }
 
 // Reads the device's chip and status registers for a dry run (the device is only read).
@@ -312,21 +186,15 @@ void dry_run_write(const Common &c, const WriteArgs &a, WriteRequest request, co
   if (a.resume) throw Error(ErrorKind::Usage, "--dry-run cannot --resume a journalled write");
   const DryRunSource source = read_dry_run_source(c, ctx);
   const hw_cli::ScratchDirectory root("wavescope-dry-run");
-  {
-    VirtualClock clock;
-    sim::Navi31Board board(sim::SimConfig{}, clock, source.chip);
-    board.force_state(sim::BoardState::Bricked);  // the device answered on ROM_SW
-    board.chip().preset_status(source.sr1, source.sr2);
-    sim::SimStore(root.path()).create("copy", board);
-  }
+  const std::string copy_spec =
+      device::create_dry_run_copy(root.path(), source.device, source.chip, source.sr1, source.sr2);
   request.confirmed = true;  // the copy, not the device
   request.work_dir = root.path();
   request.backup.reset();
   request.journal.reset();
   Common copy = c;
-  const bool direct = source.device.starts_with("pci:") || source.device.starts_with("sim-pci:");
   copy.device = {};
-  copy.device.device = direct ? "sim-pci:copy" : "sim:copy";
+  copy.device.device = copy_spec;
   copy.device.sim_root = root.path().string();
   copy.device.log = c.device.log;
   CancelToken cancel;

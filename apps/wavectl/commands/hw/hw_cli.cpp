@@ -17,6 +17,7 @@
 #include "wavescope/base/atomic_file.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/parse_number.hpp"
+#include "wavescope/hw/transport/transport_report.hpp"
 
 namespace wavectl::hw_cli {
 
@@ -132,12 +133,10 @@ void run_on_device(const DeviceOptions &options, const CliContext &context,
     if (!*trace)
       throw Error(ErrorKind::Usage, fmt::format("cannot open the trace file {}: {}", options.trace,
                                                 std::strerror(errno)));
-    *trace << fmt::format("# wavectl {} on {}\n", command, device->id());
+    *trace << mmio_trace_header("wavectl " + command, device->id()) << '\n';
     auto &clock = device->clock();
     device->bar5().set_trace_hook([trace, &clock](const MmioAccess &a) {
-      static constexpr const char *kKinds[] = {"R32", "W32", "RBLK", "WBLK", "FLUSH"};
-      *trace << fmt::format("{} {} 0x{:05X} 0x{:08X} {}\n", clock.now().time_since_epoch().count(),
-                            kKinds[static_cast<int>(a.kind)], a.offset, a.value, a.length);
+      *trace << mmio_trace_line(clock.now(), a) << '\n';
     });
   }
   auto report = [&](const std::vector<sim::Finding> &findings) {
@@ -155,25 +154,6 @@ void run_on_device(const DeviceOptions &options, const CliContext &context,
   }
   log.record(device->id(), {{"exit_code", 0}, {"summary", summary}});
   report(device->close(summary));
-}
-
-nlohmann::json transport_json(const TransportStats &s) {
-  return {{"operations", s.operations()},
-          {"reads", s.reads},
-          {"writes", s.writes},
-          {"block_reads", s.block_reads},
-          {"block_writes", s.block_writes},
-          {"usb_requests", s.usb_requests},
-          {"bytes_read", s.bytes_read},
-          {"bytes_written", s.bytes_written}};
-}
-
-std::string transport_text(const TransportStats &s) {
-  std::string text = fmt::format("{} transport operations ({} reads, {} writes, {} block reads, {} "
-                                 "block writes)",
-                                 s.operations(), s.reads, s.writes, s.block_reads, s.block_writes);
-  if (s.usb_requests) text += fmt::format(", {} USB requests", s.usb_requests);
-  return text;
 }
 
 EtaProgressPrinter::EtaProgressPrinter(bool enabled, bool simulated_time)
@@ -268,24 +248,6 @@ std::uint64_t parse_number(const std::string &text, const std::string &what) {
   if (const auto value = parse_unsigned(text)) return *value;
   throw Error(ErrorKind::Usage,
               fmt::format("{} '{}' is not a number (decimal or 0x hex)", what, text));
-}
-
-std::string hex_dump(std::uint32_t address, const std::vector<std::uint8_t> &bytes) {
-  std::string out;
-  for (std::size_t i = 0; i < bytes.size(); i += 16) {
-    out += fmt::format("{:08X}:", address + i);
-    std::string ascii;
-    for (std::size_t k = 0; k < 16; ++k) {
-      if (i + k < bytes.size()) {
-        out += fmt::format(" {:02X}", bytes[i + k]);
-        ascii += std::isprint(bytes[i + k]) ? static_cast<char>(bytes[i + k]) : '.';
-      } else {
-        out += "   ";
-      }
-    }
-    out += "  |" + ascii + "|\n";
-  }
-  return out;
 }
 
 }  // namespace wavectl::hw_cli

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,9 +58,14 @@ void run_on_device(const DeviceOptions &options, const CliContext &context,
                    const std::string &command, wavescope::hw::sim::RunExpectations expectations,
                    const DeviceBody &body);
 
-// Transport operation counts for summaries: reads, writes, block reads/writes, USB requests.
-nlohmann::json transport_json(const wavescope::hw::TransportStats &stats);
-std::string transport_text(const wavescope::hw::TransportStats &stats);
+// Prints a library report with the printer --json picks (the library's to_json or to_text) and
+// returns its JSON: the summary run_on_device logs and records with a simulated board's run.
+template <typename Report>
+nlohmann::json print_report(const Report &report, const CliContext &context) {
+  std::string line = to_json(report);
+  std::cout << (context.json ? line + '\n' : to_text(report));
+  return nlohmann::json::parse(line);
+}
 
 // Progress on stderr with the library's ETA (from measured per-operation latency).
 class EtaProgressPrinter {
@@ -107,7 +113,5 @@ private:
 void write_binary_file(const std::string &path, const std::vector<std::uint8_t> &bytes);
 // Decimal or 0x-prefixed hex; throws Error(Usage) naming `what`.
 std::uint64_t parse_number(const std::string &text, const std::string &what);
-// xxd-style lines: "00001000: C8 60 15 ...  |.`..|".
-std::string hex_dump(std::uint32_t address, const std::vector<std::uint8_t> &bytes);
 
 }  // namespace wavectl::hw_cli

@@ -13,7 +13,7 @@
 #include "wavescope/base/read_file.hpp"
 #include "wavescope/hw/ifwi/image_check.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
-#include "wavescope/hw/psp/psp_procedures.hpp"
+#include "wavescope/hw/psp/psp_report.hpp"
 
 namespace wavectl {
 namespace {
@@ -25,34 +25,7 @@ using nlohmann::json;
 void probe(const hw_cli::DeviceOptions &d, const CliContext &ctx) {
   hw_cli::run_on_device(d, ctx, "psp probe", {true, false}, [&](device::OpenedDevice &dev) {
     const auto r = psp::psp_probe(dev.bar5(), dev.clock());
-    json entries = json::array();
-    for (const auto &e : r.entries)
-      entries.push_back({{"command", e.command},
-                         {"name", psp::command_name(e.command)},
-                         {"error", e.error},
-                         {"error_text", psp::error_text(e.error)},
-                         {"response", e.response}});
-    json j = {{"device", dev.id()},
-              {"state", r.board.state_name()},
-              {"entries", entries},
-              {"update_gated", r.update_gated},
-              {"transfer_type", r.transfer_type ? json(*r.transfer_type) : json()},
-              {"advice", r.advice},
-              {"transport", hw_cli::transport_json(dev.bar5().stats())}};
-    if (ctx.json) {
-      print_json_line(j);
-      return j;
-    }
-    std::cout << fmt::format("device {} ({})\n", dev.id(), r.board.state_name());
-    Table table({"COMMAND", "ERROR", "RESPONSE"},
-                {Table::Align::Left, Table::Align::Left, Table::Align::Right});
-    for (const auto &e : r.entries)
-      table.add_row({fmt::format("0x{:02X} {}", e.command, psp::command_name(e.command)),
-                     psp::error_text(e.error),
-                     e.error ? "-" : fmt::format("0x{:08X}", e.response)});
-    std::cout << table.render();
-    if (!r.advice.empty()) std::cout << r.advice << '\n';
-    return j;
+    return hw_cli::print_report(psp::PspProbeReport{dev.id(), r, dev.bar5().stats()}, ctx);
   });
 }
 
@@ -78,37 +51,8 @@ void ifwi_all(const hw_cli::DeviceOptions &d, const std::string &image_path, boo
     const auto r =
         psp::psp_ifwi_all(dev.bar5(), dev.clock(), image, options, progress.sink(), &cancel);
     progress.finish();
-    json items = json::array();
-    for (const auto &i : r.items)
-      items.push_back({{"item", i.item},
-                       {"phase", i.phase},
-                       {"offset", i.offset},
-                       {"size", i.size},
-                       {"description", i.description}});
-    json j = {{"device", dev.id()},
-              {"image", image_path},
-              {"items", items},
-              {"completed", r.completed},
-              {"dwords", r.dwords},
-              {"power_cycle_required", r.completed},
-              {"transport", hw_cli::transport_json(dev.bar5().stats())}};
-    if (ctx.json) {
-      print_json_line(j);
-      return j;
-    }
-    Table table({"ITEM", "PHASE", "OFFSET", "SIZE", "WHAT"},
-                {Table::Align::Left, Table::Align::Right, Table::Align::Right, Table::Align::Right,
-                 Table::Align::Left});
-    for (const auto &i : r.items)
-      table.add_row({fmt::format("0x{:02X}", i.item), std::to_string(i.phase),
-                     fmt::format("0x{:06X}", i.offset), fmt::format("0x{:X}", i.size),
-                     i.description});
-    std::cout << table.render();
-    std::cout << fmt::format(
-        "the PSP reported completion after {} items ({} dwords): a hard power cycle "
-        "is required before the card boots the update\n{}\n",
-        r.items.size(), r.dwords, hw_cli::transport_text(dev.bar5().stats()));
-    return j;
+    return hw_cli::print_report(psp::IfwiAllReport{dev.id(), image_path, r, dev.bar5().stats()},
+                                ctx);
   });
 }
 

@@ -8,7 +8,7 @@
 
 #include "commands/hw/hw_cli.hpp"
 #include "commands/hw/hw_commands.hpp"
-#include "wavescope/hw/rom/rom_aperture.hpp"
+#include "wavescope/hw/rom/rom_report.hpp"
 
 namespace wavectl {
 
@@ -37,22 +37,8 @@ void register_rom_commands(CLI::App &app, CliContext &context) {
           progress.finish();
           for (const auto &w : r.warnings) std::cerr << "warning: " << w << '\n';
           hw_cli::write_binary_file(*output, r.bytes);
-          nlohmann::json j = {{"device", dev.id()},
-                              {"output", *output},
-                              {"bytes", r.bytes.size()},
-                              {"sha256", r.sha256},
-                              {"reread_pages", r.reread_pages},
-                              {"restored", {{"rom_cntl", r.rom_cntl}, {"rom_index", r.rom_index}}},
-                              {"transport", hw_cli::transport_json(dev.bar5().stats())}};
-          if (context.json)
-            print_json_line(j);
-          else
-            std::cout << fmt::format(
-                "dumped 2 MiB through ROM_DATA to {}, SHA-256 {}\nrestored ROM_CNTL 0x{:08X} and "
-                "ROM_INDEX 0x{:06X}; {}\n",
-                *output, r.sha256, r.rom_cntl, r.rom_index,
-                hw_cli::transport_text(dev.bar5().stats()));
-          return j;
+          return hw_cli::print_report(
+              wavescope::hw::rom::RomDumpReport{dev.id(), *output, r, dev.bar5().stats()}, context);
         });
   });
 }

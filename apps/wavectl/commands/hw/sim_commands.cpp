@@ -16,6 +16,7 @@
 #include "wavescope/hw/ifwi/test_image.hpp"
 #include "wavescope/hw/navi31/protection.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
+#include "wavescope/hw/sim/board_report.hpp"
 #include "wavescope/hw/sim/sim_store.hpp"
 
 namespace wavectl {
@@ -36,53 +37,6 @@ void add_name(CLI::App &cmd, SimArgs &args) {
 }
 
 sim::SimStore store_of(const SimArgs &args) { return sim::SimStore(hw_cli::sim_root(args.root)); }
-
-json board_json(sim::Navi31Board &b, const std::string &name, const sim::SimStore &store) {
-  const auto range = navi31::protected_range(b.sr1(), b.sr2(), navi31::kFlashSize);
-  json faults = json::array();
-  for (const auto &f : b.faults().all())
-    faults.push_back({{"spec", f.describe()}, {"matched", f.matched}, {"fired", f.fired}});
-  const auto &c = b.config();
-  return {{"name", name},
-          {"device", "sim:" + name},
-          {"path", store.board_dir(name).string()},
-          {"state", sim::to_string(b.state())},
-          {"booted_slot", b.booted_slot() ? (*b.booted_slot() == sim::Slot::A ? "A" : "B") : ""},
-          {"offline_reason", b.offline_reason()},
-          {"sr1", b.sr1()},
-          {"sr2", b.sr2()},
-          {"sr3", b.sr3()},
-          {"protected", range.describe(navi31::kFlashSize)},
-          {"flash_sha256", wavescope::sha256_hex(b.flash())},
-          {"faults", faults},
-          {"profile", c.profile == sim::Profile::Strict ? "strict" : "lenient"},
-          {"rx_lag", c.rx_lag},
-          {"rx_lag_trigger", c.rx_lag_trigger == sim::RxLagTrigger::Rx ? "rx" : "any"},
-          {"op_cost_us", std::chrono::duration<double, std::micro>(c.op_cost).count()},
-          {"psp_commits", b.psp().commits()}};
-}
-
-void print_board_text(const json &j) {
-  std::cout << fmt::format("simulated board {} ({})\n", j["name"].get<std::string>(),
-                           j["path"].get<std::string>());
-  std::cout << fmt::format(
-      "  state        {}{}\n", j["state"].get<std::string>(),
-      j["booted_slot"] != "" ? " (slot " + j["booted_slot"].get<std::string>() + ")" : "");
-  if (j["offline_reason"] != "")
-    std::cout << "  offline      " << j["offline_reason"].get<std::string>() << '\n';
-  std::cout << fmt::format("  SR1/SR2/SR3  0x{:02X} 0x{:02X} 0x{:02X} (protected: {})\n",
-                           j["sr1"].get<int>(), j["sr2"].get<int>(), j["sr3"].get<int>(),
-                           j["protected"].get<std::string>());
-  std::cout << "  flash SHA256 " << j["flash_sha256"].get<std::string>() << '\n';
-  std::cout << fmt::format("  engine       profile {}, rx_lag {} ({}), {} us per operation\n",
-                           j["profile"].get<std::string>(), j["rx_lag"].get<int>(),
-                           j["rx_lag_trigger"].get<std::string>(), j["op_cost_us"].get<double>());
-  if (j["faults"].empty()) std::cout << "  faults       none\n";
-  for (const auto &f : j["faults"])
-    std::cout << fmt::format("  fault        {} (matched {}, fired {})\n",
-                             f["spec"].get<std::string>(), f["matched"].get<std::uint64_t>(),
-                             f["fired"].get<std::uint64_t>());
-}
 
 void create(const SimArgs &args, const std::string &state, const std::string &image,
             bool test_image, bool blank, bool cmp, const std::vector<std::string> &settings,
@@ -122,11 +76,7 @@ void create(const SimArgs &args, const std::string &state, const std::string &im
   }
   auto store = store_of(args);
   store.create(args.name, board);
-  const json j = board_json(board, args.name, store);
-  if (ctx.json)
-    print_json_line(j);
-  else
-    print_board_text(j);
+  hw_cli::print_report(sim::board_status(board, args.name, store.board_dir(args.name)), ctx);
 }
 
 template <typename F>
@@ -135,11 +85,8 @@ void with_board(const SimArgs &args, const char *command, F &&change, const CliC
   auto loaded = store.open(args.name);
   change(*loaded.board);
   store.save(loaded, json{{"command", command}});
-  const json j = board_json(*loaded.board, args.name, store);
-  if (ctx.json)
-    print_json_line(j);
-  else
-    print_board_text(j);
+  hw_cli::print_report(sim::board_status(*loaded.board, args.name, store.board_dir(args.name)),
+                       ctx);
 }
 
 }  // namespace
@@ -182,20 +129,9 @@ void register_sim_commands(CLI::App &app, CliContext &context) {
     cmd->callback([args, &context] {
       auto store = store_of(*args);
       auto loaded = store.open(args->name);
-      json j = board_json(*loaded.board, args->name, store);
-      j["last_run"] = loaded.last_run;
-      if (context.json) {
-        print_json_line(j);
-        return;
-      }
-      print_board_text(j);
-      if (!loaded.last_run.is_null()) {
-        std::cout << "  last run     " << loaded.last_run.value("command", "") << " on "
-                  << loaded.last_run.value("device", "") << '\n';
-        for (const auto &f : loaded.last_run.value("findings", json::array()))
-          std::cout << "    " << f["check"].get<std::string>() << ": "
-                    << f["message"].get<std::string>() << '\n';
-      }
+      auto status = sim::board_status(*loaded.board, args->name, store.board_dir(args->name));
+      status.last_run = loaded.last_run;
+      hw_cli::print_report(status, context);
     });
   }
   {

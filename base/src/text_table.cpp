@@ -1,20 +1,20 @@
-#include "table.hpp"
+#include "wavescope/base/text_table.hpp"
 
 #include <algorithm>
 
-namespace wavectl {
+namespace wavescope {
 
-Table::Table(std::vector<std::string> headers, std::vector<Align> align)
+TextTable::TextTable(std::vector<std::string> headers, std::vector<Align> align)
     : headers_(std::move(headers)), align_(std::move(align)) {
   align_.resize(headers_.size(), Align::Left);
 }
 
-void Table::add_row(std::vector<std::string> cells) {
+void TextTable::add_row(std::vector<std::string> cells) {
   cells.resize(headers_.size());
   rows_.push_back(std::move(cells));
 }
 
-std::string Table::render() const {
+std::string TextTable::render() const {
   std::vector<std::size_t> width(headers_.size());
   for (std::size_t c = 0; c < headers_.size(); ++c) {
     width[c] = headers_[c].size();
@@ -38,4 +38,4 @@ std::string Table::render() const {
   return out;
 }
 
-}  // namespace wavectl
+}  // namespace wavescope

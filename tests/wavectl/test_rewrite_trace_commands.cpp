@@ -91,3 +91,58 @@ TEST_CASE("rewrite-trace refuses malformed files and bad indices") {
   std::filesystem::remove(bad);
   std::filesystem::remove(trace);
 }
+
+TEST_CASE("rewrite-trace contexts --json on tinygrad's rewrites.pkl equals VIZ's rewrites.jsonl") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "tinygrad-viz");
+  std::size_t seen = 0;
+  for (const auto &entry : std::filesystem::directory_iterator(root)) {
+    const auto pkl = entry.path() / "rewrites.pkl";
+    if (!std::filesystem::exists(pkl) || !std::filesystem::exists(entry.path() / "rewrites.jsonl"))
+      continue;
+    INFO(pkl.string());
+    const auto r = wavectl({"rewrite-trace", "contexts", pkl.string(), "--json"});
+    REQUIRE(r.exit_code == 0);
+    std::ifstream in(entry.path() / "rewrites.jsonl");
+    std::vector<nlohmann::json> expected;
+    for (std::string line; std::getline(in, line);) expected.push_back(nlohmann::json::parse(line));
+    CHECK(json_lines(r.out) == expected);
+    const auto text = wavectl({"rewrite-trace", "contexts", pkl.string()});
+    REQUIRE(text.exit_code == 0);
+    CHECK_THAT(text.out, Catch::Contains("linearize/render - 4") &&
+                             Catch::Contains(std::to_string(expected.size()) + " contexts"));
+    ++seen;
+  }
+  CHECK(seen >= 3);
+}
+
+TEST_CASE(
+    "rewrite-trace contexts on a JSON trace, and on bad pickles: exit 3 naming file and offset") {
+  const auto trace = temp_path("contexts.json");
+  REQUIRE(wavectl({"simplify", "(a+0)*1", "--var", "a=0:8", "--trace", trace.string(), "-q"})
+              .exit_code == 0);
+  const auto r = wavectl({"rewrite-trace", "contexts", trace.string(), "--json"});
+  REQUIRE(r.exit_code == 0);
+  const auto group = json_lines(r.out).at(0);
+  CHECK(group["name"] == "simplify (a+0)*1");
+  CHECK(group["steps"][0]["match_count"] == 2);
+  CHECK(group["steps"][0]["loc"][1].is_number_integer());
+  std::filesystem::remove(trace);
+
+  WAVESCOPE_REQUIRE_TESTDATA(dir, "tinygrad-viz/elementwise");
+  const auto bad = temp_path("truncated.pkl");
+  {
+    std::ifstream in(dir / "rewrites.pkl", std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(bad, std::ios::binary) << bytes.substr(0, 5000);
+  }
+  const auto t = wavectl({"rewrite-trace", "contexts", bad.string(), "--json"});
+  CHECK(t.exit_code == 3);
+  CHECK(t.out.empty());
+  CHECK_THAT(t.err, Catch::Contains(bad.string()) && Catch::Contains("byte "));
+  std::filesystem::remove(bad);
+
+  const auto wrong = wavectl({"rewrite-trace", "contexts", (dir / "profile.pkl").string()});
+  CHECK(wrong.exit_code == 3);
+  CHECK_THAT(wrong.err, Catch::Contains("profile.pkl: byte ") &&
+                            Catch::Contains("not a tinygrad rewrite trace"));
+}

@@ -106,6 +106,8 @@ std::size_t hash_arg(const Arg &arg) {
           h = mix(h, std::hash<std::string>{}(v.name));
         } else if constexpr (std::is_same_v<T, ReduceArg>) {
           h = mix(mix(h, static_cast<std::size_t>(v.op)), std::hash<std::int64_t>{}(v.axes));
+        } else if constexpr (std::is_same_v<T, ForeignArg>) {
+          h = mix(mix(h, std::hash<std::string>{}(v.type)), std::hash<std::string>{}(v.text));
         }
       },
       arg);
@@ -139,7 +141,8 @@ int compare_args(const Arg &a, const Arg &b) {
           }
           if (int c = three_way(x.multiple_of, y.multiple_of)) return c;
           if (int c = three_way(x.name, y.name)) return c;
-          return three_way(x.addrspace, y.addrspace);
+          if (int c = three_way(x.addrspace, y.addrspace)) return c;
+          return three_way(x.extra, y.extra);
         } else if constexpr (std::is_same_v<T, RangeArg>) {
           if (int c = three_way(x.axis, y.axis)) return c;
           if (int c = three_way(x.type, y.type)) return c;
@@ -186,13 +189,17 @@ std::string to_string(const Arg &arg) {
           text += bounds_text(v.bounds);
           if (v.multiple_of != 1) text += fmt::format(", multiple_of={}", to_string(v.multiple_of));
           if (v.addrspace != AddrSpace::Global) text += fmt::format(", {}", to_string(v.addrspace));
+          if (!v.extra.empty()) text += ", " + v.extra;
           return text + ")";
         } else if constexpr (std::is_same_v<T, RangeArg>) {
           std::string text = fmt::format("({}, {}", v.axis, to_string(v.type));
           if (!v.name.empty()) text += ", " + v.name;
           return text + ")";
-        } else {
+        } else if constexpr (std::is_same_v<T, ReduceArg>) {
           return fmt::format("({}, {})", to_string(v.op), v.axes);
+        } else {
+          if (v.type == "bytes") return fmt::format("<{} bytes>", v.text.size());
+          return v.text;
         }
       },
       arg);

@@ -12,6 +12,8 @@
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/read_file.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
+#include "wavescope/compiler/rewrite/tinygrad_rewrites.hpp"
+#include "wavescope/compiler/rewrite/viz_substitute.hpp"
 
 namespace wavescope::compiler::rewrite {
 
@@ -63,13 +65,22 @@ json arg_json(const Arg &arg) {
             p["max"] = int_json(v.bounds->second);
           }
           if (v.multiple_of != 1) p["multiple_of"] = int_json(v.multiple_of);
+          if (!v.extra.empty()) p["extra"] = v.extra;
           return json{{"param", p}};
         } else if constexpr (std::is_same_v<T, RangeArg>) {
           return json{
               {"range",
                {{"axis", v.axis}, {"type", std::string(to_string(v.type))}, {"name", v.name}}}};
-        } else {
+        } else if constexpr (std::is_same_v<T, ReduceArg>) {
           return json{{"reduce", {{"op", std::string(to_string(v.op))}, {"axes", v.axes}}}};
+        } else {
+          // Bytes (a BINARY's code object) as hex, so the JSON stays text.
+          std::string text = v.text;
+          if (v.type == "bytes") {
+            text.clear();
+            for (unsigned char c : v.text) text += fmt::format("{:02x}", c);
+          }
+          return json{{"foreign", {{"type", v.type}, {"text", text}}}};
         }
       },
       arg);
@@ -176,6 +187,7 @@ public:
             std::make_pair(wide(value["min"], sub + ".min"), wide(value["max"], sub + ".max"));
       if (value.contains("multiple_of"))
         p.multiple_of = wide(value["multiple_of"], sub + ".multiple_of");
+      if (value.contains("extra")) p.extra = string(value["extra"], sub + ".extra");
       return p;
     }
     if (key == "range") {
@@ -196,6 +208,21 @@ public:
       r.op = *o;
       r.axes = integer(field(value, sub, "axes"), sub + ".axes");
       return r;
+    }
+    if (key == "foreign") {
+      ForeignArg f{string(field(value, sub, "type"), sub + ".type"),
+                   string(field(value, sub, "text"), sub + ".text")};
+      if (f.type == "bytes") {
+        if (f.text.size() % 2) fail(sub + ".text", "bytes in hex need an even length");
+        std::string raw;
+        for (std::size_t i = 0; i < f.text.size(); i += 2) {
+          auto byte = parse_int("0x" + f.text.substr(i, 2));
+          if (!byte) fail(sub + ".text", "not hex");
+          raw += static_cast<char>(static_cast<int>(*byte));
+        }
+        f.text = std::move(raw);
+      }
+      return f;
     }
     fail(path, "unknown arg kind '" + key + "'");
   }
@@ -258,6 +285,25 @@ UOp RewriteTrace::rebuild(std::uint64_t id) const {
 }
 
 std::vector<UOp> RewriteTrace::replay(const TraceRewrite &rewrite) const {
+  if (semantics_ == ReplaySemantics::Viz) {
+    // VIZ's get_full_rewrite: the pairs so far, through tinygrad's substitute; a bottom-up rewrite
+    // matched nodes of its input, so every record substitutes into the input.
+    std::vector<UOp> graphs{rebuild(rewrite.input)};
+    std::unordered_map<UOp, UOp> replaces;
+    UOp next = graphs.front();
+    for (const auto &step : rewrite.steps) {
+      replaces[rebuild(step.before)] = rebuild(step.after);
+      try {
+        graphs.push_back(viz_substitute(next, replaces, rewrite.walk, rewrite.enter_calls));
+      } catch (const Error &e) {
+        graphs.push_back(
+            UOp::make(Op::REWRITE_ERROR, dtypes::void_, {}, std::string(e.what()), Arg{}));
+        break;
+      }
+      if (rewrite.mode != "pre") next = graphs.back();
+    }
+    return graphs;
+  }
   // Every before -> after pair seen so far applies, again and again: the engine rewrites a node
   // once, so a node that reappears later (rebuilt from other parts) takes its known result
   // without a new step.
@@ -323,6 +369,8 @@ std::string RewriteTrace::to_json() const {
                  {"src", n.src},
                  {"arg", arg_json(n.arg)},
                  {"tag", arg_json(n.tag)}};
+    if (!n.foreign_op.empty()) node["foreign_op"] = n.foreign_op;
+    if (!n.foreign_dtype.empty()) node["foreign_dtype"] = n.foreign_dtype;
     nodes[std::to_string(id)] = std::move(node);
   }
   json groups = json::array();
@@ -346,7 +394,7 @@ std::string RewriteTrace::to_json() const {
     groups.push_back({{"name", g.name}, {"keys", g.keys}, {"rewrites", std::move(rewrites)}});
   }
   json root = {{"version", kVersion},
-               {"generator", "wavescope"},
+               {"generator", generator_},
                {"nodes", std::move(nodes)},
                {"groups", std::move(groups)}};
   return root.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -369,6 +417,11 @@ RewriteTrace RewriteTrace::read_json(std::string_view text, std::string_view ori
   if (in.integer(version, "version") != kVersion)
     in.fail("version",
             fmt::format("unsupported version {} (this reader knows {})", version.dump(), kVersion));
+  if (root.is_object() && root.contains("generator") && root["generator"].is_string()) {
+    trace.generator_ = root["generator"].get<std::string>();
+    // A tinygrad trace written out as JSON replays as VIZ replays it.
+    if (trace.generator_ == "tinygrad") trace.semantics_ = ReplaySemantics::Viz;
+  }
   const json &nodes = in.field(root, "(top level)", "nodes");
   if (!nodes.is_object()) in.fail("nodes", "expected an object of id -> node");
   for (const auto &[key, value] : nodes.items()) {
@@ -387,6 +440,10 @@ RewriteTrace RewriteTrace::read_json(std::string_view text, std::string_view ori
       n.src.push_back(in.id(src[i], fmt::format("{}.src[{}]", path, i)));
     n.arg = value.contains("arg") ? in.arg(value["arg"], path + ".arg") : Arg{};
     n.tag = value.contains("tag") ? in.arg(value["tag"], path + ".tag") : Arg{};
+    if (value.contains("foreign_op"))
+      n.foreign_op = in.string(value["foreign_op"], path + ".foreign_op");
+    if (value.contains("foreign_dtype"))
+      n.foreign_dtype = in.string(value["foreign_dtype"], path + ".foreign_dtype");
     trace.nodes_.emplace(static_cast<std::uint64_t>(*id), std::move(n));
   }
   for (const auto &[id, n] : trace.nodes_)
@@ -451,6 +508,73 @@ RewriteTrace RewriteTrace::read_json(std::string_view text, std::string_view ori
     trace.groups_.push_back(std::move(group));
   }
   return trace;
+}
+
+RewriteTrace RewriteTrace::from_records(std::map<std::uint64_t, TraceNode> nodes,
+                                        std::vector<TraceGroupRecord> groups, std::string generator,
+                                        ReplaySemantics semantics, std::string_view origin) {
+  auto missing = [&](const std::string &where, std::uint64_t id) {
+    throw Error(ErrorKind::BadInput,
+                fmt::format("{}: {}: node {} is not in the node table", origin, where, id));
+  };
+  for (const auto &[id, n] : nodes)
+    for (auto s : n.src)
+      if (!nodes.count(s)) missing(fmt::format("node {}", id), s);
+  // No cycles: rebuilding walks sources and must end (three colours, no recursion).
+  std::unordered_map<std::uint64_t, std::uint8_t> colour;  // 1 on the path, 2 done
+  for (const auto &[start, unused] : nodes) {
+    if (colour[start] == 2) continue;
+    std::vector<std::pair<std::uint64_t, std::size_t>> path{{start, 0}};
+    colour[start] = 1;
+    while (!path.empty()) {
+      auto &[id, next] = path.back();
+      const auto &src = nodes.at(id).src;
+      if (next == src.size()) {
+        colour[id] = 2;
+        path.pop_back();
+        continue;
+      }
+      const std::uint64_t s = src[next++];
+      if (colour[s] == 1)
+        throw Error(
+            ErrorKind::BadInput,
+            fmt::format("{}: node {} is its own source (a cycle in the node table)", origin, s));
+      if (colour[s] == 0) {
+        colour[s] = 1;
+        path.emplace_back(s, 0);
+      }
+    }
+  }
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (std::size_t r = 0; r < groups[g].rewrites.size(); ++r) {
+      const auto &rw = groups[g].rewrites[r];
+      const std::string where = fmt::format("context {} step {}", g, r);
+      if (!nodes.count(rw.input)) missing(where + " input", rw.input);
+      if (rw.output && !nodes.count(*rw.output)) missing(where + " output", *rw.output);
+      for (std::size_t k = 0; k < rw.steps.size(); ++k) {
+        if (!nodes.count(rw.steps[k].before))
+          missing(fmt::format("{} match {}", where, k), rw.steps[k].before);
+        if (!nodes.count(rw.steps[k].after))
+          missing(fmt::format("{} match {}", where, k), rw.steps[k].after);
+      }
+    }
+  RewriteTrace trace;
+  trace.nodes_ = std::move(nodes);
+  trace.groups_ = std::move(groups);
+  trace.generator_ = std::move(generator);
+  trace.semantics_ = semantics;
+  return trace;
+}
+
+RewriteTrace RewriteTrace::open(const std::filesystem::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorKind::BadInput, "cannot open rewrite trace " + path.string());
+  char head[2] = {0, 0};
+  in.read(head, 2);
+  const auto *bytes = reinterpret_cast<const std::uint8_t *>(head);
+  if (looks_like_pickle({bytes, static_cast<std::size_t>(in.gcount())}))
+    return read_tinygrad_rewrites(path);
+  return load(path);
 }
 
 RewriteTrace RewriteTrace::load(const std::filesystem::path &path) {

@@ -1,5 +1,6 @@
-// wavectl rewrite-trace info|show: summaries and step-by-step replays of rewrite trace files
-// (docs/rewrite-trace.md), as written by `wavectl simplify --trace`.
+// wavectl rewrite-trace contexts|info|show: the contexts and steps, summaries and step-by-step
+// replays of rewrite traces (docs/rewrite-trace.md): ours (`wavectl simplify --trace`) or
+// tinygrad's rewrites.pkl, told by content.
 
 #include <iostream>
 #include <map>
@@ -10,6 +11,7 @@
 #include "commands/compiler/compiler_commands.hpp"
 #include "table.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/compiler/rewrite/rewrite_contexts.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 #include "wavescope/compiler/symbolic/expression.hpp"
 
@@ -27,8 +29,16 @@ std::size_t step_count(const TraceGroupRecord &g) {
   return n;
 }
 
+void run_contexts(const std::string &file, const CliContext &context) {
+  const RewriteTrace trace = RewriteTrace::open(file);
+  if (context.json)
+    print_contexts_json(std::cout, trace);
+  else
+    print_contexts_text(std::cout, trace);
+}
+
 void run_info(const std::string &file, const CliContext &context) {
-  const RewriteTrace trace = RewriteTrace::load(file);
+  const RewriteTrace trace = RewriteTrace::open(file);
   if (context.json) {
     for (const auto &g : trace.groups()) {
       nlohmann::ordered_json j;
@@ -42,7 +52,7 @@ void run_info(const std::string &file, const CliContext &context) {
                          {"match_count", r.steps.size()},
                          {"loc", r.loc},
                          {"mode", r.mode}});
-        for (const auto &s : r.steps) ++rules[s.rule];
+        for (const auto &s : r.steps) ++rules[rule_title(s)];
       }
       j["steps"] = steps;
       j["rules"] = rules;
@@ -57,7 +67,7 @@ void run_info(const std::string &file, const CliContext &context) {
     steps += step_count(g);
     for (const auto &r : g.rewrites)
       for (const auto &s : r.steps) {
-        auto &entry = rules[s.rule];
+        auto &entry = rules[rule_title(s)];
         ++entry.first;
         entry.second += s.ns;
       }
@@ -68,7 +78,7 @@ void run_info(const std::string &file, const CliContext &context) {
                {Table::Align::Right, Table::Align::Left, Table::Align::Right, Table::Align::Right});
   for (std::size_t i = 0; i < trace.groups().size(); ++i) {
     const auto &g = trace.groups()[i];
-    groups.add_row({std::to_string(i), g.name, std::to_string(g.rewrites.size()),
+    groups.add_row({std::to_string(i), strip_ansi(g.name), std::to_string(g.rewrites.size()),
                     std::to_string(step_count(g))});
   }
   std::cout << groups.render();
@@ -88,7 +98,7 @@ void run_info(const std::string &file, const CliContext &context) {
 
 void run_show(const std::string &file, std::size_t group_index, std::size_t rewrite_index,
               const CliContext &context) {
-  const RewriteTrace trace = RewriteTrace::load(file);
+  const RewriteTrace trace = RewriteTrace::open(file);
   if (group_index >= trace.groups().size())
     throw Error(ErrorKind::Usage, fmt::format("{} has {} groups; --group {} does not exist", file,
                                               trace.groups().size(), group_index));
@@ -137,13 +147,26 @@ void run_show(const std::string &file, std::size_t group_index, std::size_t rewr
 }  // namespace
 
 void register_rewrite_trace_command(CLI::App &app, CliContext &context) {
-  auto *cmd =
-      app.add_subcommand("rewrite-trace", "Inspect rewrite traces (wavectl simplify --trace)");
+  auto *cmd = app.add_subcommand(
+      "rewrite-trace",
+      "Inspect rewrite traces (wavectl simplify --trace, tinygrad's rewrites.pkl)");
   cmd->require_subcommand(1);
+
+  auto contexts_file = std::make_shared<std::string>();
+  auto *contexts = cmd->add_subcommand(
+      "contexts", "List the contexts and their steps as tinygrad VIZ does (name, depth, matches, "
+                  "call site)");
+  contexts->add_option("FILE", *contexts_file, "Rewrite trace (.json) or tinygrad rewrites.pkl")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_json_flag(*contexts, context);
+  contexts->callback([contexts_file, &context] { run_contexts(*contexts_file, context); });
 
   auto file = std::make_shared<std::string>();
   auto *info = cmd->add_subcommand("info", "Summarize a trace: groups, rewrites, rules applied");
-  info->add_option("FILE", *file, "Rewrite trace (.json)")->required()->check(CLI::ExistingFile);
+  info->add_option("FILE", *file, "Rewrite trace (.json) or tinygrad rewrites.pkl")
+      ->required()
+      ->check(CLI::ExistingFile);
   add_json_flag(*info, context);
   info->callback([file, &context] { run_info(*file, context); });
 
@@ -152,7 +175,7 @@ void register_rewrite_trace_command(CLI::App &app, CliContext &context) {
   auto rewrite = std::make_shared<std::size_t>(0);
   auto *show =
       cmd->add_subcommand("show", "Replay one rewrite step by step: rule, before, after, graph");
-  show->add_option("FILE", *show_file, "Rewrite trace (.json)")
+  show->add_option("FILE", *show_file, "Rewrite trace (.json) or tinygrad rewrites.pkl")
       ->required()
       ->check(CLI::ExistingFile);
   show->add_option("--group", *group, "Group index (see info; default 0)");

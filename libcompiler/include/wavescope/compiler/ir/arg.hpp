@@ -56,6 +56,9 @@ struct ParamArg {
   Int multiple_of = 1;                        // every value is a multiple of this
   std::string name;
   AddrSpace addrspace = AddrSpace::Global;
+  // Fields of a foreign parameter that have no place above (tinygrad's device, axis, volatile),
+  // as "name=value" text; empty for ours. Part of the identity, so such parameters stay apart.
+  std::string extra;
   friend bool operator==(const ParamArg &, const ParamArg &) = default;
 };
 
@@ -76,6 +79,18 @@ struct ReduceArg {
 
 using AxisList = std::vector<std::int64_t>;
 
+// A payload read from a foreign trace (tinygrad's KernelInfo, ProgramInfo, CallInfo, a BINARY's
+// bytes, ...) that has no type here: kept as its class and its text (the Python repr; for
+// "bytes" the raw bytes), compared exactly, so nodes that differed there still differ.
+struct ForeignArg {
+  std::string type;
+  std::string text;
+  friend bool operator==(const ForeignArg &, const ForeignArg &) = default;
+  friend bool operator<(const ForeignArg &a, const ForeignArg &b) {
+    return a.type != b.type ? a.type < b.type : a.text < b.text;
+  }
+};
+
 using Arg = std::variant<std::monostate,  // none
                          Int,             // integer constant, GETTUPLE index
                          bool,            // boolean constant
@@ -84,7 +99,8 @@ using Arg = std::variant<std::monostate,  // none
                          DType,           // CAST/BITCAST target
                          std::string,     // names (SPECIAL), verbatim code (CUSTOM), error text
                          AxisList,        // axis tuples
-                         ParamArg, RangeArg, ReduceArg>;
+                         ParamArg, RangeArg, ReduceArg,
+                         ForeignArg>;  // a foreign payload (read from a tinygrad trace)
 
 std::size_t hash_arg(const Arg &arg);
 // A total order on args: the alternative first, then the value.

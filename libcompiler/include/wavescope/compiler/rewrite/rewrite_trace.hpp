@@ -41,6 +41,21 @@ struct TraceNode {
   std::vector<std::uint64_t> src;  // trace ids
   Arg arg;
   Arg tag;
+  // A foreign trace's op or dtype that libcompiler lacks, kept by its name (e.g. tinygrad's
+  // "uint128"); empty otherwise. Such a node is recorded as a NOOP whose arg is a ForeignArg of
+  // type "op NAME" (its own arg's text inside), or with a void dtype, so it rebuilds and replays.
+  std::string foreign_op;
+  std::string foreign_dtype;
+};
+
+// How a rewrite's graphs are rebuilt from its steps.
+enum class ReplaySemantics {
+  // Ours: every before -> after pair so far, substituted until nothing changes, chained.
+  Wavescope,
+  // tinygrad VIZ's (spec viz.md a.4): the pairs so far, through tinygrad's substitute
+  // (viz_substitute.hpp) with the rewrite's walk and enter_calls; a "pre" (bottom-up) rewrite
+  // substitutes into its input every time, the others into the previous graph.
+  Viz,
 };
 
 struct TraceStep {
@@ -79,6 +94,16 @@ public:
 
   const std::map<std::uint64_t, TraceNode> &nodes() const { return nodes_; }
   const std::vector<TraceGroupRecord> &groups() const { return groups_; }
+  // Who wrote the trace: "wavescope" or "tinygrad".
+  const std::string &generator() const { return generator_; }
+  ReplaySemantics replay_semantics() const { return semantics_; }
+
+  // A trace from records read elsewhere (e.g. tinygrad's rewrites.pkl). Throws Error(BadInput)
+  // (prefixed by `origin`) when a node or step refers to a node the table lacks, or the node
+  // table has a cycle.
+  static RewriteTrace from_records(std::map<std::uint64_t, TraceNode> nodes,
+                                   std::vector<TraceGroupRecord> groups, std::string generator,
+                                   ReplaySemantics semantics, std::string_view origin);
 
   // Adds a node (and its children) to the node table; returns its trace id.
   std::uint64_t record_node(const UOp &node);
@@ -86,7 +111,9 @@ public:
   // Rebuilds the node with this trace id (hash-consed in this process).
   UOp rebuild(std::uint64_t id) const;
   // The graphs of one rewrite: [0] the input, [k] after its first k steps (each step's "before"
-  // is substituted by its "after" in the current graph). The last equals the recorded output.
+  // is substituted by its "after" in the current graph), by the trace's replay semantics. The
+  // last equals the recorded output. With Viz semantics a substitution that fails ends the list
+  // with one REWRITE_ERROR node carrying the reason, as VIZ shows it.
   std::vector<UOp> replay(const TraceRewrite &rewrite) const;
 
   // JSON text of the whole trace (compact; one object).
@@ -96,6 +123,9 @@ public:
   // problem (e.g. "groups[0].rewrites[2].steps[5].after: node 17 is not in the node table").
   static RewriteTrace read_json(std::string_view text, std::string_view origin = "rewrite trace");
   static RewriteTrace load(const std::filesystem::path &path);
+  // Reads a trace file of either kind, told by content: our JSON, or tinygrad's rewrites.pkl
+  // (tinygrad_rewrites.hpp).
+  static RewriteTrace open(const std::filesystem::path &path);
 
   // Recording, used by graph_rewrite through TraceSession.
   void open_group(std::string name, std::vector<std::string> keys);
@@ -113,6 +143,8 @@ private:
   std::vector<TraceGroupRecord> groups_;
   std::vector<std::size_t> open_groups_;                      // stack of indices into groups_
   std::vector<std::pair<std::size_t, std::size_t>> handles_;  // (group, rewrite) per handle
+  std::string generator_ = "wavescope";
+  ReplaySemantics semantics_ = ReplaySemantics::Wavescope;
   std::unique_ptr<std::mutex> mutex_ = std::make_unique<std::mutex>();
 };
 

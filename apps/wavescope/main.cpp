@@ -37,8 +37,8 @@ int main(int argc, char **argv) {
   parser.addPositionalArgument(
       QStringLiteral("path"),
       QStringLiteral(
-          "Code object, capture folder, tinygrad profile.pkl (with SQTT: a capture), rewrite trace "
-          "(.json) or symbolic case file (.jsonl)"),
+          "Code object, capture folder, tinygrad profile.pkl (with SQTT: a capture), tinygrad "
+          "rewrites.pkl or rewrite trace (.json), symbolic case file (.jsonl)"),
       QStringLiteral("[PATH...]"));
   QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                 QStringLiteral("Render offscreen, save to FILE and exit"),

@@ -3,6 +3,9 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <span>
+
+#include "wavescope/compiler/rewrite/tinygrad_rewrites.hpp"
 #include "wavescope/trace/profile/tinygrad_profile.hpp"
 #include "wavescope/trace/rgp/rgp_file.hpp"
 
@@ -19,14 +22,14 @@ DocumentKind detect_document_kind(const QString &path) {
                                  "ELF",
                                  4)))
     return DocumentKind::CodeObject;
+  const std::span<const std::uint8_t> bytes(
+      reinterpret_cast<const std::uint8_t *>(head.constData()),
+      static_cast<std::size_t>(head.size()));
+  // tinygrad's rewrites.pkl opens in the rewrite browser.
+  if (compiler::rewrite::looks_like_tinygrad_rewrites(bytes)) return DocumentKind::RewriteTrace;
   // A tinygrad profile pickle (profile.pkl) holds a capture when it was recorded with SQTT/PMC.
-  if (trace::profile::looks_like_tinygrad_profile(
-          {reinterpret_cast<const std::uint8_t *>(head.constData()),
-           static_cast<std::size_t>(head.size())}))
-    return DocumentKind::Capture;
-  if (trace::rgp::looks_like_rgp({reinterpret_cast<const std::uint8_t *>(head.constData()),
-                                  static_cast<std::size_t>(head.size())}))
-    return DocumentKind::Capture;
+  if (trace::profile::looks_like_tinygrad_profile(bytes)) return DocumentKind::Capture;
+  if (trace::rgp::looks_like_rgp(bytes)) return DocumentKind::Capture;
   if (info.fileName() == "meta.json") return DocumentKind::Capture;
   if (info.suffix().compare("json", Qt::CaseInsensitive) == 0) return DocumentKind::RewriteTrace;
   if (info.suffix().compare("jsonl", Qt::CaseInsensitive) == 0) return DocumentKind::SymbolicCases;

@@ -128,8 +128,8 @@ MainWindow::MainWindow(QWidget *parent)
 
   build_menus();
   statusBar()->showMessage(
-      tr("Open a code object, capture folder, tinygrad profile.pkl, rewrite trace or symbolic "
-         "case file (Ctrl+O)"));
+      tr("Open a code object, capture folder, tinygrad profile.pkl or rewrites.pkl, rewrite "
+         "trace or symbolic case file (Ctrl+O)"));
 }
 
 MainWindow::~MainWindow() = default;

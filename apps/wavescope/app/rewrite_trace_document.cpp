@@ -6,6 +6,7 @@
 
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
+#include "wavescope/compiler/rewrite/rewrite_contexts.hpp"
 #include "wavescope/compiler/symbolic/corpus.hpp"
 #include "wavescope/compiler/symbolic/simplify.hpp"
 
@@ -127,6 +128,12 @@ RewriteRecord RewriteTraceDocument::record(int group, int pass, int record) cons
   return r;
 }
 
+std::optional<std::string> RewriteTraceDocument::rendered_source(int group, int pass) const {
+  const TraceRewrite *rewrite = this->pass(group, pass);
+  if (!rewrite) return std::nullopt;
+  return compiler::rewrite::rendered_source(trace_, *rewrite);
+}
+
 std::optional<std::uint64_t> RewriteTraceDocument::trace_id(const UOp &node) const {
   std::call_once(ids_once_, [this] {
     // Children come first in the table, so one pass in id order builds every node once.
@@ -145,13 +152,17 @@ std::optional<std::uint64_t> RewriteTraceDocument::trace_id(const UOp &node) con
 }
 
 std::shared_ptr<RewriteTraceDocument> load_rewrite_trace(const QString &path) {
-  auto doc = std::make_shared<RewriteTraceDocument>(RewriteTrace::load(path.toStdString()));
+  auto doc = std::make_shared<RewriteTraceDocument>(RewriteTrace::open(path.toStdString()));
   doc->path = path;
   const std::size_t groups = doc->trace().groups().size();
-  doc->title = QStringLiteral("%1  (rewrite trace, %2 %3)")
-                   .arg(QFileInfo(path).fileName())
-                   .arg(groups)
-                   .arg(groups == 1 ? QStringLiteral("group") : QStringLiteral("groups"));
+  const bool tinygrad = doc->trace().generator() == "tinygrad";
+  doc->title =
+      QStringLiteral("%1  (%2, %3 %4)")
+          .arg(QFileInfo(path).fileName(),
+               tinygrad ? QStringLiteral("tinygrad rewrites") : QStringLiteral("rewrite trace"))
+          .arg(groups)
+          .arg(tinygrad ? (groups == 1 ? QStringLiteral("context") : QStringLiteral("contexts"))
+                        : (groups == 1 ? QStringLiteral("group") : QStringLiteral("groups")));
   return doc;
 }
 

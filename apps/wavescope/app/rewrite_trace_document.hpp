@@ -73,6 +73,9 @@ public:
   // trace or a pass that cannot be replayed.
   RewriteRecord record(int group, int pass, int record) const;
 
+  // The program a pass rendered (VIZ's "View Source" after a kernel's linearize/render), if any.
+  std::optional<std::string> rendered_source(int group, int pass) const;
+
   // The trace id under which the node table holds `node`, if it does.
   std::optional<std::uint64_t> trace_id(const compiler::UOp &node) const;
 
@@ -96,8 +99,9 @@ private:
 // Removes ANSI colour escapes (tinygrad colours kernel names) from a display name.
 std::string strip_ansi(const std::string &text);
 
-// Loads a rewrite trace file. Throws wavescope::Error naming the file and the JSON path of the
-// problem (malformed JSON, wrong version, a node id missing from the table, ...).
+// Loads a rewrite trace file: ours (JSON) or tinygrad's rewrites.pkl, told by content. Throws
+// wavescope::Error naming the file and the JSON path or byte offset of the problem (malformed
+// JSON, wrong version, a node id missing from the table, a truncated pickle, ...).
 std::shared_ptr<RewriteTraceDocument> load_rewrite_trace(const QString &path);
 
 // Simplifies every case of a symbolic corpus file (.jsonl, as `wavectl simplify --cases`) with

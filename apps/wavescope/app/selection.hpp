@@ -21,6 +21,7 @@ struct Focus {
   int group = -1;  // rewrite trace: group (kernel/context), pass, step
   int pass = -1;
   int step = -1;
+  bool source = false;  // rewrite trace: the pass's rendered program (VIZ's "View Source")
   bool operator==(const Focus &) const = default;
 };
 

@@ -8,6 +8,7 @@
 #include "app/rewrite_trace_document.hpp"
 #include "app/selection.hpp"
 #include "models/navigator_model.hpp"
+#include "wavescope/compiler/rewrite/rewrite_contexts.hpp"
 
 namespace wavescope::gui {
 namespace {
@@ -34,8 +35,10 @@ QStandardItem *pass_item(const compiler::rewrite::TraceRewrite &pass, const Focu
     const auto &step = pass.steps[static_cast<std::size_t>(s)];
     Focus step_focus = focus;
     step_focus.step = s;
-    QStandardItem *child = NavigatorModel::make_item(
-        QStringLiteral("%1  %2").arg(s + 1).arg(QString::fromStdString(step.rule)), step_focus);
+    QStandardItem *child =
+        NavigatorModel::make_item(QStringLiteral("%1  %2").arg(s + 1).arg(
+                                      QString::fromStdString(compiler::rewrite::rule_title(step))),
+                                  step_focus);
     child->setToolTip(
         QStringLiteral("%1\n%2 · %3 us")
             .arg(QString::fromStdString(step.rule), QString::fromStdString(step.rule_loc))
@@ -77,8 +80,19 @@ void add_rewrite_trace_children(QStandardItem &root, const Document &document, i
       pass_focus.pass = static_cast<int>(p);
       QStandardItem *item = pass_item(pass, pass_focus);
       while (!open.empty() && open.back().first >= pass.depth) open.pop_back();
-      (open.empty() ? group_item : open.back().second)->appendRow(item);
+      QStandardItem *parent = open.empty() ? group_item : open.back().second;
+      parent->appendRow(item);
       open.emplace_back(pass.depth, item);
+      // VIZ's "View Source" step follows a kernel's linearize/render, at its depth.
+      if (pass.name == "linearize/render" &&
+          trace.rendered_source(g, static_cast<int>(p)).has_value()) {
+        Focus source_focus = pass_focus;
+        source_focus.source = true;
+        QStandardItem *source =
+            NavigatorModel::make_item(QStringLiteral("View Source"), source_focus);
+        source->setToolTip(QStringLiteral("The program this kernel rendered"));
+        parent->appendRow(source);
+      }
     }
     root.appendRow(group_item);
   }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "app/theme.hpp"
+#include "wavescope/compiler/rewrite/rewrite_contexts.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 
 namespace wavescope::gui {
@@ -15,8 +16,9 @@ void RewriteRulesModel::set_group(const compiler::rewrite::TraceGroupRecord *gro
     std::map<std::string, RuleStats> by_rule;
     for (const auto &pass : group->rewrites)
       for (const auto &step : pass.steps) {
-        RuleStats &stats = by_rule[step.rule];
-        stats.rule = QString::fromStdString(step.rule);
+        const std::string title = compiler::rewrite::rule_title(step);
+        RuleStats &stats = by_rule[title];
+        stats.rule = QString::fromStdString(title);
         stats.location = QString::fromStdString(step.rule_loc);
         ++stats.hits;
         stats.ns += step.ns;

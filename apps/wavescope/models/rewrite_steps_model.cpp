@@ -1,7 +1,7 @@
 #include "models/rewrite_steps_model.hpp"
 
 #include "app/theme.hpp"
-
+#include "wavescope/compiler/rewrite/rewrite_contexts.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 
 namespace wavescope::gui {
@@ -29,7 +29,9 @@ QVariant RewriteStepsModel::data(const QModelIndex &index, int role) const {
   case Qt::DisplayRole:
     switch (index.column()) {
     case IndexColumn: return row;
-    case RuleColumn: return step ? QString::fromStdString(step->rule) : tr("input graph");
+    case RuleColumn:
+      return step ? QString::fromStdString(compiler::rewrite::rule_title(*step))
+                  : tr("input graph");
     case LocationColumn: return QString::fromStdString(step ? step->rule_loc : pass_->loc);
     case TimeColumn:
       return step ? QVariant(QString::number(static_cast<double>(step->ns) / 1000.0, 'f', 2))
@@ -41,7 +43,8 @@ QVariant RewriteStepsModel::data(const QModelIndex &index, int role) const {
       return tr("The input graph of %1 (%2)")
           .arg(QString::fromStdString(pass_->name), QString::fromStdString(pass_->loc));
     return QStringLiteral("%1\n%2\n%3 us")
-        .arg(QString::fromStdString(step->rule), QString::fromStdString(step->rule_loc))
+        .arg(QString::fromStdString(compiler::rewrite::rule_title(*step)),
+             QString::fromStdString(step->rule_loc))
         .arg(static_cast<double>(step->ns) / 1000.0, 0, 'f', 2);
   case Qt::TextAlignmentRole:
     if (index.column() == IndexColumn || index.column() == TimeColumn)

@@ -9,6 +9,7 @@
 #include <QPlainTextEdit>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBlock>
@@ -27,7 +28,9 @@
 #include "models/rewrite_text.hpp"
 #include "views/rewrite_graph_layout.hpp"
 #include "views/rewrite_graph_view.hpp"
+#include "views/source_highlighter.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
+#include "wavescope/compiler/rewrite/rewrite_contexts.hpp"
 
 namespace wavescope::gui {
 
@@ -101,7 +104,8 @@ std::pair<QString, QString> split_rule(const std::string &rule) {
 
 RewriteView::RewriteView(Workspace &workspace, Selection &selection, QWidget *parent)
     : QWidget(parent), workspace_(workspace), selection_(selection),
-      graph_(new RewriteGraphView(this)), header_(new QLabel(this)),
+      graph_(new RewriteGraphView(this)), graph_stack_(new QStackedWidget(this)),
+      source_view_(new QPlainTextEdit(this)), header_(new QLabel(this)),
       position_label_(new QLabel(this)), steps_model_(new RewriteStepsModel(this)),
       node_model_(new RewriteNodeModel(this)), rules_model_(new RewriteRulesModel(this)),
       rules_sorted_(new QSortFilterProxyModel(this)), loader_(new RewriteGraphLoader(this)) {
@@ -186,8 +190,19 @@ RewriteView::RewriteView(Workspace &workspace, Selection &selection, QWidget *pa
   inspector->setStretchFactor(2, 3);
   inspector->setChildrenCollapsible(false);
 
+  // VIZ's source view: the kernel's program on a dark code panel.
+  source_view_->setReadOnly(true);
+  source_view_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  source_view_->setFont(theme::monospace_font(10));
+  source_view_->setFrameShape(QFrame::NoFrame);
+  source_view_->setStyleSheet(
+      QStringLiteral("QPlainTextEdit { background: #1a1b26; color: #c0caf5; padding: 8px; }"));
+  new SourceHighlighter(source_view_->document());
+  graph_stack_->addWidget(graph_);
+  graph_stack_->addWidget(source_view_);
+
   auto *split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(graph_);
+  split->addWidget(graph_stack_);
   split->addWidget(inspector);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
@@ -248,8 +263,33 @@ void RewriteView::on_focus(const Focus &focus) {
   const auto *doc = dynamic_cast<const RewriteTraceDocument *>(workspace_.document(focus.document));
   // Another kind of document: keep the trace on show.
   if (!doc) return;
+  if (focus.source) {
+    show_source(focus.document, focus.group, focus.pass);
+    return;
+  }
+  graph_stack_->setCurrentWidget(graph_);
   show_position(focus.document, resolve_position(*doc, focus));
 }
+
+void RewriteView::show_source(int document, int group, int pass) {
+  document_index_ = document;
+  const RewriteTraceDocument *doc = this->document();
+  const auto source = doc ? doc->rendered_source(group, pass) : std::nullopt;
+  source_view_->setPlainText(source ? QString::fromStdString(*source) : tr("No source found"));
+  graph_stack_->setCurrentWidget(source_view_);
+  const auto *g = doc ? doc->group(group) : nullptr;
+  header_->setText(tr("<div style='font-size:11pt'><b>View Source</b> <span style='color:%1'>"
+                      "of</span> %2</div><div style='color:%1'>the program rendered by "
+                      "linearize/render</div>")
+                       .arg(theme::muted_text().name(), g ? html(strip_ansi(g->name)) : QString()));
+  position_label_->setText(tr("View Source"));
+}
+
+QString RewriteView::source_text() const {
+  return showing_source() ? source_view_->toPlainText() : QString();
+}
+
+bool RewriteView::showing_source() const { return graph_stack_->currentWidget() == source_view_; }
 
 void RewriteView::on_document_added(int index) {
   // The first trace opened shows here even while the app's focus is elsewhere.
@@ -280,7 +320,8 @@ bool RewriteView::jump_to_rule(const QString &rule) {
   for (int p = 0; p < doc->pass_count(position_.group); ++p) {
     const auto &steps = doc->pass(position_.group, p)->steps;
     for (std::size_t s = 0; s < steps.size(); ++s)
-      if (steps[s].rule == wanted) order.push_back({position_.group, p, static_cast<int>(s) + 1});
+      if (compiler::rewrite::rule_title(steps[s]) == wanted)
+        order.push_back({position_.group, p, static_cast<int>(s) + 1});
   }
   if (order.empty()) return false;
   const auto here = std::tie(position_.pass, position_.record);
@@ -375,7 +416,7 @@ void RewriteView::update_inspector() {
                                   : tr("no rule matched in this pass"));
   } else {
     const auto &step = pass->steps[static_cast<std::size_t>(position_.record - 1)];
-    const auto [family, name] = split_rule(step.rule);
+    const auto [family, name] = split_rule(compiler::rewrite::rule_title(step));
     text += tr("<div style='margin-top:6px; font-size:11pt'>step %1/%2 &nbsp;"
                "<span style='color:%3'>%4</span> <b>%5</b></div>")
                 .arg(position_.record)

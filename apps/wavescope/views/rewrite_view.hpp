@@ -2,7 +2,8 @@
 // The rewrite browser (spec/viz.md §2.2-§2.4): the UOp graph of the selected record of a pass on
 // the left, and on the right the pass and step (rule name and where it is written, time), the
 // pass's steps as a table, and tabs for the step's before/after diff, the clicked node's details,
-// the group's rule statistics and the whole graph as text.
+// the group's rule statistics and the whole graph as text. A focus on a kernel's "View Source"
+// shows the program its linearize/render rewrite rendered, highlighted, in place of the graph.
 //
 // Keys (in the graph): ←/→ previous/next step, ↑/↓ previous/next pass, F or Space fit, W/S zoom,
 // Esc clears the node selection. The view follows the app's focus on a rewrite trace; when the
@@ -25,6 +26,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
+class QStackedWidget;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
@@ -78,11 +80,15 @@ public:
   QString diff_text() const;
   QString graph_text() const;
   QString header_text() const;
+  // The rendered program on show in place of the graph ("View Source"), or empty.
+  QString source_text() const;
+  bool showing_source() const;
 
 private:
   void on_focus(const Focus &focus);
   void on_document_added(int index);
   void show_position(int document, const RewritePosition &position);
+  void show_source(int document, int group, int pass);
   void update_inspector();
   void update_diff();
   void request_graph(bool refit);
@@ -100,6 +106,8 @@ private:
   RewriteGraphOptions options_;
 
   RewriteGraphView *graph_;
+  QStackedWidget *graph_stack_;  // the graph, or the rendered source
+  QPlainTextEdit *source_view_;
   QLabel *header_;
   QLabel *position_label_;
   QToolButton *prev_step_, *next_step_, *prev_pass_, *next_pass_;

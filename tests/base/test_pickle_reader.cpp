@@ -105,7 +105,7 @@ TEST_CASE("pickle reader: text of every encoding") {
   CHECK(read("S'a\\nb\\x41\\101'\n.").root().as_str() == "a\nbAA");
 }
 
-TEST_CASE("pickle reader: bytes are views of the input; protocol 2 bytes become bytes") {
+TEST_CASE("pickle reader: bytes are views of the input, protocol 2 bytes become bytes") {
   const std::string stream = P5 + "C\x03xyz" + ".";
   const auto doc = read(stream);
   const auto b = doc.root().as_bytes();

@@ -91,9 +91,11 @@ TEST_CASE("pmc: tinygrad's derived metrics equal the reference text in every cor
 TEST_CASE(
     "pmc: every corpus counter is in its family's catalogue with the select the capture used") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::size_t dispatches = 0;
   for (const auto &dir : wavescope::testing::sqtt_capture_dirs()) {
     const auto capture = Capture::open(dir);
     for (const auto &d : pmc::decode_capture(capture)) {
+      ++dispatches;
       INFO(dir.string() << " " << d.file);
       REQUIRE(d.family.has_value());
       CHECK(d.notes.empty());
@@ -106,6 +108,7 @@ TEST_CASE(
       }
     }
   }
+  CHECK(dispatches == 14);  // one PMC sample per dispatch of the 12 captures
 }
 
 TEST_CASE("pmc: the gfx950 GRBM counter has one slot per XCC and the metrics use its maximum") {

@@ -50,7 +50,7 @@ TEST_CASE("profile builder: the origin is the earliest event, down to a whole mi
 }
 
 TEST_CASE(
-    "profile builder: zero-length and open ranges are dropped; point events are not shifted") {
+    "profile builder: zero-length and open ranges are dropped, point events are not shifted") {
   ProfileBuilder b("test", "test");
   b.add_device(device("GPU", us(100)));
   b.add_range("GPU", b.intern("empty"), us(10), us(10));
@@ -165,7 +165,7 @@ TEST_CASE("profile builder: memory tracks keep peaks and buffer users (write, re
   CHECK(p.executions[1].modes == std::vector<AccessMode>{AccessMode::Read, AccessMode::ReadWrite});
 }
 
-TEST_CASE("profile builder: element counts are capped at 1e12; unknown frees are noted") {
+TEST_CASE("profile builder: element counts are capped at 1e12, unknown frees are noted") {
   ProfileBuilder b("test", "test");
   b.add_alloc("GPU", 1, "char", 1, std::uint64_t{1} << 50, us(0));
   b.add_free("GPU", 99, us(1));

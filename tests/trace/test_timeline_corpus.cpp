@@ -10,6 +10,8 @@
 
 #include "sqtt_support/analysis.hpp"
 #include "sqtt_support/corpus.hpp"
+#include "wavescope/compiler/isa/assembler.hpp"
+#include "wavescope/compiler/isa/gpu_target.hpp"
 #include "wavescope/trace/timeline/cdna_mapper.hpp"
 
 using namespace wavescope::trace::timeline;
@@ -69,11 +71,14 @@ std::string compare_wave(const WaveTrace &t, const json &ref, bool cdna) {
 
 TEST_CASE("waves, mapped instructions and their timing equal waves.jsonl on every blob") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
-  std::size_t waves = 0, mapped_instructions = 0, asm_equal = 0;
+  std::size_t waves = 0, mapped_instructions = 0, asm_equal = 0, wave_end_differ = 0,
+              other_notation = 0;
+  std::map<std::string, std::vector<std::uint8_t>> assembled;  // tinygrad text -> its bytes
   for (const auto &c : corpus_captures()) {
     CaptureAnalyzer analyzer(c.capture);
     const auto reference = jsonl_by_blob(c.dir / "waves.jsonl.gz");
     const bool cdna = c.capture.arch == "gfx950";
+    const auto target = wavescope::compiler::isa::parse_gpu_target(c.capture.arch);
     std::map<std::string, std::size_t> per_example;
     for (const auto &b : c.capture.blobs) {
       const std::string file = b.file_name;
@@ -92,8 +97,30 @@ TEST_CASE("waves, mapped instructions and their timing equal waves.jsonl on ever
         for (std::size_t k = 0; k < t.instructions.size(); ++k) {
           const auto &inst = t.instructions[k];
           ++mapped_instructions;
-          if (inst.instruction && inst.instruction->text == it->second[i]["insts"][k]["asm"])
+          const auto &ref = it->second[i]["insts"][k];
+          if (inst.instruction && inst.instruction->text == ref["asm"]) {
             ++asm_equal;
+          } else if (ref["pkt"].get<std::string>().rfind("WAVEEND", 0) == 0) {
+            ++wave_end_differ;  // a non-itrace SE's wave end: its PC is the entry
+          } else {
+            // tinygrad's other notation of the same instruction (as the disassembly corpus
+            // test checks in detail): it assembles to the same bytes as LLVM's text.
+            INFO("wave " << i << " instruction " << k << ": " << ref.dump());
+            REQUIRE(inst.instruction);
+            const auto &ours = *inst.instruction;
+            const std::string theirs = ref["asm"];
+            if (ours.mnemonic == "v_cndmask_b32_e32" && ours.text == theirs + ", vcc_lo") {
+              ++other_notation;  // tinygrad omits the implicit vcc_lo operand
+            } else {
+              auto bytes = [&](const std::string &text) -> const std::vector<std::uint8_t> & {
+                auto [known, fresh] = assembled.try_emplace(c.capture.arch + " " + text);
+                if (fresh) known->second = wavescope::compiler::isa::assemble(text, target);
+                return known->second;
+              };
+              CHECK(bytes(theirs) == bytes(ours.text));
+              ++other_notation;
+            }
+          }
         }
       }
       CHECK(c.blob_meta(file).at("waves") == expected);
@@ -105,7 +132,13 @@ TEST_CASE("waves, mapped instructions and their timing equal waves.jsonl on ever
   CHECK(mapped_instructions == 654 + 2130);
   // LLVM's and tinygrad's assembly text agree except for the wave-end records of non-itrace SEs
   // (their PC is the entry, not an s_endpgm).
-  WARN("assembly text equal on " << asm_equal << " of " << mapped_instructions);
+  // LLVM's and tinygrad's assembly text agree except for those wave-end records and tinygrad's
+  // other notations: every mapped instruction is one of the three.
+  INFO("assembly text equal on " << asm_equal << " of " << mapped_instructions << ", "
+                                 << wave_end_differ << " wave ends, " << other_notation
+                                 << " in other notation");
+  CHECK(asm_equal + wave_end_differ + other_notation == mapped_instructions);
+  CHECK(asm_equal > wave_end_differ + other_notation);
 }
 TEST_CASE("the VIZ timeline model equals timeline.jsonl on every blob") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");

@@ -161,6 +161,7 @@ TEST_CASE("focusing a wave zooms to its lifetime and scopes the timing table to 
 }
 
 TEST_CASE("the counters model is a valid tree for every PMC sample of the corpus") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
   wavescope::testing::gui_app();
   std::size_t samples = 0;
   for (const auto &dir : wavescope::testing::sqtt_capture_dirs()) {
@@ -195,7 +196,7 @@ TEST_CASE("the counters model is a valid tree for every PMC sample of the corpus
         ++samples;
       }
   }
-  if (!wavescope::testing::sqtt_capture_dirs().empty()) CHECK(samples == 14);
+  CHECK(samples == 14);
 }
 
 TEST_CASE("the demo opens both embedded captures and the trace, the gemm capture focused") {

@@ -96,7 +96,7 @@ TEST_CASE("dtype descriptors: vectors, pointers, names round-trip") {
   CHECK_FALSE(can_lossless_cast(dtypes::int32, dtypes::int16));
 }
 
-TEST_CASE("float constants round to their format; fp8 saturates") {
+TEST_CASE("float constants round to their format, fp8 saturates") {
   CHECK(std::get<FloatValue>(const_float(65519.0, dtypes::half).arg()).value == 65504.0);
   CHECK(std::isinf(std::get<FloatValue>(const_float(65520.0, dtypes::half).arg()).value));
   CHECK(std::get<FloatValue>(const_float(1000.0, dtypes::float8_e4m3).arg()).value == 448.0);
@@ -132,7 +132,7 @@ TEST_CASE("range analysis follows the children's intervals") {
   CHECK_FALSE(is_finite(variable("u", -kIntInfinity, kIntInfinity).vmax()));
 }
 
-TEST_CASE("toposort is children first and deterministic; substitute rebuilds ancestors") {
+TEST_CASE("toposort is children first and deterministic, substitute rebuilds ancestors") {
   const UOp a = variable("a", 0, 8), b = variable("b", 0, 8);
   const UOp e = (a + b) * (a + b) + a;
   const auto order = toposort(e);

@@ -105,16 +105,18 @@ TEST_CASE(".text that ends in the middle of an instruction") {
 }
 
 TEST_CASE("deterministic random inputs never crash the reader or disassembler") {
+  WAVESCOPE_REQUIRE_TESTDATA(gfx1100, "sqtt/gfx1100/gemm/program.elf");
+  WAVESCOPE_REQUIRE_TESTDATA(gfx1200, "sqtt/gfx1200/handwritten/program.elf");
+  WAVESCOPE_REQUIRE_TESTDATA(gfx950, "sqtt/gfx950/plus/program.elf");
   std::mt19937 rng(20261129);
   std::vector<std::vector<std::uint8_t>> seeds;
   for (const char *rel : {"sqtt/gfx1100/gemm/program.elf", "sqtt/gfx1200/handwritten/program.elf",
                           "sqtt/gfx950/plus/program.elf"})
-    if (std::filesystem::exists(wavescope::testing::testdata_root() / rel))
-      seeds.push_back(corpus_elf(rel));
+    seeds.push_back(corpus_elf(rel));
   std::size_t loaded = 0, rejected = 0;
   for (int round = 0; round < 3000; ++round) {
     std::vector<std::uint8_t> bytes;
-    if (seeds.empty() || round % 10 == 0) {
+    if (round % 10 == 0) {
       bytes.resize(rng() % 512);
       for (auto &b : bytes) b = static_cast<std::uint8_t>(rng());
       if (bytes.size() >= 4 && round % 20 == 0)
@@ -136,6 +138,7 @@ TEST_CASE("deterministic random inputs never crash the reader or disassembler") 
       ++rejected;
     }
   }
-  CHECK(loaded + rejected == 3000);
+  // Both outcomes occur: the mutations are neither all harmless nor all fatal.
+  CHECK(loaded > 0);
   CHECK(rejected > 0);
 }

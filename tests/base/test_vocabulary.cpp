@@ -34,7 +34,7 @@ TEST_CASE("SHA-256 matches the FIPS 180-2 test vectors") {
         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 }
 
-TEST_CASE("SHA-256: updates in pieces equal one update; a file source equals its bytes") {
+TEST_CASE("SHA-256: updates in pieces equal one update, a file source equals its bytes") {
   std::string text;
   for (int i = 0; i < 300000; ++i) text += static_cast<char>('a' + i % 26);
   Sha256 pieces;
@@ -77,7 +77,7 @@ TEST_CASE("read_file: the whole file, or BadInput naming the file and its role")
   }
 }
 
-TEST_CASE("OnFailure runs only when the scope is left by an exception; its own failure is quiet") {
+TEST_CASE("OnFailure runs only when the scope is left by an exception, its own failure is quiet") {
   int restored = 0;
   {
     const OnFailure guard([&] { ++restored; });

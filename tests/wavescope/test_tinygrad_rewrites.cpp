@@ -174,7 +174,7 @@ TEST_CASE("the rewrite view renders a tinygrad kernel's graph and its source") {
   CHECK_FALSE(view.showing_source());
 }
 
-TEST_CASE("screenshot of the rewrite view on tinygrad's rewrites.pkl; bad pickles exit 3") {
+TEST_CASE("screenshot of the rewrite view on tinygrad's rewrites.pkl, bad pickles exit 3") {
   WAVESCOPE_REQUIRE_TESTDATA(dir, "tinygrad-viz/softmax");
   wavescope::testing::check_screenshot({(dir / "rewrites.pkl").string()}, "rewrite",
                                        "tinygrad-rewrite");

@@ -277,6 +277,13 @@ void RewriteView::show_source(int document, int group, int pass) {
   const auto source = doc ? doc->rendered_source(group, pass) : std::nullopt;
   source_view_->setPlainText(source ? QString::fromStdString(*source) : tr("No source found"));
   graph_stack_->setCurrentWidget(source_view_);
+  // As in VIZ the inspector has nothing to say about a source; coming back shows the pass anew.
+  position_ = {};
+  steps_model_->set_pass(nullptr);
+  diff_->clear();
+  graph_text_->clear();
+  node_model_->set_node({});
+  for (QToolButton *b : {prev_step_, next_step_, prev_pass_, next_pass_}) b->setEnabled(false);
   const auto *g = doc ? doc->group(group) : nullptr;
   header_->setText(tr("<div style='font-size:11pt'><b>View Source</b> <span style='color:%1'>"
                       "of</span> %2</div><div style='color:%1'>the program rendered by "

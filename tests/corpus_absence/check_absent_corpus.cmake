@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.25)
 # Runs one test with WAVESCOPE_TESTDATA pointing at an empty folder and checks what a test that
 # needs the corpus must do there: fail under CI=true (EXPECT=fail), skip otherwise (EXPECT=skip).
 #   -DEMPTY_DIR=... -DEXPECT=fail|skip -DKIND=catch|replay -DPROGRAM=... "-DARGS=a;b"

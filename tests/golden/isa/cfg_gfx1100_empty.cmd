@@ -1,0 +1,2 @@
+cfg
+@DATA@/sqtt/gfx1100/empty/program.elf

@@ -1,0 +1,3 @@
+cfg
+@DATA@/sqtt/gfx1100/empty/program.elf
+--dot

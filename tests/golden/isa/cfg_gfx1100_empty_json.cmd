@@ -1,0 +1,3 @@
+--json
+cfg
+@DATA@/sqtt/gfx1100/empty/program.elf

@@ -1,0 +1,2 @@
+codeobj
+@DATA@/sqtt/gfx1100/empty/program.elf

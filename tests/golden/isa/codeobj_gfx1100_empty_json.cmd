@@ -1,0 +1,3 @@
+--json
+codeobj
+@DATA@/sqtt/gfx1100/empty/program.elf

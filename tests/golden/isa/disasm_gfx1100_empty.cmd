@@ -1,0 +1,2 @@
+disasm
+@DATA@/sqtt/gfx1100/empty/program.elf

@@ -1,0 +1,3 @@
+--json
+disasm
+@DATA@/sqtt/gfx1100/empty/program.elf

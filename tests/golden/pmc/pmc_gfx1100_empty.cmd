@@ -1,0 +1,2 @@
+pmc
+@DATA@/sqtt/gfx1100/empty

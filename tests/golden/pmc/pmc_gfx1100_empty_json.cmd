@@ -1,0 +1,3 @@
+--json
+pmc
+@DATA@/sqtt/gfx1100/empty

@@ -1,0 +1,4 @@
+simplify
+a+1
+--var
+a=3:1

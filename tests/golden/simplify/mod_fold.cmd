@@ -1,0 +1,5 @@
+simplify
+(5+7*a)%8
+--var
+a=0:3
+--verify

@@ -1,0 +1,6 @@
+--json
+simplify
+(5+7*a)%8
+--var
+a=0:3
+--verify

@@ -17,6 +17,7 @@
 #include "wavescope/hw/navi31/protection.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
 #include "wavescope/hw/sim/board_report.hpp"
+#include "wavescope/hw/sim/board_start.hpp"
 #include "wavescope/hw/sim/sim_store.hpp"
 
 namespace wavectl {
@@ -59,20 +60,16 @@ void create(const SimArgs &args, const std::string &state, const std::string &im
   sim::Navi31Board board(config, clock, std::move(flash));
   if (cmp) board.chip().preset_status(0, navi31::kSr2Cmp);
   if (!state.empty()) {
-    const auto wanted = sim::parse_board_state(state);
-    if (!wanted || *wanted == sim::BoardState::Updated || *wanted == sim::BoardState::Offline)
+    const auto wanted = sim::parse_start_state(state);
+    if (!wanted)
       throw Error(ErrorKind::Usage,
                   fmt::format("--state {}: expected bricked, booted or sos", state));
-    if (*wanted != sim::BoardState::Bricked && board.state() != sim::BoardState::Booted)
-      throw Error(ErrorKind::Usage,
-                  fmt::format("--state {}: the flash image does not boot (no valid "
-                              "header, $PSP directory and slot); use --test-image "
-                              "or a bootable --image",
-                              state));
-    if (*wanted == sim::BoardState::Sos)
-      board.load_driver();
-    else
-      board.force_state(*wanted);
+    try {
+      sim::start_board_in(board, *wanted);
+    } catch (const Error &e) {
+      throw Error(e.kind(), fmt::format("--state {}: {} (--test-image or a bootable --image)",
+                                        state, e.what()));
+    }
   }
   auto store = store_of(args);
   store.create(args.name, board);
@@ -89,161 +86,175 @@ void with_board(const SimArgs &args, const char *command, F &&change, const CliC
                        ctx);
 }
 
+void add_create_command(CLI::App &sim, CliContext &context) {
+  auto *cmd = sim.add_subcommand(
+      "create", "Create a simulated board (powers on: BOOTED if its flash boots, else BRICKED)");
+  auto args = std::make_shared<SimArgs>();
+  auto state = std::make_shared<std::string>();
+  auto image = std::make_shared<std::string>();
+  auto flags = std::make_shared<std::array<bool, 3>>();
+  auto settings = std::make_shared<std::vector<std::string>>();
+  add_name(*cmd, *args);
+  cmd->add_option("--state", *state, "bricked | booted | sos (default: what its flash boots into)");
+  cmd->add_option("--image", *image, "2 MiB file to put on the chip");
+  cmd->add_flag("--test-image", (*flags)[0],
+                "The synthesized Navi31 image (navi31-flash.md §10.12)");
+  cmd->add_flag("--blank", (*flags)[1], "An erased chip (the default)");
+  cmd->add_flag("--cmp", (*flags)[2],
+                "Set SR2.CMP: with BP = 0 the whole array is write-protected");
+  cmd->add_option("--set", *settings,
+                  "Simulator setting KEY=VALUE (rx_lag=0, profile=lenient, t_se_us=..., ...)");
+  add_json_flag(*cmd, context);
+  cmd->callback([args, state, image, flags, settings, &context] {
+    create(*args, *state, *image, (*flags)[0], (*flags)[1], (*flags)[2], *settings, context);
+  });
+}
+
+void add_status_command(CLI::App &sim, CliContext &context) {
+  auto *cmd = sim.add_subcommand(
+      "status", "Show a simulated board: state, status registers, faults, last run");
+  auto args = std::make_shared<SimArgs>();
+  add_name(*cmd, *args);
+  add_json_flag(*cmd, context);
+  cmd->callback([args, &context] {
+    auto store = store_of(*args);
+    auto loaded = store.open(args->name);
+    auto status = sim::board_status(*loaded.board, args->name, store.board_dir(args->name));
+    status.last_run = loaded.last_run;
+    hw_cli::print_report(status, context);
+  });
+}
+
+void add_power_cycle_command(CLI::App &sim, CliContext &context) {
+  auto *cmd = sim.add_subcommand("power-cycle",
+                                 "Power the board off and on (restores power after a power loss)");
+  auto args = std::make_shared<SimArgs>();
+  add_name(*cmd, *args);
+  add_json_flag(*cmd, context);
+  cmd->callback([args, &context] {
+    with_board(
+        *args, "power-cycle", [](sim::Navi31Board &b) { b.power_cycle(); }, context);
+  });
+}
+
+void add_load_driver_command(CLI::App &sim, CliContext &context) {
+  auto *cmd =
+      sim.add_subcommand("load-driver", "Let a driver start the PSP secure OS (BOOTED → SOS)");
+  auto args = std::make_shared<SimArgs>();
+  add_name(*cmd, *args);
+  add_json_flag(*cmd, context);
+  cmd->callback([args, &context] {
+    with_board(
+        *args, "load-driver", [](sim::Navi31Board &b) { b.load_driver(); }, context);
+  });
+}
+
+void add_fault_command(CLI::App &sim, CliContext &context) {
+  auto *cmd = sim.add_subcommand(
+      "fault", "Arm faults (navi31-flash.md §10.9), e.g. power-loss:op=erase,nth=4");
+  auto args = std::make_shared<SimArgs>();
+  auto specs = std::make_shared<std::vector<std::string>>();
+  auto clear = std::make_shared<bool>(false);
+  add_name(*cmd, *args);
+  cmd->add_option(
+      "SPEC", *specs,
+      "bitflip:addr=A,bit=B[,sticky] | erase-fail:sector=S | program-fail:page=P | "
+      "stuck-busy[:op=..][,nth=N] | slow:factor=F | rom-sw-hang[:nth=N] | "
+      "rom-sw-gate[:nth=N] | wren-ignored | protect:cmp=1[,bp=N][,lock] | jedec:id=X | "
+      "power-loss:op=erase|program|wrsr,nth=N | psp:mode=... | aperture:mode=mirror|absent | "
+      "usb:... | link-down:nth=N");
+  cmd->add_flag("--clear", *clear, "Remove every armed fault first");
+  add_json_flag(*cmd, context);
+  cmd->callback([args, specs, clear, &context] {
+    if (specs->empty() && !*clear) throw Error(ErrorKind::Usage, "give a fault SPEC or --clear");
+    std::vector<sim::Fault> parsed;
+    for (const auto &s : *specs) {
+      parsed.push_back(sim::parse_fault(s));
+      if (parsed.back().kind == sim::FaultKind::Usb) {
+        UsbFaultPlan check;
+        device::apply_usb_fault(check, parsed.back().usb_spec);
+      }
+    }
+    with_board(
+        *args, "fault",
+        [&](sim::Navi31Board &b) {
+          if (*clear) b.faults().clear();
+          for (auto &f : parsed) b.arm_fault(f);
+        },
+        context);
+  });
+}
+
+void add_configure_command(CLI::App &sim, CliContext &context) {
+  auto *cmd = sim.add_subcommand(
+      "configure", "Change simulator settings KEY=VALUE (rx_lag, profile, t_se_us, ...)");
+  auto args = std::make_shared<SimArgs>();
+  auto settings = std::make_shared<std::vector<std::string>>();
+  add_name(*cmd, *args);
+  cmd->add_option("SETTING", *settings, "KEY=VALUE")->required();
+  add_json_flag(*cmd, context);
+  cmd->callback([args, settings, &context] {
+    with_board(
+        *args, "configure",
+        [&](sim::Navi31Board &b) {
+          for (const auto &s : *settings) sim::apply_config_override(b.mutable_config(), s);
+        },
+        context);
+  });
+}
+
+void add_export_command(CLI::App &sim, CliContext &context) {
+  auto *cmd = sim.add_subcommand(
+      "export", "Write the simulated chip's bytes to a file (read behind the tools' back)");
+  auto args = std::make_shared<SimArgs>();
+  auto out = std::make_shared<std::string>();
+  add_name(*cmd, *args);
+  cmd->add_option("OUT", *out, "Output file (written atomically)")->required();
+  add_json_flag(*cmd, context);
+  cmd->callback([args, out, &context] {
+    auto store = store_of(*args);
+    auto loaded = store.open(args->name);
+    const auto &flash = loaded.board->flash();
+    hw_cli::write_binary_file(*out, flash);
+    const auto sha = wavescope::sha256_hex(flash);
+    if (context.json)
+      print_json_line(
+          {{"name", args->name}, {"output", *out}, {"bytes", flash.size()}, {"sha256", sha}});
+    else
+      std::cout << fmt::format("exported {} bytes of {} to {}, SHA-256 {}\n", flash.size(),
+                               args->name, *out, sha);
+  });
+}
+
+void add_remove_command(CLI::App &sim, CliContext &context) {
+  auto *cmd = sim.add_subcommand("remove", "Delete a simulated board");
+  auto args = std::make_shared<SimArgs>();
+  add_name(*cmd, *args);
+  add_json_flag(*cmd, context);
+  cmd->callback([args, &context] {
+    auto store = store_of(*args);
+    store.remove(args->name);
+    if (context.json)
+      print_json_line({{"removed", args->name}});
+    else
+      std::cout << "removed simulated board " << args->name << '\n';
+  });
+}
+
 }  // namespace
 
 void register_sim_commands(CLI::App &app, CliContext &context) {
   auto *sim = app.add_subcommand(
       "sim", "Simulated Navi31 boards: create, inspect, power-cycle, inject faults");
   sim->require_subcommand(1);
-
-  {
-    auto *cmd = sim->add_subcommand(
-        "create", "Create a simulated board (powers on: BOOTED if its flash boots, else BRICKED)");
-    auto args = std::make_shared<SimArgs>();
-    auto state = std::make_shared<std::string>();
-    auto image = std::make_shared<std::string>();
-    auto flags = std::make_shared<std::array<bool, 3>>();
-    auto settings = std::make_shared<std::vector<std::string>>();
-    add_name(*cmd, *args);
-    cmd->add_option("--state", *state,
-                    "bricked | booted | sos (default: what its flash boots into)");
-    cmd->add_option("--image", *image, "2 MiB file to put on the chip");
-    cmd->add_flag("--test-image", (*flags)[0],
-                  "The synthesized Navi31 image (navi31-flash.md §10.12)");
-    cmd->add_flag("--blank", (*flags)[1], "An erased chip (the default)");
-    cmd->add_flag("--cmp", (*flags)[2],
-                  "Set SR2.CMP: with BP = 0 the whole array is write-protected");
-    cmd->add_option("--set", *settings,
-                    "Simulator setting KEY=VALUE (rx_lag=0, profile=lenient, t_se_us=..., ...)");
-    add_json_flag(*cmd, context);
-    cmd->callback([args, state, image, flags, settings, &context] {
-      create(*args, *state, *image, (*flags)[0], (*flags)[1], (*flags)[2], *settings, context);
-    });
-  }
-  {
-    auto *cmd = sim->add_subcommand(
-        "status", "Show a simulated board: state, status registers, faults, last run");
-    auto args = std::make_shared<SimArgs>();
-    add_name(*cmd, *args);
-    add_json_flag(*cmd, context);
-    cmd->callback([args, &context] {
-      auto store = store_of(*args);
-      auto loaded = store.open(args->name);
-      auto status = sim::board_status(*loaded.board, args->name, store.board_dir(args->name));
-      status.last_run = loaded.last_run;
-      hw_cli::print_report(status, context);
-    });
-  }
-  {
-    auto *cmd = sim->add_subcommand(
-        "power-cycle", "Power the board off and on (restores power after a power loss)");
-    auto args = std::make_shared<SimArgs>();
-    add_name(*cmd, *args);
-    add_json_flag(*cmd, context);
-    cmd->callback([args, &context] {
-      with_board(
-          *args, "power-cycle", [](sim::Navi31Board &b) { b.power_cycle(); }, context);
-    });
-  }
-  {
-    auto *cmd =
-        sim->add_subcommand("load-driver", "Let a driver start the PSP secure OS (BOOTED → SOS)");
-    auto args = std::make_shared<SimArgs>();
-    add_name(*cmd, *args);
-    add_json_flag(*cmd, context);
-    cmd->callback([args, &context] {
-      with_board(
-          *args, "load-driver", [](sim::Navi31Board &b) { b.load_driver(); }, context);
-    });
-  }
-  {
-    auto *cmd = sim->add_subcommand(
-        "fault", "Arm faults (navi31-flash.md §10.9), e.g. power-loss:op=erase,nth=4");
-    auto args = std::make_shared<SimArgs>();
-    auto specs = std::make_shared<std::vector<std::string>>();
-    auto clear = std::make_shared<bool>(false);
-    add_name(*cmd, *args);
-    cmd->add_option(
-        "SPEC", *specs,
-        "bitflip:addr=A,bit=B[,sticky] | erase-fail:sector=S | program-fail:page=P | "
-        "stuck-busy[:op=..][,nth=N] | slow:factor=F | rom-sw-hang[:nth=N] | "
-        "rom-sw-gate[:nth=N] | wren-ignored | protect:cmp=1[,bp=N][,lock] | jedec:id=X | "
-        "power-loss:op=erase|program|wrsr,nth=N | psp:mode=... | aperture:mode=mirror|absent | "
-        "usb:... | link-down:nth=N");
-    cmd->add_flag("--clear", *clear, "Remove every armed fault first");
-    add_json_flag(*cmd, context);
-    cmd->callback([args, specs, clear, &context] {
-      if (specs->empty() && !*clear) throw Error(ErrorKind::Usage, "give a fault SPEC or --clear");
-      std::vector<sim::Fault> parsed;
-      for (const auto &s : *specs) {
-        parsed.push_back(sim::parse_fault(s));
-        if (parsed.back().kind == sim::FaultKind::Usb) {
-          UsbFaultPlan check;
-          device::apply_usb_fault(check, parsed.back().usb_spec);
-        }
-      }
-      with_board(
-          *args, "fault",
-          [&](sim::Navi31Board &b) {
-            if (*clear) b.faults().clear();
-            for (auto &f : parsed) b.arm_fault(f);
-          },
-          context);
-    });
-  }
-  {
-    auto *cmd = sim->add_subcommand(
-        "configure", "Change simulator settings KEY=VALUE (rx_lag, profile, t_se_us, ...)");
-    auto args = std::make_shared<SimArgs>();
-    auto settings = std::make_shared<std::vector<std::string>>();
-    add_name(*cmd, *args);
-    cmd->add_option("SETTING", *settings, "KEY=VALUE")->required();
-    add_json_flag(*cmd, context);
-    cmd->callback([args, settings, &context] {
-      with_board(
-          *args, "configure",
-          [&](sim::Navi31Board &b) {
-            for (const auto &s : *settings) sim::apply_config_override(b.mutable_config(), s);
-          },
-          context);
-    });
-  }
-  {
-    auto *cmd = sim->add_subcommand(
-        "export", "Write the simulated chip's bytes to a file (read behind the tools' back)");
-    auto args = std::make_shared<SimArgs>();
-    auto out = std::make_shared<std::string>();
-    add_name(*cmd, *args);
-    cmd->add_option("OUT", *out, "Output file (written atomically)")->required();
-    add_json_flag(*cmd, context);
-    cmd->callback([args, out, &context] {
-      auto store = store_of(*args);
-      auto loaded = store.open(args->name);
-      const auto &flash = loaded.board->flash();
-      hw_cli::write_binary_file(*out, flash);
-      const auto sha = wavescope::sha256_hex(flash);
-      if (context.json)
-        print_json_line(
-            {{"name", args->name}, {"output", *out}, {"bytes", flash.size()}, {"sha256", sha}});
-      else
-        std::cout << fmt::format("exported {} bytes of {} to {}, SHA-256 {}\n", flash.size(),
-                                 args->name, *out, sha);
-    });
-  }
-  {
-    auto *cmd = sim->add_subcommand("remove", "Delete a simulated board");
-    auto args = std::make_shared<SimArgs>();
-    add_name(*cmd, *args);
-    add_json_flag(*cmd, context);
-    cmd->callback([args, &context] {
-      auto store = store_of(*args);
-      store.remove(args->name);
-      if (context.json)
-        print_json_line({{"removed", args->name}});
-      else
-        std::cout << "removed simulated board " << args->name << '\n';
-    });
-  }
+  add_create_command(*sim, context);
+  add_status_command(*sim, context);
+  add_power_cycle_command(*sim, context);
+  add_load_driver_command(*sim, context);
+  add_fault_command(*sim, context);
+  add_configure_command(*sim, context);
+  add_export_command(*sim, context);
+  add_remove_command(*sim, context);
 }
 
 }  // namespace wavectl

@@ -1,0 +1,26 @@
+#include "wavescope/hw/sim/board_start.hpp"
+
+#include <string>
+
+#include "wavescope/base/error.hpp"
+
+namespace wavescope::hw::sim {
+
+std::optional<BoardState> parse_start_state(std::string_view name) {
+  const auto state = parse_board_state(std::string(name));
+  if (!state || *state == BoardState::Updated || *state == BoardState::Offline) return std::nullopt;
+  return state;
+}
+
+void start_board_in(Navi31Board &board, BoardState state) {
+  if (state != BoardState::Bricked && board.state() != BoardState::Booted)
+    throw Error(ErrorKind::Usage,
+                "the flash image does not boot (no valid header, $PSP directory and slot), so "
+                "the board cannot start booted or in sos; give it a bootable image");
+  if (state == BoardState::Sos)
+    board.load_driver();
+  else
+    board.force_state(state);
+}
+
+}  // namespace wavescope::hw::sim

@@ -43,7 +43,8 @@ public:
       if (flags & 2) {
         length = std::min<std::size_t>(length, at);
       } else {
-        undo_.push_back({at, std::vector<std::uint8_t>(image_.begin() + at, image_.begin() + at + n)});
+        undo_.push_back(
+            {at, std::vector<std::uint8_t>(image_.begin() + at, image_.begin() + at + n)});
         std::memcpy(image_.data() + at, data + 5, n);
       }
       data += 5 + n;

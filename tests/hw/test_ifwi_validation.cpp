@@ -173,9 +173,8 @@ TEST_CASE("a table of many bad entries reports the first eight and counts the re
   std::fill_n(image.begin() + static_cast<std::ptrdiff_t>(table + 16), 16 * count, 0xFF);
   const auto check = validate_flash_image(image);
   const auto with = [&](const std::string &text) {
-    return std::count_if(check.findings.begin(), check.findings.end(), [&](const auto &f) {
-      return f.message.find(text) != std::string::npos;
-    });
+    return std::count_if(check.findings.begin(), check.findings.end(),
+                         [&](const auto &f) { return f.message.find(text) != std::string::npos; });
   };
   CHECK(with(": $SGN entry ") == 8);
   REQUIRE(with("392 more bad entries in the $SGN table") == 1);

@@ -144,7 +144,8 @@ TEST_CASE("the code object that crashed LLVM's disassembler opens with an error,
                                 (temp.path / "shot.png").string(), "--view", view},
                                {"QT_QPA_PLATFORM=offscreen"});
     CHECK(r.exit_code == 3);
-    CHECK_THAT(r.err, Catch::Contains(elf + ": code ends in the middle of an instruction at 0x1b3c"));
+    CHECK_THAT(r.err,
+               Catch::Contains(elf + ": code ends in the middle of an instruction at 0x1b3c"));
     CHECK_FALSE(fs::exists(temp.path / "shot.png"));
   }
 }

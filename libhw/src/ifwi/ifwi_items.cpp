@@ -43,8 +43,8 @@ IfwiItem signature_entry_item(std::span<const std::uint8_t> image, std::uint32_t
   const std::uint64_t first_entry = std::uint64_t(table) + 0x10;
   const std::uint64_t fit = first_entry <= image.size() ? (image.size() - first_entry) / 16 : 0;
   if (count > fit)
-    fail(item, fmt::format("the $SGN table at {:#08x} claims {} entries; {} fit in the image", table,
-                           count, fit));
+    fail(item, fmt::format("the $SGN table at {:#08x} claims {} entries; {} fit in the image",
+                           table, count, fit));
   std::optional<IfwiItem> found;
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::uint64_t entry = table + 0x10 + 16 * i;

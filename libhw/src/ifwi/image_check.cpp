@@ -104,10 +104,11 @@ void check_psp_directory(const std::optional<PspDirectory> &dir, std::uint64_t w
   for (std::size_t i = 0; i < dir->entries.size(); ++i) {
     const auto &entry = dir->entries[i];
     if (!range_inside(entry.location, entry.size, limit)) {
-      entry_findings.error(where + 16 + 16 * i,
-                     "{} $PSP entry {} (type {:#x}) points at {:#x}..{:#x}, outside the {:#x}-byte "
-                     "image",
-                     name, i, entry.type, entry.location, entry.location + entry.size, limit);
+      entry_findings.error(
+          where + 16 + 16 * i,
+          "{} $PSP entry {} (type {:#x}) points at {:#x}..{:#x}, outside the {:#x}-byte "
+          "image",
+          name, i, entry.type, entry.location, entry.location + entry.size, limit);
     }
   }
   entry_findings.finish();
@@ -151,11 +152,11 @@ void check_sgn(const IfwiLayout &layout, std::uint64_t limit, Findings &findings
     if (entry.sign_type >= 1 && entry.sign_type <= 7)
       ++seen[entry.sign_type];
     else
-      entry_findings.error(at, "$SGN entry {} has sign type {}, expected 1..7", i,
-                           entry.sign_type);
+      entry_findings.error(at, "$SGN entry {} has sign type {}, expected 1..7", i, entry.sign_type);
     if (!range_inside(entry.offset, entry.size, limit))
-      entry_findings.error(at, "$SGN entry {} (sign type {}) points at {:#x}..{:#x}, outside the image",
-                     i, entry.sign_type, entry.offset, std::uint64_t(entry.offset) + entry.size);
+      entry_findings.error(
+          at, "$SGN entry {} (sign type {}) points at {:#x}..{:#x}, outside the image", i,
+          entry.sign_type, entry.offset, std::uint64_t(entry.offset) + entry.size);
   }
   entry_findings.finish();
   for (std::uint32_t type = 1; type <= 7; ++type) {

@@ -95,15 +95,17 @@ TEST_CASE("undecodable words become .long, truncated code is an error") {
                     Catch::Contains("ends in the middle of an instruction"));
 }
 
-TEST_CASE("an instruction whose literal is cut off by the end of the code is an error, on every target") {
+TEST_CASE(
+    "an instruction whose literal is cut off by the end of the code is an error, on every target") {
   // s_lshl3_add_u32 with a literal operand (0xff) as the last word: LLVM 22 crashes if handed
   // exactly these four bytes (the shape of ../shared/fuzz-findings/code_object-gfx950-*.elf).
   const std::uint8_t cut[] = {0x4a, 0xff, 0x00, 0x98};
   for (const char *target : {"gfx950", "gfx1100", "gfx1201"}) {
     INFO(target);
     const Disassembler dis(parse_gpu_target(target));
-    CHECK_THROWS_WITH(dis.decode(cut, 0x1b3c),
-                      Catch::Contains("middle of an instruction at 0x1b3c: it needs 8 bytes, 4 are left"));
+    CHECK_THROWS_WITH(
+        dis.decode(cut, 0x1b3c),
+        Catch::Contains("middle of an instruction at 0x1b3c: it needs 8 bytes, 4 are left"));
   }
   // With its literal the same instruction decodes.
   const std::uint8_t whole[] = {0x4a, 0xff, 0x00, 0x98, 0x78, 0x56, 0x34, 0x12};

@@ -1,0 +1,9 @@
+ifwi
+make-test-image
+@TMP@/bad.bin
+--corrupt
+bad-magic
+%%
+ifwi
+inspect
+@TMP@/bad.bin

@@ -1,0 +1,12 @@
+ifwi
+make-test-image
+@TMP@/navi31.bin
+%%
+ifwi
+inspect
+@TMP@/navi31.bin
+%%
+--json
+ifwi
+inspect
+@TMP@/navi31.bin

@@ -1,0 +1,3 @@
+sqtt
+insts
+@DATA@/sqtt/gfx1100/empty

@@ -1,0 +1,4 @@
+--json
+sqtt
+insts
+@DATA@/sqtt/gfx1100/empty

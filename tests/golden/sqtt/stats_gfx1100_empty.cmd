@@ -1,0 +1,3 @@
+sqtt
+stats
+@DATA@/sqtt/gfx1100/empty

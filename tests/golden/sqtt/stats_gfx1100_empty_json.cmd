@@ -1,0 +1,4 @@
+--json
+sqtt
+stats
+@DATA@/sqtt/gfx1100/empty

@@ -1,0 +1,3 @@
+sqtt
+waves
+@DATA@/sqtt/gfx1100/empty

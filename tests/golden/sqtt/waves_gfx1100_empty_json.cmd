@@ -1,0 +1,4 @@
+--json
+sqtt
+waves
+@DATA@/sqtt/gfx1100/empty

@@ -58,13 +58,13 @@ std::filesystem::path sim_root(const std::string &option) {
 
 flash::FlashSessionOptions FlashOptions::session() const {
   flash::FlashSessionOptions s;
-  s.optimise = flash::FlashOptimisations::parse(optimize);
+  s.optimise = flash::FlashOptimisations::parse(optimise);
   s.prescale = prescale;
   return s;
 }
 
 void add_flash_options(CLI::App &command, FlashOptions &o) {
-  command.add_option("--optimize", o.optimize,
+  command.add_option("--optimize", o.optimise,
                      "Register-traffic optimisations (navi31-flash.md §9.11), each validated only "
                      "in the simulator: none (default), all, or a list of session, "
                      "no-check-reads, pipeline, block-read, block-write, skip-erase");

@@ -44,7 +44,7 @@ std::filesystem::path sim_root(const std::string &option);
 
 // The §9.11 optimisations and the SPI prescaler of the flash commands.
 struct FlashOptions {
-  std::string optimize = "none";
+  std::string optimise = "none";  // the --optimize list
   unsigned prescale = 8;
   wavescope::hw::flash::FlashSessionOptions session() const;
 };

@@ -1,0 +1,13 @@
+sim
+create
+b0
+--sim-root
+@TMP@
+--test-image
+%%
+flash
+info
+--device
+sim:b0
+--sim-root
+@TMP@

@@ -1,0 +1,3 @@
+profile
+info
+@DATA@/tinygrad-viz/elementwise/profile.pkl

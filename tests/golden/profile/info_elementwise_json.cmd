@@ -1,0 +1,4 @@
+--json
+profile
+info
+@DATA@/tinygrad-viz/elementwise/profile.pkl

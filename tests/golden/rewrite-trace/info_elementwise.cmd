@@ -1,0 +1,3 @@
+rewrite-trace
+info
+@DATA@/tinygrad-viz/elementwise/rewrites.pkl

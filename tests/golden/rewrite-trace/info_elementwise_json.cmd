@@ -1,0 +1,4 @@
+--json
+rewrite-trace
+info
+@DATA@/tinygrad-viz/elementwise/rewrites.pkl

@@ -29,22 +29,6 @@ std::unordered_set<const UOpNode *> nodes_of(const UOp &root) {
 
 }  // namespace
 
-std::string strip_ansi(const std::string &text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
-      // CSI: parameters and intermediates up to a final byte in 0x40..0x7e.
-      std::size_t j = i + 2;
-      while (j < text.size() && !(text[j] >= 0x40 && text[j] <= 0x7e)) ++j;
-      i = j;
-      continue;
-    }
-    out += text[i];
-  }
-  return out;
-}
-
 RewriteTraceDocument::RewriteTraceDocument(RewriteTrace trace) : trace_(std::move(trace)) {
   const auto &groups = trace_.groups();
   for (std::size_t g = 0; g < groups.size(); ++g)

@@ -23,6 +23,7 @@
 #include "app/document.hpp"
 #include "wavescope/base/progress.hpp"
 #include "wavescope/compiler/ir/uop.hpp"
+#include "wavescope/compiler/rewrite/rewrite_contexts.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 
 namespace wavescope::gui {
@@ -96,8 +97,8 @@ private:
   mutable std::vector<compiler::UOp> id_nodes_;  // keeps the nodes of ids_ alive
 };
 
-// Removes ANSI colour escapes (tinygrad colours kernel names) from a display name.
-std::string strip_ansi(const std::string &text);
+// Display names without ANSI colour escapes (tinygrad colours kernel names): the library's.
+using compiler::rewrite::strip_ansi;
 
 // Loads a rewrite trace file: ours (JSON) or tinygrad's rewrites.pkl, told by content. Throws
 // wavescope::Error naming the file and the JSON path or byte offset of the problem (malformed

@@ -81,7 +81,7 @@ void with_board(const SimArgs &args, const char *command, F &&change, const CliC
   auto store = store_of(args);
   auto loaded = store.open(args.name);
   change(*loaded.board);
-  store.save(loaded, json{{"command", command}});
+  store.save(loaded, json{{"command", command}, {"device", "sim:" + args.name}});
   hw_cli::print_report(sim::board_status(*loaded.board, args.name, store.board_dir(args.name)),
                        ctx);
 }

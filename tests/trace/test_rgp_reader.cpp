@@ -6,6 +6,7 @@
 #include <fstream>
 #include <random>
 
+#include "corpus_names.hpp"
 #include "sqtt_support/analysis.hpp"
 #include "temp_dir.hpp"
 #include "testdata.hpp"
@@ -14,19 +15,13 @@
 #include "wavescope/trace/rgp/rgp_capture.hpp"
 #include "wavescope/trace/rgp/rgp_file.hpp"
 
+using wavescope::testing::folder_of;
+using wavescope::testing::kRgpFiles;
+
 using namespace wavescope;
 using namespace wavescope::trace;
 
 namespace {
-
-const char *const kRgpFiles[] = {"gfx1100_empty",       "gfx1100_gemm",  "gfx1100_plus",
-                                 "gfx1100_sync",        "gfx1200_empty", "gfx1200_gemm",
-                                 "gfx1200_handwritten", "gfx1200_plus",  "gfx1200_sync"};
-
-std::string folder_of(const std::string &name) {
-  const auto underscore = name.find('_');
-  return name.substr(0, underscore) + "/" + name.substr(underscore + 1);
-}
 
 // Every wave of every blob: where it ran, when, and its mapped instructions (PC, time, packet,
 // issue gap, exec cycles).

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "corpus_names.hpp"
 #include "sqtt_support/analysis.hpp"
 #include "temp_dir.hpp"
 #include "testdata.hpp"
@@ -14,19 +15,13 @@
 #include "wavescope/trace/rgp/rgp_file.hpp"
 #include "wavescope/trace/rgp/rgp_writer.hpp"
 
+using wavescope::testing::folder_of;
+using wavescope::testing::kRgpFiles;
+
 using namespace wavescope;
 using namespace wavescope::trace;
 
 namespace {
-
-const char *const kCaptures[] = {"gfx1100_empty",       "gfx1100_gemm",  "gfx1100_plus",
-                                 "gfx1100_sync",        "gfx1200_empty", "gfx1200_gemm",
-                                 "gfx1200_handwritten", "gfx1200_plus",  "gfx1200_sync"};
-
-std::string folder_of(const std::string &name) {
-  const auto underscore = name.find('_');
-  return name.substr(0, underscore) + "/" + name.substr(underscore + 1);
-}
 
 std::vector<std::string> analysis_of(const Capture &c) {
   std::vector<std::string> lines;
@@ -88,7 +83,7 @@ TEST_CASE("rgp export: reading the export back gives the same capture, from ever
   WAVESCOPE_REQUIRE_TESTDATA(rgps, "rgp");
   const testing::TempDir temp;
   std::size_t round_trips = 0;
-  for (const std::string name : kCaptures) {
+  for (const std::string name : kRgpFiles) {
     for (const auto &source :
          {folders / folder_of(name), pickles / (name + ".pkl"), rgps / (name + ".rgp")}) {
       INFO(source.string());
@@ -109,7 +104,7 @@ TEST_CASE("rgp export: chunk by chunk against rgptool's file for the same captur
   WAVESCOPE_REQUIRE_TESTDATA(folders, "sqtt");
   WAVESCOPE_REQUIRE_TESTDATA(rgps, "rgp");
   std::size_t compared = 0;
-  for (const std::string name : kCaptures) {
+  for (const std::string name : kRgpFiles) {
     INFO(name);
     const auto ours = rgp::read_rgp(
         ByteSource::owned(rgp::rgp_bytes(Capture::open(folders / folder_of(name)))), name);

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "corpus_names.hpp"
 #include "temp_dir.hpp"
 #include "testdata.hpp"
 #include "wavescope/base/error.hpp"
@@ -16,6 +17,9 @@
 #include "wavescope/trace/profile/tinygrad_profile.hpp"
 #include "wavescope/trace/profile/viz_cli_events.hpp"
 
+using wavescope::testing::folder_of;
+using wavescope::testing::kSqttPickles;
+
 using namespace wavescope;
 using namespace wavescope::trace;
 using namespace wavescope::trace::profile;
@@ -23,17 +27,7 @@ using namespace wavescope::trace::profile;
 namespace {
 
 const char *const kWorkloads[] = {"matmul_relu_sum", "elementwise", "softmax"};
-const char *const kSqttPickles[] = {"gfx1100_empty",       "gfx1100_gemm",  "gfx1100_plus",
-                                    "gfx1100_sync",        "gfx1200_empty", "gfx1200_gemm",
-                                    "gfx1200_handwritten", "gfx1200_plus",  "gfx1200_sync",
-                                    "gfx950_empty",        "gfx950_gemm",   "gfx950_plus"};
-
 // "gfx1100_gemm" -> "gfx1100/gemm"
-std::string folder_of(const std::string &pickle) {
-  const auto underscore = pickle.find('_');
-  return pickle.substr(0, underscore) + "/" + pickle.substr(underscore + 1);
-}
-
 std::string error_of(const std::filesystem::path &file) {
   try {
     (void)open_profile(file);

@@ -6,32 +6,18 @@
 #include <filesystem>
 #include <fstream>
 
+#include "corpus_names.hpp"
 #include "temp_dir.hpp"
 #include "testdata.hpp"
 #include "wavectl_runner.hpp"
 
+using wavescope::testing::folder_of;
+using wavescope::testing::kSqttPickles;
+using wavescope::testing::replace_all;
+
 using nlohmann::json;
 using wavescope::testing::json_lines;
 using wavescope::testing::wavectl;
-
-namespace {
-
-const char *const kSqttPickles[] = {"gfx1100_empty",       "gfx1100_gemm",  "gfx1100_plus",
-                                    "gfx1100_sync",        "gfx1200_empty", "gfx1200_gemm",
-                                    "gfx1200_handwritten", "gfx1200_plus",  "gfx1200_sync",
-                                    "gfx950_empty",        "gfx950_gemm",   "gfx950_plus"};
-
-std::string folder_of(const std::string &pickle) {
-  const auto underscore = pickle.find('_');
-  return pickle.substr(0, underscore) + "/" + pickle.substr(underscore + 1);
-}
-
-void replace_all(std::string &text, const std::string &from, const std::string &to) {
-  for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
-    text.replace(at, from.size(), to);
-}
-
-}  // namespace
 
 TEST_CASE("profile events --json equals tinygrad VIZ's cli.jsonl on every workload") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "tinygrad-viz");

@@ -6,31 +6,18 @@
 #include <filesystem>
 #include <fstream>
 
+#include "corpus_names.hpp"
 #include "temp_dir.hpp"
 #include "testdata.hpp"
 #include "wavectl_runner.hpp"
 
+using wavescope::testing::folder_of;
+using wavescope::testing::kRgpFiles;
+using wavescope::testing::replace_all;
+
 using nlohmann::json;
 using wavescope::testing::json_lines;
 using wavescope::testing::wavectl;
-
-namespace {
-
-const char *const kRgpFiles[] = {"gfx1100_empty",       "gfx1100_gemm",  "gfx1100_plus",
-                                 "gfx1100_sync",        "gfx1200_empty", "gfx1200_gemm",
-                                 "gfx1200_handwritten", "gfx1200_plus",  "gfx1200_sync"};
-
-std::string folder_of(const std::string &name) {
-  const auto underscore = name.find('_');
-  return name.substr(0, underscore) + "/" + name.substr(underscore + 1);
-}
-
-void replace_all(std::string &text, const std::string &from, const std::string &to) {
-  for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
-    text.replace(at, from.size(), to);
-}
-
-}  // namespace
 
 TEST_CASE("rgp info lists every chunk of every rgptool file") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "rgp");

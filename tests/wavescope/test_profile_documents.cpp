@@ -6,23 +6,17 @@
 
 #include "app/document_loader.hpp"
 #include "capture_fixtures.hpp"
+#include "corpus_names.hpp"
 #include "gui_test_app.hpp"
 #include "testdata.hpp"
 #include "wavescope/base/error.hpp"
 
+using wavescope::testing::folder_of;
+using wavescope::testing::kSqttPickles;
+
 using namespace wavescope::gui;
 
 namespace {
-
-const char *const kSqttPickles[] = {"gfx1100_empty",       "gfx1100_gemm",  "gfx1100_plus",
-                                    "gfx1100_sync",        "gfx1200_empty", "gfx1200_gemm",
-                                    "gfx1200_handwritten", "gfx1200_plus",  "gfx1200_sync",
-                                    "gfx950_empty",        "gfx950_gemm",   "gfx950_plus"};
-
-std::string folder_of(const std::string &pickle) {
-  const auto underscore = pickle.find('_');
-  return pickle.substr(0, underscore) + "/" + pickle.substr(underscore + 1);
-}
 
 std::size_t timeline_events(const wavescope::trace::timeline::SeTimeline &tl) {
   std::size_t n = tl.clock.size();

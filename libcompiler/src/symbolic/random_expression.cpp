@@ -89,7 +89,6 @@ private:
   std::size_t vars_;
 };
 
-
 // Well-typed expressions over mixed dtypes, as tinygrad's UOps are: both operands of a binary
 // operator (and both branches of a where) share one dtype, constants are written as casts to it,
 // and a change of dtype is an explicit cast (to another int, to bool, or from a condition).
@@ -171,8 +170,8 @@ private:
   std::string constant(DType t) {
     Int c = static_cast<Int>(in_.pick(41)) - 20;
     if (in_.pick(4) == 0) {
-      static constexpr std::int64_t kEdges[] = {127, 128, -128, -129, 255, 256, 2147483647,
-                                                -2147483648LL, 4294967295LL};
+      static constexpr std::int64_t kEdges[] = {127, 128,        -128,          -129,        255,
+                                                256, 2147483647, -2147483648LL, 4294967295LL};
       c = kEdges[in_.pick(std::size(kEdges))];
       if (is_sized_int(t) && in_.pick(2) == 0) c = in_.pick(2) ? dtype_max(t) : dtype_min(t);
     }

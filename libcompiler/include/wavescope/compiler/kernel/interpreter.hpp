@@ -1,0 +1,42 @@
+#pragma once
+// The reference interpreter: evaluates a kernel AST (kernel_ast.hpp) directly on host buffers,
+// node by node, loop by loop. Slow and obviously right: the oracle compiled kernels are checked
+// against. Values are held as doubles (floats, rounded to their dtype after every operation) or
+// wide integers (wrapped to their dtype).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "wavescope/compiler/ir/uop.hpp"
+#include "wavescope/compiler/kernel/kernel_ast.hpp"
+
+namespace wavescope::compiler::kernel {
+
+// One buffer argument's contents; every element held as a double (ints and bools exactly).
+struct HostBuffer {
+  DType dtype;
+  std::vector<double> data;
+};
+
+// Runs the kernel. `buffers` are its parameters in slot order (kernel_params), each of the
+// parameter's size. Throws Error(BadInput) naming the node for an out-of-bounds access, a
+// division by zero or an op it cannot evaluate.
+void interpret(const UOp &sink, std::vector<HostBuffer> &buffers);
+
+// Buffers for the kernel's parameters: inputs random (floats uniform in [-1, 1), ints in
+// [-8, 8), bools 0/1) from `seed`, outputs zero.
+std::vector<HostBuffer> make_buffers(const std::vector<KernelParam> &params, std::uint64_t seed);
+
+struct Comparison {
+  double max_abs_err = 0, max_rel_err = 0;
+  std::size_t mismatches = 0;  // elements over tolerance
+  bool ok = true;
+};
+// Compares the written buffers of `got` with `want`: an element is within tolerance when
+// |got - want| <= atol + rtol * |want| (NaN equals NaN).
+Comparison compare_outputs(const std::vector<KernelParam> &params,
+                           const std::vector<HostBuffer> &got, const std::vector<HostBuffer> &want,
+                           double atol = 1e-4, double rtol = 1e-3);
+
+}  // namespace wavescope::compiler::kernel

@@ -1,0 +1,41 @@
+#pragma once
+// What `wavectl sqtt waves` reports, and its printers: every wave of a capture's blobs (location,
+// start, end, whether its instructions were mapped), optionally with each traced wave's mapped
+// instruction stream, as JSON (one object per wave, keys sorted) and as a text table.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "wavescope/base/progress.hpp"
+#include "wavescope/trace/capture.hpp"
+#include "wavescope/trace/timeline/wave_trace.hpp"
+
+namespace wavescope::trace::timeline {
+
+struct CaptureWaves {
+  struct Entry {
+    const CaptureBlob *blob = nullptr;
+    WaveTrace trace;
+  };
+  std::vector<Entry> waves;   // in blob order, then in the order the analysis finished them
+  std::size_t blobs = 0;      // blobs analysed
+  bool kernel_found = false;  // some blob belongs to the kernel asked for (or none was asked for)
+  bool cdna = false;          // CDNA locations (se, sh, cu) instead of RDNA's (se, sa, wgp, cu)
+  std::string source;         // the capture's folder or file
+  std::string arch;
+};
+
+// Analyses the blobs of `kernel` (empty: every blob) of a capture; reports "analyze" progress per
+// blob. `capture` must outlive the result.
+CaptureWaves collect_waves(const Capture &capture, const std::string &kernel,
+                           const ProgressSink &progress = {});
+
+struct WavesReport {
+  const CaptureWaves &waves;
+  bool instructions = false;  // the JSON form adds each mapped wave's instructions ("insts")
+};
+std::string to_json(const WavesReport &report);
+std::string to_text(const WavesReport &report);
+
+}  // namespace wavescope::trace::timeline

@@ -1,0 +1,13 @@
+--json
+asm
+small_kernel.s
+--target
+gfx1100
+%%
+--json
+asm
+small_kernel.s
+--target
+gfx1100
+-o
+@TMP@/code.bin

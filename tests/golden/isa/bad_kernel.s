@@ -1,0 +1,2 @@
+bogus_op v0, v1
+  s_endpgm

@@ -1,0 +1,11 @@
+pmc
+--counters
+gfx11
+--block
+SQ
+%%
+pmc
+--counters
+gfx11
+--block
+NOPE

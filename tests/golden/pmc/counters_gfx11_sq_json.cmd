@@ -1,0 +1,6 @@
+--json
+pmc
+--counters
+gfx11
+--block
+SQ

@@ -1,0 +1,3 @@
+rewrite-trace
+contexts
+@DATA@/tinygrad-viz/elementwise/rewrites.pkl

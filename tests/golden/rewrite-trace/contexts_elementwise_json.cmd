@@ -1,0 +1,4 @@
+--json
+rewrite-trace
+contexts
+@DATA@/tinygrad-viz/elementwise/rewrites.pkl

@@ -1,0 +1,17 @@
+--json
+rewrite-trace
+show
+@DATA@/tinygrad-viz/elementwise/rewrites.pkl
+--group
+1
+--rewrite
+10
+%%
+--json
+rewrite-trace
+show
+@DATA@/tinygrad-viz/elementwise/rewrites.pkl
+--group
+2
+--rewrite
+8

@@ -9,5 +9,7 @@ namespace wavectl {
 
 void register_simplify_command(CLI::App &app, CliContext &context);       // simplify
 void register_rewrite_trace_command(CLI::App &app, CliContext &context);  // rewrite-trace info|show
+void register_compile_command(CLI::App &app, CliContext &context);        // compile
+void register_run_command(CLI::App &app, CliContext &context);            // run
 
 }  // namespace wavectl

@@ -1,0 +1,30 @@
+#pragma once
+// Where kernels come from for the command line and the tests: a built-in example name
+// (frontend.hpp) or a kernel JSON file (kernel_ast.hpp); and the result records printed for them.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "wavescope/compiler/ir/uop.hpp"
+
+namespace wavescope::compiler::kernel {
+
+// The kernels of SOURCE: a built-in example (elementwise, reduce, matmul, softmax, layernorm,
+// conv2d) or a kernel JSON file. Throws Error(Usage) for a name that is neither, Error(BadInput)
+// for a malformed file. With `only` non-empty, just the kernel of that name (Error(Usage) if none).
+std::vector<UOp> load_kernels(const std::string &source, const std::string &only = {});
+
+// One kernel's result of `wavectl run`.
+struct RunRecord {
+  std::string kernel, target;
+  double max_abs_err = 0, max_rel_err = 0;
+  std::size_t mismatches = 0;
+  bool checked = false, ok = true;
+};
+// {"kernel":..,"target":..,"max_abs_err":..,"max_rel_err":..,"mismatches":..,"ok":..}
+std::string to_json_line(const RunRecord &r);
+// "r_16_20_24  c  max abs 1.2e-07  max rel 3.4e-06  ok"
+std::string to_text_line(const RunRecord &r);
+
+}  // namespace wavescope::compiler::kernel

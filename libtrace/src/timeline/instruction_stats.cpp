@@ -1,0 +1,111 @@
+#include "wavescope/trace/timeline/instruction_stats.hpp"
+
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "wavescope/base/json_line.hpp"
+#include "wavescope/base/text_table.hpp"
+#include "wavescope/trace/sqtt/blob_file.hpp"
+#include "wavescope/trace/timeline/capture_analysis.hpp"
+
+namespace wavescope::trace::timeline {
+
+CaptureInstructionStats collect_instruction_stats(const Capture &capture, const std::string &kernel,
+                                                  const ProgressSink &progress) {
+  CaptureInstructionStats result;
+  result.cdna = family_of_device(capture.device) == sqtt::Family::Cdna;
+  result.analyzer = std::make_shared<CaptureAnalyzer>(capture);
+  auto &analyzer = *result.analyzer;
+  auto &cdna_report = result.cdna_mapping;
+  std::map<std::uint32_t, std::unique_ptr<PcStatsAccumulator>> per_kernel;
+  std::uint64_t total_bytes = 0, done_bytes = 0;
+  for (const auto &b : capture.blobs) total_bytes += b.size;
+  for (const auto &blob : capture.blobs) {
+    if (!kernel.empty() && blob.program != kernel) continue;
+    auto &acc = per_kernel[blob.kernel_tag];
+    if (!acc) acc = std::make_unique<PcStatsAccumulator>(analyzer.program(blob.kernel_tag));
+    const ProgressSink sink = [&](const ProgressUpdate &u) {
+      if (progress) progress({"analyze", done_bytes + u.done, total_bytes, "bytes"});
+    };
+    if (result.cdna) {
+      // tinygrad maps no CDNA instructions; wavescope walks the CDNA_INST packets itself.
+      CdnaMapper mapper(analyzer.program(blob.kernel_tag), [&](const CdnaMappedInstruction &i) {
+        DispatchEvent e;
+        e.instruction = i.instruction;
+        e.issue_gap = i.issue_gap;
+        acc->on_dispatch(e);
+      });
+      const sqtt::BlobFile file(blob.bytes);
+      sqtt::decode_file(
+          file, {}, [&](const sqtt::Packet &p) { mapper.on_packet(p); }, &sink);
+      const auto &r = mapper.report();
+      cdna_report.inst_packets += r.inst_packets;
+      cdna_report.mapped += r.mapped;
+      cdna_report.lost += r.lost;
+      if (cdna_report.first_mismatch.empty()) cdna_report.first_mismatch = r.first_mismatch;
+    } else {
+      analyzer.analyze(blob, *acc, &sink);
+    }
+    done_bytes += blob.size;
+  }
+  result.kernel_found = kernel.empty() || !per_kernel.empty();
+  for (auto &[tag, acc] : per_kernel) {
+    const auto *program = capture.program(tag);
+    result.kernels.push_back({program ? program->name : std::to_string(tag), std::move(acc)});
+  }
+  return result;
+}
+
+std::string to_json(const CaptureInstructionStats &stats) {
+  std::string out;
+  for (const auto &[kernel, acc] : stats.kernels)
+    for (const auto &r : acc->rows()) {
+      if (!out.empty()) out += '\n';
+      out += json_line(nlohmann::json{{"kernel", kernel},
+                                      {"pc", r.pc},
+                                      {"asm", r.instruction ? r.instruction->text : ""},
+                                      {"hits", r.hits},
+                                      {"gap_total", r.gap_total},
+                                      {"gap_mean", r.gap_mean()},
+                                      {"gap_min", r.hits ? r.gap_min : 0},
+                                      {"gap_max", r.gap_max},
+                                      {"exec_cycles", r.exec_cycles},
+                                      {"barrier_wait", r.barrier_wait},
+                                      {"cost_pct", acc->cost_percent(r)}});
+    }
+  return out;
+}
+
+std::string to_text(const CaptureInstructionStats &stats) {
+  using Align = TextTable::Align;
+  const auto &cdna_report = stats.cdna_mapping;
+  std::string out;
+  for (const auto &[kernel, acc] : stats.kernels) {
+    out += fmt::format("{} ({} mapped issues, {} issue-gap cycles)\n", kernel, acc->total_hits(),
+                       acc->total_gap());
+    if (stats.cdna)
+      out += fmt::format(
+          "CDNA: PCs from wavescope's walk of CDNA_INST packets (tinygrad maps none): {} of {} "
+          "packets mapped{}; CDNA traces have no execution-unit events\n",
+          cdna_report.mapped, cdna_report.inst_packets,
+          cdna_report.first_mismatch.empty() ? ""
+                                             : "; first mismatch: " + cdna_report.first_mismatch);
+    TextTable table({"pc", "instruction", "hits", "gap total", "mean", "min", "max", "exec cyc",
+                     "barrier", "cost %"},
+                    {Align::Right, Align::Left, Align::Right, Align::Right, Align::Right,
+                     Align::Right, Align::Right, Align::Right, Align::Right, Align::Right});
+    for (const auto &r : acc->rows())
+      table.add_row({fmt::format("{:#x}", r.pc), r.instruction ? r.instruction->text : "?",
+                     std::to_string(r.hits), std::to_string(r.gap_total),
+                     fmt::format("{:.1f}", r.gap_mean()), std::to_string(r.hits ? r.gap_min : 0),
+                     std::to_string(r.gap_max), std::to_string(r.exec_cycles),
+                     r.barrier_wait ? std::to_string(r.barrier_wait) : "",
+                     fmt::format("{:.1f}", acc->cost_percent(r))});
+    out += table.render() + '\n';
+  }
+  return out;
+}
+
+}  // namespace wavescope::trace::timeline

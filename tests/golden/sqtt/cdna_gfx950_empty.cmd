@@ -1,0 +1,17 @@
+sqtt
+insts
+@DATA@/sqtt/gfx950/empty
+%%
+sqtt
+waves
+@DATA@/sqtt/gfx950/empty
+%%
+sqtt
+stats
+@DATA@/sqtt/gfx950/empty
+%%
+sqtt
+insts
+@DATA@/sqtt/gfx950/empty
+--kernel
+nope

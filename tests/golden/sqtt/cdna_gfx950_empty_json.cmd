@@ -1,0 +1,14 @@
+--json
+sqtt
+insts
+@DATA@/sqtt/gfx950/empty
+%%
+--json
+sqtt
+waves
+@DATA@/sqtt/gfx950/empty
+%%
+--json
+sqtt
+stats
+@DATA@/sqtt/gfx950/empty

@@ -1,0 +1,9 @@
+sqtt
+timeline
+@DATA@/sqtt/gfx1100/empty
+%%
+sqtt
+timeline
+@DATA@/sqtt/gfx1100/empty
+--blob
+nope.bin

@@ -1,0 +1,6 @@
+--json
+sqtt
+timeline
+@DATA@/sqtt/gfx1100/empty
+--blob
+se0.bin

@@ -46,6 +46,28 @@ Value make_value(double v, DType t) {
   return r;
 }
 
+// Threefry-2x32 with 20 rounds (Random123's threefry2x32_20): counter and key as the low and
+// high halves of two uint64 values; the result packs the two output words (high word first).
+std::uint64_t threefry(std::uint64_t x, std::uint64_t key) {
+  static constexpr int kRot[8] = {13, 15, 26, 6, 17, 29, 16, 24};
+  const std::uint32_t ks[3] = {
+      static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32),
+      0x1BD11BDAu ^ static_cast<std::uint32_t>(key) ^ static_cast<std::uint32_t>(key >> 32)};
+  std::uint32_t x0 = static_cast<std::uint32_t>(x) + ks[0];
+  std::uint32_t x1 = static_cast<std::uint32_t>(x >> 32) + ks[1];
+  for (int r = 0; r < 20; ++r) {
+    x0 += x1;
+    x1 = (x1 << kRot[r % 8]) | (x1 >> (32 - kRot[r % 8]));
+    x1 ^= x0;
+    if (r % 4 == 3) {
+      const int i = (r + 1) / 4;
+      x0 += ks[i % 3];
+      x1 += ks[(i + 1) % 3] + static_cast<std::uint32_t>(i);
+    }
+  }
+  return (static_cast<std::uint64_t>(x1) << 32) | x0;
+}
+
 Int floor_div(Int a, Int b) {
   Int q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
@@ -345,6 +367,9 @@ private:
     case Op::CMPNE: r = x != y; break;
     case Op::CMPEQ: r = x == y; break;
     case Op::MULACC: r = x * y + a[2].as_int(); break;
+    case Op::THREEFRY:
+      r = static_cast<Int>(threefry(static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y)));
+      break;
     default: throw fail(u, fmt::format("{} on integers", to_string(op)));
     }
     Value v;

@@ -2,8 +2,10 @@
 
 #include "wavescope/compiler/kernel/sources.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -12,8 +14,36 @@
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/kernel/frontend.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
+#include "wavescope/compiler/rewrite/rewrite_contexts.hpp"
+#include "wavescope/compiler/rewrite/tinygrad_rewrites.hpp"
 
 namespace wavescope::compiler::kernel {
+
+std::vector<UOp> tinygrad_kernels(const std::filesystem::path &path) {
+  const auto trace = rewrite::read_tinygrad_rewrites(path);
+  std::vector<UOp> kernels;
+  for (const auto &group : trace.groups()) {
+    for (const auto &rw : group.rewrites) {
+      if (rw.name != "View Base AST") continue;
+      UOp ast = trace.rebuild(rw.input);
+      if (ast.op() != Op::SINK)
+        throw Error(ErrorKind::BadInput,
+                    fmt::format("{}: context '{}': the AST is a {}, not a SINK", path.string(),
+                                rewrite::strip_ansi(group.name), to_string(ast.op())));
+      // The context's display name is the kernel's name (tinygrad's KernelInfo still says 'test').
+      ast = ast.with_arg(kernel_info(rewrite::strip_ansi(group.name)));
+      try {
+        validate_kernel(ast);
+      } catch (const Error &e) {
+        throw Error(ErrorKind::BadInput, fmt::format("{}: context '{}': {}", path.string(),
+                                                     rewrite::strip_ansi(group.name), e.what()));
+      }
+      kernels.push_back(ast);
+      break;  // the input graph of the context's first "View Base AST" step
+    }
+  }
+  return kernels;
+}
 
 std::vector<UOp> load_kernels(const std::string &source, const std::string &only) {
   std::vector<UOp> kernels;
@@ -32,7 +62,17 @@ std::vector<UOp> load_kernels(const std::string &source, const std::string &only
     std::ifstream in(path, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
-    kernels.push_back(kernel_from_json(ss.str(), source));
+    const std::string bytes = ss.str();
+    const std::span<const std::uint8_t> head(reinterpret_cast<const std::uint8_t *>(bytes.data()),
+                                             std::min<std::size_t>(bytes.size(), 4096));
+    if (rewrite::looks_like_pickle(head)) {
+      kernels = tinygrad_kernels(path);
+      if (kernels.empty())
+        throw Error(ErrorKind::BadInput,
+                    fmt::format("{}: no kernel contexts (no \"View Base AST\" step)", source));
+    } else {
+      kernels.push_back(kernel_from_json(bytes, source));
+    }
   }
   if (only.empty()) return kernels;
   std::vector<UOp> picked;

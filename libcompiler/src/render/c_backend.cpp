@@ -141,6 +141,15 @@ public:
            "return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }\n";
     out += "static inline long long ws_floormod(long long a, long long b) { return a - "
            "ws_floordiv(a, b) * b; }\n";
+    out += "static inline unsigned long long ws_threefry(unsigned long long x, unsigned long long "
+           "key) {\n  static const int rot[8] = {13, 15, 26, 6, 17, 29, 16, 24};\n"
+           "  const unsigned int ks[3] = {(unsigned int)key, (unsigned int)(key >> 32), "
+           "0x1BD11BDAu ^ (unsigned int)key ^ (unsigned int)(key >> 32)};\n"
+           "  unsigned int x0 = (unsigned int)x + ks[0], x1 = (unsigned int)(x >> 32) + ks[1];\n"
+           "  for (int r = 0; r < 20; ++r) {\n    x0 += x1;\n"
+           "    x1 = (x1 << rot[r % 8]) | (x1 >> (32 - rot[r % 8]));\n    x1 ^= x0;\n"
+           "    if (r % 4 == 3) { int i = (r + 1) / 4; x0 += ks[i % 3]; x1 += ks[(i + 1) % 3] + "
+           "(unsigned int)i; }\n  }\n  return ((unsigned long long)x1 << 32) | x0;\n}\n";
     out += fmt::format("void {}({}) {{\n{}}}\n", name_, sig.empty() ? "void" : sig, body_);
     std::string call;
     for (std::size_t k = 0; k < params_.size(); ++k)
@@ -293,6 +302,20 @@ private:
                         b = value(u.src(2), depth);
       return temp(u, depth, "alu", fmt::format("{} ? {} : {}", c, a, b));
     }
+    case Op::BITCAST: {
+      const DType from = u.src(0).dtype();
+      if (byte_size(from) != byte_size(t))
+        throw fail(u, fmt::format("a bitcast from {} to {} changes the size", to_string(from),
+                                  to_string(t)));
+      const std::string x = value(u.src(0), depth);
+      const std::string src = fmt::format("bits{}", counter_++),
+                        name = fmt::format("cast{}", counter_++);
+      line(depth, fmt::format("{} {} = {};", c_type(from), src, x));
+      line(depth, fmt::format("{} {};", c_type(t), name));
+      line(depth, fmt::format("__builtin_memcpy(&{}, &{}, sizeof {});", name, src, name));
+      scopes_.back()[u.get()] = name;
+      return name;
+    }
     case Op::CAST: {
       const std::string x = value(u.src(0), depth);
       if (is_bool(t)) return temp(u, depth, "cast", fmt::format("({} != 0)", x));
@@ -342,6 +365,7 @@ private:
     case Op::SHL: e = fmt::format("({} << {})", a[0], a[1]); break;
     case Op::SHR: e = fmt::format("({} >> {})", a[0], a[1]); break;
     case Op::MULACC: e = fmt::format("(({} * {}) + {})", a[0], a[1], a[2]); break;
+    case Op::THREEFRY: e = fmt::format("ws_threefry({}, {})", a[0], a[1]); break;
     default: throw fail(u, fmt::format("the C renderer does not support {}", to_string(op)));
     }
     if (f && (ops::kBinary.contains(op) || op == Op::MULACC) && !ops::kComparison.contains(op))

@@ -86,7 +86,8 @@ void compile(const CompileArgs &args, const CliContext &context) {
 void register_compile_command(CLI::App &app, CliContext &context) {
   auto args = std::make_shared<CompileArgs>();
   auto *cmd = app.add_subcommand("compile", "Lower a kernel AST for a target and print the result");
-  cmd->footer("SOURCE: a kernel JSON file or a built-in example (elementwise, reduce, matmul, "
+  cmd->footer("SOURCE: a kernel JSON file, a tinygrad rewrites.pkl or a built-in example "
+              "(elementwise, reduce, matmul, "
               "softmax, layernorm, conv2d).\nExamples:\n  wavectl compile matmul --target c\n"
               "  wavectl compile softmax --emit ast -o softmax.json\n"
               "  wavectl compile conv2d --trace trace.json");

@@ -64,7 +64,8 @@ void register_run_command(CLI::App &app, CliContext &context) {
   auto args = std::make_shared<RunArgs>();
   auto *cmd = app.add_subcommand("run", "Compile a kernel for the CPU, run it on random inputs "
                                         "and (--check) compare with the interpreter");
-  cmd->footer("SOURCE: a kernel JSON file or a built-in example (elementwise, reduce, matmul, "
+  cmd->footer("SOURCE: a kernel JSON file, a tinygrad rewrites.pkl or a built-in example "
+              "(elementwise, reduce, matmul, "
               "softmax, layernorm, conv2d).\nExamples:\n  wavectl run matmul --check\n"
               "  wavectl run conv2d --check --json --seed 7");
   cmd->add_option("SOURCE", args->source, "A kernel JSON file or a built-in example")->required();

@@ -1,8 +1,10 @@
 #pragma once
 // Where kernels come from for the command line and the tests: a built-in example name
-// (frontend.hpp) or a kernel JSON file (kernel_ast.hpp); and the result records printed for them.
+// (frontend.hpp), a kernel JSON file (kernel_ast.hpp) or a tinygrad rewrites.pkl; and the result
+// records printed for them.
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -11,9 +13,14 @@
 namespace wavescope::compiler::kernel {
 
 // The kernels of SOURCE: a built-in example (elementwise, reduce, matmul, softmax, layernorm,
-// conv2d) or a kernel JSON file. Throws Error(Usage) for a name that is neither, Error(BadInput)
-// for a malformed file. With `only` non-empty, just the kernel of that name (Error(Usage) if none).
+// conv2d), a kernel JSON file or a tinygrad rewrites.pkl (all its kernels). Throws Error(Usage) for
+// a name that is neither, Error(BadInput) for a malformed file. With `only` non-empty, just the
+// kernel of that name (Error(Usage) if none).
 std::vector<UOp> load_kernels(const std::string &source, const std::string &only = {});
+
+// The kernel ASTs of a tinygrad rewrites.pkl: per kernel context, the input graph of its first
+// "View Base AST" step (VIZ's "View Base AST"), named by the context (colour codes removed).
+std::vector<UOp> tinygrad_kernels(const std::filesystem::path &path);
 
 // One kernel's result of `wavectl run`.
 struct RunRecord {

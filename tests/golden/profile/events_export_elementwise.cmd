@@ -1,0 +1,9 @@
+profile
+events
+@DATA@/tinygrad-viz/elementwise/profile.pkl
+%%
+profile
+export
+@DATA@/tinygrad-viz/elementwise/profile.pkl
+--output
+@TMP@/trace.json

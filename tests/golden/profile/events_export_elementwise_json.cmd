@@ -1,0 +1,11 @@
+--json
+profile
+events
+@DATA@/tinygrad-viz/elementwise/profile.pkl
+%%
+--json
+profile
+export
+@DATA@/tinygrad-viz/elementwise/profile.pkl
+--output
+@TMP@/trace.json

@@ -1,0 +1,15 @@
+sim
+create
+b0
+--sim-root
+@TMP@
+--test-image
+%%
+--quiet
+--json
+psp
+probe
+--device
+sim:b0
+--sim-root
+@TMP@

@@ -1,0 +1,13 @@
+rgp
+info
+@DATA@/rgp/gfx1100_empty.rgp
+%%
+rgp
+export
+@DATA@/sqtt/gfx1100/empty
+--output
+@TMP@/out.rgp
+%%
+rgp
+info
+@TMP@/out.rgp

@@ -1,0 +1,11 @@
+--json
+rgp
+info
+@DATA@/rgp/gfx1100_empty.rgp
+%%
+--json
+rgp
+export
+@DATA@/sqtt/gfx1100/empty
+--output
+@TMP@/out.rgp

@@ -1,0 +1,15 @@
+sim
+create
+b0
+--sim-root
+@TMP@
+--test-image
+%%
+--quiet
+rom
+dump
+@TMP@/rom.bin
+--device
+sim:b0
+--sim-root
+@TMP@

@@ -1,0 +1,16 @@
+sim
+create
+b0
+--sim-root
+@TMP@
+--test-image
+%%
+--quiet
+--json
+rom
+dump
+@TMP@/rom.bin
+--device
+sim:b0
+--sim-root
+@TMP@

@@ -49,7 +49,7 @@ TEST_CASE("am firmware: PSP SOS v2.0 and v2.1 containers list their components")
   CHECK_THROWS_AS(firmware_kind_of("foo.bin"), wavescope::Error);
 }
 
-TEST_CASE("am firmware: every version §9.7 names parses; bad headers name byte and value") {
+TEST_CASE("am firmware: every version §9.7 names parses, bad headers name byte and value") {
   std::size_t parsed = 0;
   for (const auto &[kind, ma, mi, fields] :
        std::vector<std::tuple<std::string, unsigned, unsigned, std::size_t>>{{"smc", 1, 0, 1},

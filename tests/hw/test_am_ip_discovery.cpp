@@ -5,6 +5,9 @@
 #include <catch2/catch.hpp>
 
 #include "wavescope/base/error.hpp"
+#include <nlohmann/json.hpp>
+
+#include "wavescope/hw/am/discovery_report.hpp"
 #include "wavescope/hw/am/ip_discovery.hpp"
 
 using namespace wavescope::hw::am;
@@ -114,4 +117,16 @@ TEST_CASE("am discovery: bad tables name the byte offset and expected vs found")
                     Contains("IP discovery header at byte 0xFFF0 (+0x50) is past the end"));
   CHECK_THROWS_AS(parse_ip_discovery(std::vector<std::uint8_t>(10, 0)), wavescope::Error);
   CHECK_THROWS_AS(chip_profile("navi99"), wavescope::Error);
+}
+
+TEST_CASE("am discovery: the report printers show versions, bases, harvest and GC info") {
+  const auto t = parse_ip_discovery(build_discovery_rom(chip_profile("mi300x-harvest")));
+  const auto json = nlohmann::json::parse(to_json(DiscoveryReport{"profile:mi300x-harvest", t}));
+  CHECK(json["dies"].size() == 4);
+  CHECK(json["dies"][0]["ips"][0]["version"] == "9.4.3");
+  CHECK(json["harvest"][0]["instance"] == 1);
+  CHECK(json["gc_info"]["gc_num_cu_per_sh"] == 10);
+  const auto text = to_text(DiscoveryReport{"x", t});
+  CHECK_THAT(text, Contains("harvested: hw_id 11 instance 1"));
+  CHECK_THAT(text, Contains("MMHUB        hw_id  34 inst 3 v1.8.0  bases 0x30001A000"));
 }

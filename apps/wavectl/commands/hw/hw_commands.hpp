@@ -10,4 +10,5 @@ void register_flash_commands(CLI::App &app, CliContext &context);    // flash in
 void register_psp_commands(CLI::App &app, CliContext &context);      // psp probe|ifwi-all
 void register_rom_commands(CLI::App &app, CliContext &context);      // rom dump
 void register_ifwi_commands(CLI::App &app, CliContext &context);     // ifwi inspect|make-test-image
+void register_am_commands(CLI::App &app, CliContext &context);       // am discovery
 }  // namespace wavectl

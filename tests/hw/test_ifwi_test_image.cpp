@@ -46,6 +46,31 @@ TEST_CASE("Fletcher-32 matches the spec's test vector") {
   CHECK(fletcher32(bytes) == 0xCCA84038u);
 }
 
+TEST_CASE("Fletcher-32 equals its word-by-word definition on every kind of length") {
+  // The definition (spec §10.12): both sums reduced mod 0xFFFF after every 16-bit word.
+  const auto by_definition = [](std::span<const std::uint8_t> bytes) {
+    std::uint32_t c0 = 0xFFFF, c1 = 0xFFFF;
+    for (std::size_t i = 0; i < bytes.size(); i += 2) {
+      c0 = (c0 + (bytes[i] | (i + 1 < bytes.size() ? bytes[i + 1] << 8 : 0u))) % 0xFFFF;
+      c1 = (c1 + c0) % 0xFFFF;
+    }
+    return c1 << 16 | c0;
+  };
+  std::mt19937 rng(11);
+  std::vector<std::uint8_t> big(0x200001);
+  for (auto &b : big) b = static_cast<std::uint8_t>(rng());
+  std::size_t compared = 0;
+  for (const std::size_t length : std::initializer_list<std::size_t>{
+           0, 1, 2, 3, 255, 0x1FFFF, 0x20000, 0x20001, 0x40003, 0x200000, 0x200001}) {
+    const std::span<const std::uint8_t> bytes(big.data(), length);
+    REQUIRE(fletcher32(bytes) == by_definition(bytes));
+    ++compared;
+  }
+  std::vector<std::uint8_t> all_ff(0x30000, 0xFF);  // the largest words, where sums grow fastest
+  CHECK(fletcher32(all_ff) == by_definition(all_ff));
+  CHECK(compared == 11);
+}
+
 TEST_CASE("CRC-32 agrees with zlib on random data of every small length") {
   std::mt19937 rng(5);
   for (std::size_t length = 0; length < 300; ++length) {

@@ -7,14 +7,21 @@
 namespace wavescope::hw::ifwi {
 
 std::uint32_t fletcher32(std::span<const std::uint8_t> bytes) {
-  std::uint32_t c0 = 0xFFFF;
-  std::uint32_t c1 = 0xFFFF;
-  for (std::size_t i = 0; i < bytes.size(); i += 2) {
-    const std::uint32_t word = bytes[i] | (i + 1 < bytes.size() ? bytes[i + 1] << 8 : 0u);
-    c0 = (c0 + word) % 0xFFFF;
-    c1 = (c1 + c0) % 0xFFFF;
+  // Sums are reduced mod 0xFFFF once per block instead of once per word: the same residues, and a
+  // block of 2^16 words keeps both sums far below 2^64. An empty body keeps the 0xFFFF seeds.
+  std::uint64_t c0 = 0xFFFF;
+  std::uint64_t c1 = 0xFFFF;
+  constexpr std::size_t kBlock = std::size_t{1} << 17;  // bytes
+  for (std::size_t start = 0; start < bytes.size(); start += kBlock) {
+    const std::size_t end = std::min(bytes.size(), start + kBlock);
+    for (std::size_t i = start; i < end; i += 2) {
+      c0 += bytes[i] | (i + 1 < end ? bytes[i + 1] << 8 : 0u);
+      c1 += c0;
+    }
+    c0 %= 0xFFFF;
+    c1 %= 0xFFFF;
   }
-  return (c1 << 16) | c0;
+  return static_cast<std::uint32_t>(c1 << 16 | c0);
 }
 
 std::uint32_t crc32(std::span<const std::uint8_t> bytes) {

@@ -115,6 +115,10 @@ std::optional<PspDirectory> parse_directory(std::span<const std::uint8_t> image,
   dir.additional_info = *u32_at(image, offset + 12);
   dir.computed_checksum =
       fletcher32(image.subspan(offset + 8, present_body(image, offset + 8, dir.entry_count)));
+  // A garbage count can claim 2^32 entries: only those that fit are read, allocated once.
+  const std::uint64_t first = offset + kDirectoryHeaderSize;
+  const std::uint64_t fit = first < image.size() ? (image.size() - first) / kDirectoryEntrySize : 0;
+  dir.entries.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(dir.entry_count, fit)));
   for (std::uint64_t i = 0; i < dir.entry_count; ++i) {
     const std::uint64_t at = offset + kDirectoryHeaderSize + i * kDirectoryEntrySize;
     if (!fits(image, at, kDirectoryEntrySize)) break;

@@ -206,15 +206,16 @@ TEST_CASE("the demo opens both embedded captures and the trace, the gemm capture
   window.open_demo();
   window.wait_until_idle();
   REQUIRE(window.errors().isEmpty());
-  REQUIRE(window.workspace().size() == 3);
+  REQUIRE(window.workspace().size() == 4);
   CHECK(window.workspace().document(0)->kind() == DocumentKind::Capture);
   CHECK(window.workspace().document(0)->title.startsWith("gemm"));
   CHECK(window.workspace().document(1)->title.startsWith("sync"));
   CHECK(window.workspace().document(2)->kind() == DocumentKind::RewriteTrace);
+  CHECK(window.workspace().document(3)->kind() == DocumentKind::Profile);
   CHECK(window.selection().focus().document == 0);
   CHECK(window.selection().focus().kernel == 0);
   CHECK(window.view_names() ==
-        QStringList({"waves", "timing", "isa", "cfg", "counters", "rewrite"}));
+        QStringList({"waves", "timing", "isa", "cfg", "counters", "rewrite", "timeline"}));
 }
 
 TEST_CASE("the navigator moves the focus to a capture's SE and back, and filters") {
@@ -223,7 +224,7 @@ TEST_CASE("the navigator moves the focus to a capture's SE and back, and filters
   window.set_interactive(false);
   window.open_demo();
   window.wait_until_idle();
-  REQUIRE(window.workspace().size() == 3);
+  REQUIRE(window.workspace().size() == 4);
   // The navigator's tree is the one showing a proxy of the NavigatorModel.
   QTreeView *tree = nullptr;
   for (auto *candidate : window.findChildren<QTreeView *>())

@@ -71,6 +71,7 @@ public:
     const auto &heat = dispatches[static_cast<std::size_t>(index)].heat;
     return heat.empty() ? nullptr : &heat;
   }
+  const trace::profile::Profile *profile() const override { return profile_data.get(); }
 
   const CaptureDispatch *dispatch(int index) const {
     return index >= 0 && index < kernel_count() ? &dispatches[static_cast<std::size_t>(index)]
@@ -83,6 +84,8 @@ public:
   std::unique_ptr<trace::timeline::CaptureAnalyzer> analyzer;
   std::vector<CaptureDispatch> dispatches;  // one per program, in meta.json order
   std::vector<std::string> notes;           // decode oddities worth telling the user
+  // The profile the capture came from (a tinygrad profile pickle), for its timeline.
+  std::shared_ptr<const trace::profile::Profile> profile_data;
 };
 
 // Opens and analyses a capture folder (or its meta.json). Reports progress per stage

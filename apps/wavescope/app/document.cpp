@@ -31,6 +31,10 @@ DocumentKind detect_document_kind(const QString &path) {
   if (trace::profile::looks_like_tinygrad_profile(bytes)) return DocumentKind::Capture;
   if (trace::rgp::looks_like_rgp(bytes)) return DocumentKind::Capture;
   if (info.fileName() == "meta.json") return DocumentKind::Capture;
+  // A Chrome/Perfetto trace: a bare event array, or an object with traceEvents near its start.
+  const QByteArray trimmed = head.trimmed();
+  if (trimmed.startsWith('[') || (trimmed.startsWith('{') && head.contains("\"traceEvents\"")))
+    return DocumentKind::Profile;
   if (info.suffix().compare("json", Qt::CaseInsensitive) == 0) return DocumentKind::RewriteTrace;
   if (info.suffix().compare("jsonl", Qt::CaseInsensitive) == 0) return DocumentKind::SymbolicCases;
   return DocumentKind::Unknown;

@@ -28,6 +28,7 @@
 #include "views/cfg_view.hpp"
 #include "views/counters_view.hpp"
 #include "views/isa_view.hpp"
+#include "views/profile_timeline_view.hpp"
 #include "views/rewrite_view.hpp"
 #include "views/timing_view.hpp"
 #include "views/waves_view.hpp"
@@ -87,6 +88,8 @@ MainWindow::MainWindow(QWidget *parent)
            new CountersView(*workspace_, *selection_, this));
   add_view(QStringLiteral("rewrite"), tr("Rewrites"),
            new RewriteView(*workspace_, *selection_, this));
+  add_view(QStringLiteral("timeline"), tr("Timeline"),
+           new ProfileTimelineView(*workspace_, *selection_, this));
 
   // Navigator: a filterable tree; selecting an item moves the focus.
   navigator_filter_->setSourceModel(navigator_model_);
@@ -213,6 +216,15 @@ void MainWindow::open_demo() {
     report_error(QStringLiteral("demo"), tr("the embedded demo rewrite trace is missing"));
   else
     open_path(trace);
+  // A tinygrad profile (CPU, no SQTT) for the timeline and memory views: tinygrad-viz's
+  // matmul_relu_sum workload.
+  const QString profile =
+      unpack_demo_file(QStringLiteral(":/demo/profile/matmul_relu_sum-profile.pkl"),
+                       QStringLiteral("profile/matmul_relu_sum/profile.pkl"));
+  if (profile.isEmpty())
+    report_error(QStringLiteral("demo"), tr("the embedded demo profile is missing"));
+  else
+    open_path(profile);
 }
 
 void MainWindow::wait_until_idle() { workspace_->wait_until_idle(); }
@@ -251,6 +263,7 @@ void MainWindow::on_document_added(int index) {
     show_view(QStringLiteral("isa"));
   if (document->kind() == DocumentKind::Capture && !capture_view)
     show_view(QStringLiteral("waves"));
+  if (document->kind() == DocumentKind::Profile) show_view(QStringLiteral("timeline"));
 }
 
 void MainWindow::on_focus_changed(const Focus &focus) {

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -122,6 +123,21 @@ public:
   explicit CRenderer(const UOp &sink) : sink_(sink) {
     const auto nodes = toposort(sink);
     for (std::size_t i = 0; i < nodes.size(); ++i) ids_[nodes[i].get()] = i;
+    // The ranges each node depends on (a REDUCE or END closes its own).
+    for (const auto &u : nodes) {
+      std::vector<const UOpNode *> free;
+      for (const auto &s : u.src()) {
+        const auto &fs = free_[s.get()];
+        free.insert(free.end(), fs.begin(), fs.end());
+      }
+      if (u.op() == Op::RANGE) free.push_back(u.get());
+      std::sort(free.begin(), free.end());
+      free.erase(std::unique(free.begin(), free.end()), free.end());
+      if (u.op() == Op::REDUCE || u.op() == Op::END)
+        for (std::size_t k = 1; k < u.size(); ++k)
+          free.erase(std::remove(free.begin(), free.end(), u.src(k).get()), free.end());
+      free_[u.get()] = std::move(free);
+    }
   }
 
   std::string render() {
@@ -185,7 +201,19 @@ private:
   }
 
   // Opens the loops of `ranges` (from index `first` of u's sources); returns the new depth.
-  int open_loops(const UOp &u, std::size_t first, int depth) {
+  // Renders the REDUCEs under `body` that depend only on open loops (loop-invariant hoisting: a
+  // reduce is computed in the outermost loop where all its ranges are defined).
+  void hoist(const UOp &body, int depth) {
+    for (const auto &n : toposort(body)) {
+      if (n.op() != Op::REDUCE || lookup(n)) continue;
+      bool ready = true;
+      for (auto *r : free_[n.get()]) ready &= open_.count(r) > 0;
+      if (ready) value(n, depth);
+    }
+  }
+
+  int open_loops(const UOp &u, std::size_t first, int depth, const UOp &hoist_body = {}) {
+    if (hoist_body) hoist(hoist_body, depth);
     for (std::size_t k = first; k < u.size(); ++k) {
       const UOp &r = u.src(k);
       if (r.op() != Op::RANGE) throw fail(u, "loops over RANGEs only");
@@ -195,12 +223,17 @@ private:
       line(depth, fmt::format("for (long long {0} = 0; {0} < {1}; {0}++) {{", name, ext));
       scopes_.emplace_back();
       scopes_.back()[r.get()] = name;
+      open_.insert(r.get());
+      open_stack_.push_back(r.get());
       ++depth;
+      if (hoist_body) hoist(hoist_body, depth);
     }
     return depth;
   }
   void close_loops(std::size_t n, int depth) {
     for (std::size_t k = 0; k < n; ++k) {
+      open_.erase(open_stack_.back());
+      open_stack_.pop_back();
       scopes_.pop_back();
       line(depth - 1 - static_cast<int>(k), "}");
     }
@@ -212,7 +245,7 @@ private:
       for (const auto &s : u.src()) statement(s, depth);
       return;
     case Op::END: {
-      const int inner = open_loops(u, 1, depth);
+      const int inner = open_loops(u, 1, depth, u.src(0));
       statement(u.src(0), inner);
       close_loops(u.size() - 1, inner);
       return;
@@ -378,6 +411,9 @@ private:
   std::string name_, body_;
   std::unordered_map<const UOpNode *, std::size_t> ids_;
   std::vector<std::unordered_map<const UOpNode *, std::string>> scopes_;
+  std::unordered_map<const UOpNode *, std::vector<const UOpNode *>> free_;
+  std::unordered_set<const UOpNode *> open_;
+  std::vector<const UOpNode *> open_stack_;
   std::size_t counter_ = 0;
 };
 

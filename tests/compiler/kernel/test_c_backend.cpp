@@ -146,3 +146,15 @@ TEST_CASE("C backend: what it cannot render or compile is a clear error", "[comp
   CHECK_THROWS_AS(load_kernels("matmul", "nope"), wavescope::Error);
   CHECK(load_kernels("matmul", "r_320").size() == 1);
 }
+
+TEST_CASE("C backend: a reduce is computed in the outermost loop that defines its ranges",
+          "[compiler][kernel][c]") {
+  // softmax's max and sum depend on the row only: both loops come before the column loop.
+  const std::string c = render::render_c(render::lower_for_c(builtin_example("softmax")[0]));
+  const auto column = c.find("for (long long Lidx1_");
+  REQUIRE(column != std::string::npos);
+  const auto first_acc = c.find("float acc"), second_acc = c.find("float acc", first_acc + 1);
+  CHECK(first_acc < column);
+  CHECK(second_acc < column);
+  CHECK(c.find("float acc", column) == std::string::npos);
+}

@@ -28,16 +28,16 @@ bool is_tinygrad_profile(const QString &path) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) return false;
   const QByteArray head = file.read(64 * 1024);
-  return trace::profile::looks_like_tinygrad_profile(std::span<const std::uint8_t>(
-      reinterpret_cast<const std::uint8_t *>(head.constData()),
-      static_cast<std::size_t>(head.size())));
+  return trace::profile::looks_like_tinygrad_profile(
+      std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t *>(head.constData()),
+                                    static_cast<std::size_t>(head.size())));
 }
 
 std::shared_ptr<ProfileDocument> load_profile(const QString &path) {
   auto doc = std::make_shared<ProfileDocument>();
   doc->path = path;
-  auto profile = std::make_shared<trace::profile::Profile>(
-      trace::profile::open_profile(path.toStdString()));
+  auto profile =
+      std::make_shared<trace::profile::Profile>(trace::profile::open_profile(path.toStdString()));
   doc->title = title_of(path, *profile);
   doc->profile_data = std::move(profile);
   return doc;
@@ -45,8 +45,8 @@ std::shared_ptr<ProfileDocument> load_profile(const QString &path) {
 
 std::shared_ptr<Document> load_profile_or_capture(const QString &path, const OpenOptions &options,
                                                   const ProgressSink &progress) {
-  auto profile = std::make_shared<trace::profile::Profile>(
-      trace::profile::open_profile(path.toStdString()));
+  auto profile =
+      std::make_shared<trace::profile::Profile>(trace::profile::open_profile(path.toStdString()));
   if (trace::profile::has_capture(*profile)) {
     auto capture = load_capture(path, options, progress);
     capture->profile_data = std::move(profile);

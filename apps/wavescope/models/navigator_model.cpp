@@ -34,7 +34,7 @@ QModelIndex NavigatorModel::add_document(const Document &document, int document_
   case DocumentKind::RewriteTrace:
     add_rewrite_trace_children(*root, document, document_index);
     break;
-  case DocumentKind::Profile:  // the timeline and memory views show it
+  case DocumentKind::Profile:        // the timeline and memory views show it
   case DocumentKind::SymbolicCases:  // loaded as a RewriteTraceDocument, so never a document's kind
   case DocumentKind::Unknown: break;
   }

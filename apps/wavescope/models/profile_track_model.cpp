@@ -34,8 +34,9 @@ QString format_time(double ps, double step) {
     decimals = v >= 100 ? 0 : v >= 10 ? 1 : 2;
     if (unit->scale == 1) decimals = 0;
   }
-  return QStringLiteral("%1 %2").arg(ps / unit->scale, 0, 'f', decimals).arg(
-      QString::fromUtf8(unit->name));
+  return QStringLiteral("%1 %2")
+      .arg(ps / unit->scale, 0, 'f', decimals)
+      .arg(QString::fromUtf8(unit->name));
 }
 
 QString format_time(double ps) { return format_time(ps, 0); }

@@ -13,7 +13,8 @@
 
 namespace wavescope::gui {
 
-// A duration or time in the unit that suits it: "850 ps", "12.5 ns", "3.20 µs", "1.25 ms", "2.00 s".
+// A duration or time in the unit that suits it: "850 ps", "12.5 ns", "3.20 µs", "1.25 ms", "2.00
+// s".
 QString format_time(double picoseconds);
 // As format_time, with as many decimals as a tick step of `step` picoseconds needs.
 QString format_time(double picoseconds, double step);

@@ -24,12 +24,10 @@ std::pair<std::size_t, std::size_t> overlapping(const Track &track,
                                                 const std::vector<std::uint32_t> &level,
                                                 Picoseconds t0, Picoseconds t1) {
   const auto &spans = track.spans;
-  const auto first = std::partition_point(level.begin(), level.end(), [&](std::uint32_t i) {
-    return spans[i].end <= t0;
-  });
-  const auto last = std::partition_point(first, level.end(), [&](std::uint32_t i) {
-    return spans[i].start < t1;
-  });
+  const auto first = std::partition_point(level.begin(), level.end(),
+                                          [&](std::uint32_t i) { return spans[i].end <= t0; });
+  const auto last = std::partition_point(first, level.end(),
+                                         [&](std::uint32_t i) { return spans[i].start < t1; });
   return {static_cast<std::size_t>(first - level.begin()),
           static_cast<std::size_t>(last - level.begin())};
 }

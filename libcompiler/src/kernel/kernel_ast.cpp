@@ -128,7 +128,10 @@ struct Reader {
     if (j.is_null()) return {};
     if (!j.is_object() || j.size() != 1)
       throw fail(path, "expected null or an object with one key");
-    const auto &[key, v] = *j.items().begin();
+    // Not `*j.items().begin()`: its key lives in a temporary that dies with the statement.
+    const auto first = j.begin();
+    const std::string key = first.key();
+    const json &v = first.value();
     const std::string p = path + "." + key;
     if (key == "int") return big(v, p);
     if (key == "bool") {

@@ -79,20 +79,7 @@ public:
   Interpreter(const UOp &sink, std::vector<HostBuffer> &buffers) : buffers_(buffers) {
     nodes_ = toposort(sink);
     for (std::size_t i = 0; i < nodes_.size(); ++i) ids_[nodes_[i].get()] = i;
-    for (const auto &u : nodes_) {
-      std::vector<const UOpNode *> free;
-      for (const auto &s : u.src()) {
-        const auto &fs = free_[s.get()];
-        free.insert(free.end(), fs.begin(), fs.end());
-      }
-      if (u.op() == Op::RANGE) free.push_back(u.get());
-      std::sort(free.begin(), free.end());
-      free.erase(std::unique(free.begin(), free.end()), free.end());
-      if (u.op() == Op::REDUCE || u.op() == Op::END)
-        for (std::size_t k = 1; k < u.size(); ++k)
-          free.erase(std::remove(free.begin(), free.end(), u.src(k).get()), free.end());
-      free_[u.get()] = std::move(free);
-    }
+    free_ = open_ranges(nodes_);
     const auto params = kernel_params(sink);
     if (params.size() != buffers.size())
       throw Error(ErrorKind::BadInput, fmt::format("the kernel has {} buffers, {} were given",
@@ -381,7 +368,7 @@ private:
   std::vector<HostBuffer> &buffers_;
   std::vector<UOp> nodes_;
   std::unordered_map<const UOpNode *, std::size_t> ids_;
-  std::unordered_map<const UOpNode *, std::vector<const UOpNode *>> free_;
+  OpenRanges free_;
   std::unordered_map<const UOpNode *, std::int64_t> env_;
   std::unordered_map<const UOpNode *, std::pair<std::vector<std::int64_t>, Value>> memo_;
   std::unordered_map<std::int64_t, std::size_t> slot_index_;

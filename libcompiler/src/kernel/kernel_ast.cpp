@@ -2,6 +2,7 @@
 
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -220,6 +221,25 @@ std::string kernel_name(const UOp &sink) {
     }
   }
   return "kernel";
+}
+
+OpenRanges open_ranges(const std::vector<UOp> &nodes) {
+  OpenRanges open;
+  for (const auto &u : nodes) {
+    std::vector<const UOpNode *> ranges;
+    for (const auto &s : u.src()) {
+      const auto &rs = open[s.get()];
+      ranges.insert(ranges.end(), rs.begin(), rs.end());
+    }
+    if (u.op() == Op::RANGE) ranges.push_back(u.get());
+    std::sort(ranges.begin(), ranges.end());
+    ranges.erase(std::unique(ranges.begin(), ranges.end()), ranges.end());
+    if (u.op() == Op::REDUCE || u.op() == Op::END)
+      for (std::size_t k = 1; k < u.size(); ++k)
+        ranges.erase(std::remove(ranges.begin(), ranges.end(), u.src(k).get()), ranges.end());
+    open[u.get()] = std::move(ranges);
+  }
+  return open;
 }
 
 std::vector<KernelParam> kernel_params(const UOp &sink) {

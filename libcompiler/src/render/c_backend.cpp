@@ -123,21 +123,7 @@ public:
   explicit CRenderer(const UOp &sink) : sink_(sink) {
     const auto nodes = toposort(sink);
     for (std::size_t i = 0; i < nodes.size(); ++i) ids_[nodes[i].get()] = i;
-    // The ranges each node depends on (a REDUCE or END closes its own).
-    for (const auto &u : nodes) {
-      std::vector<const UOpNode *> free;
-      for (const auto &s : u.src()) {
-        const auto &fs = free_[s.get()];
-        free.insert(free.end(), fs.begin(), fs.end());
-      }
-      if (u.op() == Op::RANGE) free.push_back(u.get());
-      std::sort(free.begin(), free.end());
-      free.erase(std::unique(free.begin(), free.end()), free.end());
-      if (u.op() == Op::REDUCE || u.op() == Op::END)
-        for (std::size_t k = 1; k < u.size(); ++k)
-          free.erase(std::remove(free.begin(), free.end(), u.src(k).get()), free.end());
-      free_[u.get()] = std::move(free);
-    }
+    free_ = kernel::open_ranges(nodes);
   }
 
   std::string render() {
@@ -411,7 +397,7 @@ private:
   std::string name_, body_;
   std::unordered_map<const UOpNode *, std::size_t> ids_;
   std::vector<std::unordered_map<const UOpNode *, std::string>> scopes_;
-  std::unordered_map<const UOpNode *, std::vector<const UOpNode *>> free_;
+  kernel::OpenRanges free_;
   std::unordered_set<const UOpNode *> open_;
   std::vector<const UOpNode *> open_stack_;
   std::size_t counter_ = 0;

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "wavescope/compiler/ir/uop.hpp"
@@ -39,6 +40,11 @@ std::string kernel_name(const UOp &sink);
 // The kernel's buffer parameters in slot order. Throws Error(BadInput) when a PARAM has no
 // constant size or two PARAMs share a slot.
 std::vector<KernelParam> kernel_params(const UOp &sink);
+
+// For each node of `nodes` (in topological order), the RANGEs it depends on that are still open
+// there (a REDUCE or END closes its own), sorted by address.
+using OpenRanges = std::unordered_map<const UOpNode *, std::vector<const UOpNode *>>;
+OpenRanges open_ranges(const std::vector<UOp> &nodes);
 
 // Checks the structure (SINK root, END/STORE/INDEX/REDUCE/RANGE shapes, dtypes of ALU operands)
 // and throws Error(BadInput) naming the node ("node 12 (STORE): ...") when it is not a kernel AST.

@@ -192,8 +192,13 @@ BlobAnalyzer::OpenWave &BlobAnalyzer::open_wave_of(const Packet &p) {
   const bool cdna = is_cdna(p.type);
   const auto array = get(p, cdna ? kSh : kSa);
   const auto unit = get(p, cdna ? kCu : kWgp);
-  const auto key = ((array * 16 + unit) * 4 + get(p, kSimd)) * 32 + get(p, kWave);
-  return open_[key % open_.size()];
+  const auto key = (((array * 16 + unit) * 4 + get(p, kSimd)) * 32 + get(p, kWave)) % kOpenKeys;
+  auto &page = open_page_[key / kPageKeys];
+  if (!page) {
+    open_pages_.emplace_back();
+    page = static_cast<std::uint8_t>(open_pages_.size());
+  }
+  return open_pages_[page - 1u][key % kPageKeys];
 }
 
 void BlobAnalyzer::wave_start(const Packet &p) {
@@ -422,8 +427,9 @@ void BlobAnalyzer::marker(const Packet &p) {
 }
 
 void BlobAnalyzer::finish() {
-  for (auto &w : open_)
-    if (w.open) ++anomalies_.waves_without_end, w.open = false;
+  for (auto &page : open_pages_)
+    for (auto &w : page)
+      if (w.open) ++anomalies_.waves_without_end, w.open = false;
 }
 
 }  // namespace wavescope::trace::timeline

@@ -12,16 +12,34 @@ void ClockSummary::on_clock(const ClockPoint &point) {
   max_ = count_ ? std::max(max_, point.freq_hz) : point.freq_hz;
   ++count_;
   sum_ += double(point.freq_hz);
-  const std::int64_t mhz = std::clamp<std::int64_t>(point.freq_hz / 1'000'000, 0, 20000);
-  ++histogram_[static_cast<std::size_t>(mhz)];
+  const auto mhz =
+      static_cast<std::uint32_t>(std::clamp<std::int64_t>(point.freq_hz / 1'000'000, 0, kMaxMhz));
+  if (histogram_.empty() && kept_mhz_.size() < kMaxKept) {
+    kept_mhz_.push_back(mhz);
+    return;
+  }
+  if (histogram_.empty()) {
+    histogram_.assign(kMaxMhz + 1, 0);
+    for (const auto m : kept_mhz_) ++histogram_[m];
+    kept_mhz_ = {};
+  }
+  ++histogram_[mhz];
 }
 
 std::int64_t ClockSummary::median_hz() const {
   if (!count_) return 0;
+  // The smallest MHz value v with at least half of the points at or below it.
+  const std::uint64_t half = (count_ + 1) / 2;
+  if (histogram_.empty()) {
+    auto sorted = kept_mhz_;
+    const auto nth = sorted.begin() + static_cast<std::ptrdiff_t>(half - 1);
+    std::nth_element(sorted.begin(), nth, sorted.end());
+    return std::int64_t{*nth} * 1'000'000 + 500'000;
+  }
   std::uint64_t seen = 0;
   for (std::size_t i = 0; i < histogram_.size(); ++i) {
     seen += histogram_[i];
-    if (2 * seen >= count_) return static_cast<std::int64_t>(i) * 1'000'000 + 500'000;
+    if (seen >= half) return static_cast<std::int64_t>(i) * 1'000'000 + 500'000;
   }
   return 0;
 }

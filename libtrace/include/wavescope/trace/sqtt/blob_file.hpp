@@ -2,6 +2,7 @@
 // Decoding an SQTT blob straight from where it lives (a file, a range of one, or memory), in
 // fixed-size chunks, so a trace larger than memory decodes with a few MiB of buffer.
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -51,15 +52,19 @@ DecodeSummary decode_file(const BlobFile &file, const DecodeOptions &options, Si
                           std::size_t chunk_bytes = kDefaultChunkBytes) {
   PacketDecoder decoder(options);
   const std::uint64_t size = file.size();
-  std::vector<std::uint8_t> buffer(chunk_bytes + 64);
+  // No bigger than the blob: most blobs are a few KB, and a chunk-sized buffer (allocated and
+  // zeroed for each) cost more than decoding them.
+  constexpr std::size_t kPadding = 64;  // zeros after the bytes (feed() needs 32)
+  const std::size_t capacity = static_cast<std::size_t>(std::min<std::uint64_t>(chunk_bytes, size));
+  std::vector<std::uint8_t> buffer(capacity + kPadding);
   std::uint64_t offset = 0;
   for (;;) {
     offset = decoder.resume_byte();
-    const std::size_t count = static_cast<std::size_t>(
-        std::min<std::uint64_t>(chunk_bytes, size - std::min(offset, size)));
+    const std::size_t count =
+        static_cast<std::size_t>(std::min<std::uint64_t>(capacity, size - std::min(offset, size)));
     const bool last = offset + count >= size;
     file.read(offset, count, buffer.data());
-    std::fill(buffer.begin() + static_cast<std::ptrdiff_t>(count), buffer.end(), 0);
+    std::fill_n(buffer.begin() + static_cast<std::ptrdiff_t>(count), kPadding, 0);
     decoder.feed(buffer.data(), offset, count, last, sink);
     if (progress && *progress) (*progress)({"decode", offset + count, size, "bytes"});
     if (last) break;

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 #include "wavescope/trace/sqtt/packet.hpp"
 #include "wavescope/trace/timeline/events.hpp"
@@ -77,7 +78,13 @@ private:
   const ProgramMap *program_;
   unsigned se_;
   AnalysisObserver &observer_;
-  std::array<OpenWave, 4096> open_{};
+  // Open waves by hardware location (4096 keys: array, unit, SIMD, slot), in pages of one
+  // (array, unit, SIMD pair)'s 64 slots allocated when a wave first uses them, so a blob costs
+  // what its waves touch, not the whole table (blobs are a few KB).
+  static constexpr std::size_t kOpenKeys = 4096, kPageKeys = 64;
+  using OpenPage = std::array<OpenWave, kPageKeys>;
+  std::array<std::uint8_t, kOpenKeys / kPageKeys> open_page_{};  // page index + 1, 0: none yet
+  std::vector<OpenPage> open_pages_;
   std::array<Slot, kSlots> slots_{};
   std::array<std::deque<Pending>, kQueues> pending_;
   bool have_marker_ = false;

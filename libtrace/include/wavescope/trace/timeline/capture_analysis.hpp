@@ -42,8 +42,10 @@ private:
   std::vector<AnalysisObserver *> observers_;
 };
 
-// Shader-clock estimates of a blob in constant memory: count, mean, extremes, and a median
-// from a 1 MHz histogram.
+// Shader-clock estimates of a blob in bounded memory: count, mean, extremes, and a median to
+// 1 MHz. A blob has a few dozen points: they are kept as they come (work and memory scale with
+// the points, not with a table); past kMaxKept they move into a 1 MHz histogram, which gives
+// the same median.
 class ClockSummary : public AnalysisObserver {
 public:
   void on_clock(const ClockPoint &point) override;
@@ -51,14 +53,19 @@ public:
   double mean_hz() const { return count_ ? sum_ / double(count_) : 0.0; }
   std::int64_t min_hz() const { return min_; }
   std::int64_t max_hz() const { return max_; }
-  // The median to 1 MHz (points above 20 GHz count as 20 GHz); 0 without points.
+  // The median to 1 MHz (points above 20 GHz count as 20 GHz; the lower median of an even
+  // count); 0 without points.
   std::int64_t median_hz() const;
+
+  static constexpr std::size_t kMaxKept = 4096;
+  static constexpr std::int64_t kMaxMhz = 20000;
 
 private:
   std::uint64_t count_ = 0;
   double sum_ = 0;
   std::int64_t min_ = 0, max_ = 0;
-  std::vector<std::uint64_t> histogram_ = std::vector<std::uint64_t>(20001);
+  std::vector<std::uint32_t> kept_mhz_;   // every point's MHz while count_ <= kMaxKept
+  std::vector<std::uint64_t> histogram_;  // kMaxMhz + 1 buckets once count_ > kMaxKept
 };
 
 // Counts waves and mapped instructions.

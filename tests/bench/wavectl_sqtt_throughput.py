@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Whole-process throughput of `wavectl sqtt stats|waves` on the SQTT corpus, against a baseline
+measured in the same run.
+
+Every corpus capture is turned into a capture folder (in a temp dir, files symlinked) whose
+meta.json lists its blobs over and over until the folder holds >= --mb MB, so process start does
+not dominate. Each verb then runs once per folder; the figure is bytes over the child's CPU time
+(user + sys: the machine is shared, wall time would measure the neighbours). The baseline is
+`cat` of the same blob list to /dev/null (the bytes read, nothing decoded), also in CPU time.
+
+    python3 tests/bench/wavectl_sqtt_throughput.py build/default/bin/wavectl ../shared/data/sqtt
+
+Figures (docs/sqtt.md "Performance"): before/after MB/s per verb.
+"""
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+
+
+def make_folders(corpus, root, target_mb):
+    """One repeated capture folder per corpus capture: [(folder, bytes, [blob paths])]."""
+    out = []
+    for arch in sorted(d for d in os.listdir(corpus) if os.path.isdir(os.path.join(corpus, d))):
+        for example in sorted(os.listdir(os.path.join(corpus, arch))):
+            src = os.path.join(corpus, arch, example)
+            if not os.path.exists(os.path.join(src, 'meta.json')):
+                continue
+            with open(os.path.join(src, 'meta.json')) as f:
+                meta = json.load(f)
+            dst = os.path.join(root, f'{arch}_{example}')
+            os.makedirs(dst)
+            for name in os.listdir(src):
+                if name != 'meta.json':
+                    os.symlink(os.path.abspath(os.path.join(src, name)), os.path.join(dst, name))
+            size = sum(b['size'] for b in meta['sqtt'])
+            repeats = max(1, int(target_mb * 1e6 / size))
+            blobs = []
+            for _ in range(repeats):
+                for b in meta['sqtt']:
+                    blobs.append(dict(b, order=len(blobs)))
+            meta['sqtt'] = blobs
+            with open(os.path.join(dst, 'meta.json'), 'w') as f:
+                json.dump(meta, f)
+            out.append((dst, size * repeats, [os.path.join(dst, b['file']) for b in blobs]))
+    return out
+
+
+def cpu_seconds(argv):
+    """CPU seconds (user + sys) of one child run of `argv`, output discarded."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('wavectl')
+    parser.add_argument('corpus', help='the sqtt corpus folder (../shared/data/sqtt)')
+    parser.add_argument('--mb', type=float, default=8.0, help='MB per repeated capture folder')
+    parser.add_argument('--runs', type=int, default=3, help='best of this many runs per figure')
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix='wavectl-sqtt-bench-') as root:
+        folders = make_folders(args.corpus, root, args.mb)
+        total = sum(b for _, b, _ in folders)
+        figures = {}
+        for verb in ('cat', 'stats', 'waves'):
+            seconds = 0.0
+            for folder, _, blobs in folders:
+                if verb == 'cat':
+                    argv = ['cat'] + blobs
+                else:
+                    argv = [args.wavectl, 'sqtt', verb, folder, '--json']
+                seconds += min(cpu_seconds(argv) for _ in range(args.runs))
+            figures[verb] = total / 1e6 / max(seconds, 1e-9)
+        version = min(cpu_seconds([args.wavectl, '--version']) for _ in range(10))
+    print(f'{len(folders)} capture folders, {total / 1e6:.1f} MB of blobs in all')
+    print(f'baseline cat:        {figures["cat"]:9.1f} MB/s (CPU)')
+    for verb in ('stats', 'waves'):
+        print(f'wavectl sqtt {verb:6s}: {figures[verb]:9.1f} MB/s (CPU), '
+              f'x_cat {figures[verb] / figures["cat"]:.3f}')
+    print(f'wavectl --version:   {version * 1e3:9.1f} ms CPU (best of 10)')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,5 +1,7 @@
 #include "wavescope/trace/timeline/blob_analyzer.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace wavescope::trace::timeline {
@@ -110,6 +112,16 @@ std::int64_t floor_div(i128 a, i128 b) {
 
 }  // namespace
 
+std::string_view to_string(WaveState state) {
+  switch (state) {
+  case WaveState::Idle: return "IDLE";
+  case WaveState::Exec: return "EXEC";
+  case WaveState::Wait: return "WAIT";
+  case WaveState::Stall: return "STALL";
+  }
+  return "?";
+}
+
 BlobAnalyzer::BlobAnalyzer(const ProgramMap *program, unsigned se, AnalysisObserver &observer)
     : program_(program && !program->empty() ? program : nullptr), se_(se), observer_(observer) {}
 
@@ -156,6 +168,12 @@ void BlobAnalyzer::on_packet(const Packet &p) {
   }
   case PacketType::Waverdy: {
     const auto mask = get(p, kMask);
+    for (unsigned w = 0; w < 16; ++w) {
+      if (!(mask & (1u << w)) || !slots_[w].active) continue;
+      // The wave is ready to issue: it stalls until its next instruction issues.
+      close_barrier(slots_[w], p.time - 1);
+      set_state(slots_[w], WaveState::Stall, p.time);
+    }
     for (unsigned w = 0; w < 16; ++w)
       if ((mask & (1u << w)) && slots_[w].in_barrier) {
         DispatchEvent e;
@@ -216,6 +234,13 @@ void BlobAnalyzer::wave_start(const Packet &p) {
   s.pc = program_ ? program_->entry() : 0;
   s.last_issue = p.time;
   s.wave_number = s.waves_started++;
+  s.states.clear();
+  set_state(s, WaveState::Idle, p.time);
+  s.issued = 0;
+  s.has_previous = false;
+  s.barrier_pending = false;
+  s.barrier_duration = -1;
+  s.skipped_wait = nullptr;
 }
 
 void BlobAnalyzer::wave_end(const Packet &p) {
@@ -262,6 +287,22 @@ void BlobAnalyzer::wave_end(const Packet &p) {
       const ProgramInstruction *inst = program_->at(s.pc);
       if (inst && inst->is_endpgm) e.instruction = inst;
     }
+    // No instruction packet and no s_endpgm at the PC (the entry): nothing is known to have run.
+    e.issued_instructions = s.issued > 0 || e.instruction;
+    if (!cdna) {
+      // The state timeline: each change to the next one (or the end), equal states merged.
+      s.spans.clear();
+      for (std::size_t i = 0; i < s.states.size(); ++i) {
+        const std::int64_t until = i + 1 < s.states.size() ? s.states[i + 1].time : p.time;
+        const std::int64_t d = std::min(until, p.time) - s.states[i].time;
+        if (d <= 0) continue;
+        if (!s.spans.empty() && s.spans.back().state == s.states[i].state)
+          s.spans.back().duration += d;
+        else
+          s.spans.push_back({s.states[i].state, d});
+      }
+      e.states = s.spans;
+    }
   }
   add_dispatch(e);
   s.active = false;
@@ -269,9 +310,11 @@ void BlobAnalyzer::wave_end(const Packet &p) {
 }
 
 const ProgramInstruction *BlobAnalyzer::walk(Slot &s, bool is_jump_packet, bool is_jump_taken,
-                                             bool skip_no_packet) {
+                                             bool skip_no_packet, bool is_barrier_wait_packet) {
   const ProgramInstruction *inst = program_->at(s.pc);
-  while (skip_no_packet && inst && inst->issues_no_packet) {
+  while (skip_no_packet && inst && inst->issues_no_packet &&
+         !(is_barrier_wait_packet && inst->is_barrier_wait)) {
+    if (inst->is_barrier_wait) s.skipped_wait = inst;
     s.pc += inst->size;
     inst = program_->at(s.pc);
   }
@@ -304,11 +347,14 @@ void BlobAnalyzer::instruction(const Packet &p, unsigned slot, std::string_view 
     if (!s.active) {
       ++anomalies_.instructions_without_wave;
     } else {
+      ++s.issued;
+      s.skipped_wait = nullptr;
       if (s.mapped) {
         const bool inst_packet = p.type == PacketType::Inst || p.type == PacketType::InstRdna4;
         const bool jump = inst_packet && (name == "JUMP" || name == "JUMP_NO");
         const bool is_mask = p.type == PacketType::ImmediateMask;
-        const ProgramInstruction *inst = walk(s, jump, inst_packet && name == "JUMP", !is_mask);
+        const ProgramInstruction *inst = walk(s, jump, inst_packet && name == "JUMP", !is_mask,
+                                              inst_packet && name == "BARRIER_WAIT");
         if (inst) {
           e.instruction = inst;
           e.pc = inst->address;
@@ -320,8 +366,107 @@ void BlobAnalyzer::instruction(const Packet &p, unsigned slot, std::string_view 
     }
     if (p.type == PacketType::Valuinst && e.instruction && e.instruction->is_wmma)
       e.name = e.instruction->is_wmma_iu4 ? "WMMA_VALU_16" : "WMMA_VALU_32";
+    if (s.active) {
+      // rocprof-trace-decoder's categories: IMMEDIATE packets and the barrier ops are immediates
+      // (their stall is the wait since the previous instruction ended); everything else stalls
+      // from a WAVERDY on and then executes for its category's cycles.
+      const bool immediate = p.type == PacketType::Immediate ||
+                             p.type == PacketType::ImmediateMask || e.name == "BARRIER" ||
+                             e.name == "BARRIER_WAIT";
+      close_barrier(s, p.time);
+      const bool had_previous = s.has_previous;
+      const std::int64_t previous_end = s.previous_end;
+      time_instruction(s, e, trailing_cycles(e.name), immediate);
+      if (e.name == "BARRIER") {  // RDNA3: the barrier lasts until the wave's next event
+        s.barrier_pending = true;
+        s.barrier_first = p.time - e.stall;
+        s.barrier_old_end = s.previous_end;
+      }
+      if (s.skipped_wait && had_previous) insert_barrier_wait(s, e, previous_end);
+      s.skipped_wait = nullptr;
+    }
   }
   add_dispatch(e);
+}
+
+void BlobAnalyzer::set_state(Slot &s, WaveState state, std::int64_t time) {
+  if (s.states.empty() || time > s.states.back().time)
+    s.states.push_back({state, time});
+  else
+    s.states.back().state = state;  // a change at or before the last one takes over from it
+}
+
+void BlobAnalyzer::relabel_wait(Slot &s, std::int64_t from, std::int64_t to) {
+  if (to <= from || s.states.empty()) return;
+  auto &v = s.states;
+  // The state in force at `to`, then every change inside [from, to) replaced by one WAIT.
+  WaveState at_to = v.front().state;
+  for (const auto &c : v)
+    if (c.time <= to) at_to = c.state;
+  const auto first = std::find_if(v.begin(), v.end(), [&](auto &c) { return c.time >= from; });
+  const auto last = std::find_if(first, v.end(), [&](auto &c) { return c.time >= to; });
+  const bool change_at_to = last != v.end() && last->time == to;
+  const auto at = v.erase(first, last);
+  const auto wait = v.insert(at, StateChange{WaveState::Wait, from});
+  if (!change_at_to) v.insert(wait + 1, StateChange{at_to, to});
+}
+
+void BlobAnalyzer::close_barrier(Slot &s, std::int64_t time) {
+  if (!s.barrier_pending) return;
+  s.barrier_pending = false;
+  set_state(s, WaveState::Wait, s.barrier_old_end);
+  set_state(s, WaveState::Exec, time + 1);
+  s.barrier_duration = std::max<std::int64_t>(0, time - s.barrier_first);
+  s.previous_end = s.barrier_first + s.barrier_duration;
+}
+
+void BlobAnalyzer::time_instruction(Slot &s, DispatchEvent &e, std::int64_t cycles,
+                                    bool immediate) {
+  const std::int64_t t = e.time;
+  if (immediate) {
+    const std::int64_t first = s.has_previous ? std::min(t, s.previous_end) : t;
+    e.stall = t - first;
+    e.duration = e.stall + 1;
+    set_state(s, WaveState::Wait, first);
+    set_state(s, WaveState::Exec, t + 1);
+    s.previous_end = t + 1;
+  } else {
+    const bool stalled =
+        !s.states.empty() && s.states.back().state == WaveState::Stall && s.states.back().time < t;
+    e.stall = stalled ? t - s.states.back().time : 0;
+    e.duration = e.stall + cycles;
+    set_state(s, WaveState::Exec, t);
+    s.previous_end = t + cycles;
+  }
+  s.has_previous = true;
+}
+
+void BlobAnalyzer::insert_barrier_wait(Slot &s, DispatchEvent &next, std::int64_t from) {
+  const ProgramInstruction *inst = s.skipped_wait;
+  DispatchEvent w;
+  w.slot = next.slot;
+  w.row_index = s.row_count;
+  w.wave_number = s.wave_number;
+  w.name = "BARRIER_WAIT";
+  w.packet = PacketType::Nop;
+  w.kind = DispatchKind::Instruction;
+  w.instruction = inst;
+  w.pc = inst->address;
+  w.has_pc = true;
+  w.inserted = true;
+  w.issue_gap = 0;
+  w.stall = 0;
+  // From the end of the instruction before it (the BARRIER_SIGNAL) to the next instruction's
+  // first issue attempt, as rocprof-trace-decoder inserts it. Where the next one stalled from
+  // that very cycle, the wait takes its first stall cycle (the decoder gives it one cycle too).
+  w.time = from;
+  if (next.time - next.stall == from && next.stall > 0 && next.duration > 1) {
+    --next.stall;
+    --next.duration;
+  }
+  w.duration = std::max<std::int64_t>(0, next.time - next.stall - from);
+  relabel_wait(s, w.time, w.time + w.duration);
+  observer_.on_dispatch(w);
 }
 
 void BlobAnalyzer::add_dispatch(DispatchEvent &e) {
@@ -346,6 +491,8 @@ void BlobAnalyzer::add_dispatch(DispatchEvent &e) {
   observer_.on_dispatch(e);
   if (s.in_barrier) {
     s.barrier.end = e.time;
+    s.barrier.duration = s.barrier_duration;
+    s.barrier_duration = -1;
     s.in_barrier = false;
     observer_.on_barrier(s.barrier);
   }
@@ -409,6 +556,7 @@ void BlobAnalyzer::exec(const Packet &p, std::string_view source, bool alu) {
 
 void BlobAnalyzer::marker(const Packet &p) {
   const std::uint64_t realtime = get(p, kDelta);
+  observer_.on_realtime({p.time, realtime});
   if (have_marker_) {
     const auto dr = static_cast<std::int64_t>(realtime - marker_realtime_);
     if (dr == 0) {

@@ -73,6 +73,11 @@ std::string to_json(const CaptureInstructionStats &stats) {
                                       {"gap_max", r.gap_max},
                                       {"exec_cycles", r.exec_cycles},
                                       {"barrier_wait", r.barrier_wait},
+                                      {"timed", r.timed},
+                                      {"stall_total", r.stall_total},
+                                      {"stall_mean", r.stall_mean()},
+                                      {"latency_total", r.latency_total},
+                                      {"latency_mean", r.latency_mean()},
                                       {"cost_pct", acc->cost_percent(r)}});
     }
   return out;
@@ -92,17 +97,20 @@ std::string to_text(const CaptureInstructionStats &stats) {
           cdna_report.mapped, cdna_report.inst_packets,
           cdna_report.first_mismatch.empty() ? ""
                                              : "; first mismatch: " + cdna_report.first_mismatch);
-    TextTable table({"pc", "instruction", "hits", "gap total", "mean", "min", "max", "exec cyc",
-                     "barrier", "cost %"},
+    TextTable table({"pc", "instruction", "hits", "gap total", "mean", "min", "max", "stall",
+                     "latency", "exec cyc", "barrier", "cost %"},
                     {Align::Right, Align::Left, Align::Right, Align::Right, Align::Right,
-                     Align::Right, Align::Right, Align::Right, Align::Right, Align::Right});
+                     Align::Right, Align::Right, Align::Right, Align::Right, Align::Right,
+                     Align::Right, Align::Right});
     for (const auto &r : acc->rows())
-      table.add_row({fmt::format("{:#x}", r.pc), r.instruction ? r.instruction->text : "?",
-                     std::to_string(r.hits), std::to_string(r.gap_total),
-                     fmt::format("{:.1f}", r.gap_mean()), std::to_string(r.hits ? r.gap_min : 0),
-                     std::to_string(r.gap_max), std::to_string(r.exec_cycles),
-                     r.barrier_wait ? std::to_string(r.barrier_wait) : "",
-                     fmt::format("{:.1f}", acc->cost_percent(r))});
+      table.add_row(
+          {fmt::format("{:#x}", r.pc), r.instruction ? r.instruction->text : "?",
+           std::to_string(r.hits), std::to_string(r.gap_total), fmt::format("{:.1f}", r.gap_mean()),
+           std::to_string(r.hits ? r.gap_min : 0), std::to_string(r.gap_max),
+           r.timed ? fmt::format("{:.1f}", r.stall_mean()) : "",
+           r.timed ? fmt::format("{:.1f}", r.latency_mean()) : "", std::to_string(r.exec_cycles),
+           r.barrier_wait ? std::to_string(r.barrier_wait) : "",
+           fmt::format("{:.1f}", acc->cost_percent(r))});
     out += table.render() + '\n';
   }
   return out;

@@ -22,6 +22,12 @@ PcStat *PcStatsAccumulator::stat_for(const ProgramInstruction *inst) {
 void PcStatsAccumulator::on_dispatch(const DispatchEvent &event) {
   PcStat *s = stat_for(event.instruction);
   if (!s || event.issue_gap < 0) return;
+  if (event.stall >= 0) {
+    ++s->timed;
+    s->stall_total += event.stall;
+    // An RDNA3 barrier's latency is known when its wait ends (on_barrier).
+    if (!event.opens_barrier || event.name != "BARRIER") s->latency_total += event.duration;
+  }
   ++s->hits;
   s->gap_total += event.issue_gap;
   s->gap_min = std::min(s->gap_min, event.issue_gap);
@@ -38,7 +44,11 @@ void PcStatsAccumulator::on_exec(const ExecEvent &event) {
 }
 
 void PcStatsAccumulator::on_barrier(const BarrierSpan &span) {
-  if (PcStat *s = stat_for(span.instruction)) s->barrier_wait += span.end - span.start;
+  PcStat *s = stat_for(span.instruction);
+  if (!s) return;
+  s->barrier_wait += span.end - span.start;
+  if (span.instruction->mnemonic == "s_barrier")
+    s->latency_total += span.duration >= 0 ? span.duration : span.end - span.start;
 }
 
 void PcStatsAccumulator::merge(const PcStatsAccumulator &other) {
@@ -53,6 +63,9 @@ void PcStatsAccumulator::merge(const PcStatsAccumulator &other) {
     a.exec_cycles += b.exec_cycles;
     a.exec_events += b.exec_events;
     a.barrier_wait += b.barrier_wait;
+    a.timed += b.timed;
+    a.stall_total += b.stall_total;
+    a.latency_total += b.latency_total;
   }
   total_gap_ += other.total_gap_;
   total_hits_ += other.total_hits_;

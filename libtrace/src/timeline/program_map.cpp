@@ -24,6 +24,7 @@ ProgramMap ProgramMap::from_code_object(const compiler::isa::CodeObject &code) {
     p.is_wmma = p.mnemonic.starts_with("v_wmma");
     p.is_wmma_iu4 = p.is_wmma && p.mnemonic.find("iu4") != std::string::npos;
     p.is_endpgm = p.mnemonic == "s_endpgm";
+    p.is_barrier_wait = p.mnemonic == "s_barrier_wait";
     const std::uint64_t dword = (p.address - map.text_begin_) / 4;
     if (dword < map.by_dword_.size())
       map.by_dword_[dword] = static_cast<std::int32_t>(map.instructions_.size());

@@ -83,6 +83,7 @@ TimelineBuilder::TimelineBuilder(unsigned se, std::string blob) : wave_rows_(32)
 void TimelineBuilder::on_wave(const Wave &wave) { timeline_.waves.push_back(wave); }
 
 void TimelineBuilder::on_dispatch(const DispatchEvent &d) {
+  if (d.inserted) return;  // not a VIZ event (an RDNA4 s_barrier_wait without a packet)
   auto &row = wave_rows_[d.slot % wave_rows_.size()];
   TimelineEvent e;
   e.start = d.time;

@@ -1,18 +1,20 @@
 #include "wavescope/trace/timeline/wave_trace.hpp"
 
+#include <algorithm>
+
 namespace wavescope::trace::timeline {
 
 void WaveTraceCollector::on_wave(const Wave &wave) {
   if (current_.empty()) current_.assign(32, -1), ended_.assign(32, -1);
   if (!wave.mapped || !map_) {
-    traces_.push_back({wave, false, {}});
+    traces_.push_back({wave, false, {}, {}});
     order_.push_back(traces_.size() - 1);
     return;
   }
   // The WAVEEND dispatch of this wave follows right away; attach the lifetime to its trace.
   const unsigned slot = wave.slot % 32;
   if (current_[slot] < 0) {
-    traces_.push_back({wave, true, {}});
+    traces_.push_back({wave, true, {}, {}});
     current_[slot] = static_cast<std::int64_t>(traces_.size() - 1);
   }
   auto &t = traces_[static_cast<std::size_t>(current_[slot])];
@@ -32,6 +34,14 @@ void WaveTraceCollector::on_dispatch(const DispatchEvent &d) {
   }
   const auto index = static_cast<std::size_t>(current_[d.slot]);
   auto &trace = traces_[index];
+  if (wave_end) trace.states.assign(d.states.begin(), d.states.end());
+  if (wave_end && !d.issued_instructions) {
+    // No instruction is known to have run: report none, not an s_endpgm at the entry.
+    if (ended_[d.slot] == current_[d.slot]) order_.push_back(index);
+    current_[d.slot] = -1;
+    ended_[d.slot] = -1;
+    return;
+  }
   InstructionTiming t;
   t.pc = d.pc;
   t.instruction = d.instruction;
@@ -42,8 +52,12 @@ void WaveTraceCollector::on_dispatch(const DispatchEvent &d) {
   t.bar_start = d.time;
   t.bar_end = d.time + 1;
   t.is_wave_end = wave_end;
+  t.stall = d.stall;
+  t.duration = d.duration;
+  t.inserted = d.inserted;
+  if (d.inserted) t.bar_end = d.time + std::max<std::int64_t>(1, d.duration);
   trace.instructions.push_back(t);
-  by_row_[key(d.slot, d.row_index)] = {index, trace.instructions.size() - 1};
+  if (!d.inserted) by_row_[key(d.slot, d.row_index)] = {index, trace.instructions.size() - 1};
   if (wave_end) {
     if (ended_[d.slot] == current_[d.slot]) order_.push_back(index);
     current_[d.slot] = -1;
@@ -65,6 +79,7 @@ void WaveTraceCollector::on_barrier(const BarrierSpan &span) {
   auto &t = traces_[it->second.trace].instructions[it->second.instruction];
   t.bar_end = span.end;
   t.barrier_wait = span.end - span.start;
+  if (span.duration >= 0) t.duration = span.duration;
 }
 
 std::vector<WaveTrace> WaveTraceCollector::take() {

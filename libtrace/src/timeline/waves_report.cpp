@@ -34,6 +34,10 @@ json wave_json(const CaptureBlob &blob, const WaveTrace &t, bool cdna, bool inst
   if (!cdna) o["id7"] = w.id7;
   o["mapped"] = t.mapped;
   if (t.mapped) o["instructions"] = t.instructions.size();
+  if (!t.states.empty()) {
+    auto &states = o["states"] = json::array();
+    for (const auto &st : t.states) states.push_back({to_string(st.state), st.duration});
+  }
   if (instructions && t.mapped) {
     auto &insts = o["insts"] = json::array();
     for (const auto &i : t.instructions) {
@@ -46,6 +50,9 @@ json wave_json(const CaptureBlob &blob, const WaveTrace &t, bool cdna, bool inst
       r["name"] = i.name;
       r["viz"] = {i.bar_start, i.bar_end};
       if (i.barrier_wait) r["barrier_wait"] = i.barrier_wait;
+      if (i.stall >= 0) r["stall"] = i.stall;
+      if (i.duration >= 0) r["duration"] = i.duration;
+      if (i.inserted) r["inserted"] = true, r["pkt"] = nullptr;
       if (!i.exec.empty()) {
         auto &exec = r["exec"] = json::array();
         for (const auto &e : i.exec) exec.push_back({e.row, e.name, e.start, e.end});

@@ -43,6 +43,10 @@ private:
     std::uint64_t start_index = 0;
     std::uint32_t id7 = 0;
   };
+  struct StateChange {
+    WaveState state;
+    std::int64_t time;
+  };
   struct Slot {
     bool active = false;  // a traced wave occupies the slot
     bool mapped = false;  // its PC is known
@@ -53,6 +57,16 @@ private:
     std::uint32_t row_count = 0;
     bool in_barrier = false;
     BarrierSpan barrier;
+    // rocprof-trace-decoder's model of the wave (spec §11): its state since each change, the
+    // end (first attempt + duration) of its last instruction, a pending RDNA3 barrier.
+    std::vector<StateChange> states;
+    std::vector<WaveStateSpan> spans;  // the states as spans, built at the wave's end
+    std::uint32_t issued = 0;          // instruction packets of the wave
+    bool has_previous = false;
+    std::int64_t previous_end = 0;
+    bool barrier_pending = false;
+    std::int64_t barrier_first = 0, barrier_old_end = 0, barrier_duration = -1;
+    const ProgramInstruction *skipped_wait = nullptr;  // an s_barrier_wait the walk skipped
   };
   struct Pending {
     unsigned slot;
@@ -73,7 +87,19 @@ private:
   void marker(const sqtt::Packet &p);
   // Walks slot `s` to the instruction this packet issued; nullptr if the PC is unknown.
   const ProgramInstruction *walk(Slot &s, bool is_jump_packet, bool is_jump_taken,
-                                 bool skip_no_packet);
+                                 bool skip_no_packet, bool is_barrier_wait_packet);
+  // The wave-state model (rocprof-trace-decoder's update_state): `state` from `time` on.
+  static void set_state(Slot &s, WaveState state, std::int64_t time);
+  // Relabels [from, to) of the state history as WAIT (an inserted s_barrier_wait).
+  static void relabel_wait(Slot &s, std::int64_t from, std::int64_t to);
+  // Ends a pending RDNA3 barrier at the wave's next event at `time`.
+  static void close_barrier(Slot &s, std::int64_t time);
+  // Stall and duration of an instruction packet at `time` with `cycles` of execution; updates
+  // the model. `immediate`: an IMMEDIATE-like record (s_nop, s_waitcnt, barriers).
+  static void time_instruction(Slot &s, DispatchEvent &e, std::int64_t cycles, bool immediate);
+  // Reports the s_barrier_wait the walk skipped before `next`, from `from` (the end of the
+  // instruction before it).
+  void insert_barrier_wait(Slot &s, DispatchEvent &next, std::int64_t from);
 
   const ProgramMap *program_;
   unsigned se_;

@@ -37,6 +37,9 @@ public:
   void on_clock(const ClockPoint &c) override {
     for (auto *o : observers_) o->on_clock(c);
   }
+  void on_realtime(const RealtimePair &r) override {
+    for (auto *o : observers_) o->on_realtime(r);
+  }
 
 private:
   std::vector<AnalysisObserver *> observers_;
@@ -76,7 +79,7 @@ public:
     if (w.traced) ++traced_waves;
   }
   void on_dispatch(const DispatchEvent &e) override {
-    if (e.has_pc) ++mapped_instructions;
+    if (e.has_pc && !e.inserted) ++mapped_instructions;
   }
   std::uint64_t waves = 0, traced_waves = 0, mapped_instructions = 0;
 };

@@ -5,6 +5,7 @@
 // stream into a timeline model, per-wave instruction lists or per-PC statistics.
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "wavescope/trace/sqtt/packet_types.hpp"
@@ -27,6 +28,18 @@ struct Wave {
   std::uint64_t start_index = 0, end_index = 0;  // packet indices
   bool traced = false;  // on the unit tinygrad's mapper follows (CU 0, SIMD 0)
   bool mapped = false;  // traced on RDNA with a program: its instructions were followed
+};
+
+// A wave's state between two trace events, as AMD's rocprof-trace-decoder names them: IDLE
+// until its first instruction, EXEC after an instruction issued, WAIT on an immediate (s_nop,
+// s_waitcnt, s_wait_*), a barrier or an RDNA4 s_barrier_wait, STALL from a WAVERDY (the wave
+// was ready) until its next instruction issued.
+enum class WaveState : std::uint8_t { Idle, Exec, Wait, Stall };
+std::string_view to_string(WaveState state);
+
+struct WaveStateSpan {
+  WaveState state = WaveState::Idle;
+  std::int64_t duration = 0;  // cycles
 };
 
 // What produced an event on a WAVE:<slot> row.
@@ -54,6 +67,24 @@ struct DispatchEvent {
   std::uint64_t wave_number = 0;  // which wave of this slot (per blob, from 0)
   bool expects_exec = false;      // queued for an execution-unit event (spec §12.2)
   bool opens_barrier = false;     // BARRIER / BARRIER_SIGNAL
+  // Instructions of waves on the traced unit, as rocprof-trace-decoder defines them (spec §11):
+  // the wave first tried to issue at `time - stall`; `duration` is the stall plus the
+  // instruction's execution cycles (its exec event's length, 1 where it has none), so
+  // `duration - stall` is the exec-event length. An RDNA3 BARRIER's duration runs to the wave's
+  // next event (BarrierSpan::duration). -1 where undefined (wave ends, other SIMDs, WAVERDY).
+  std::int64_t stall = -1;
+  std::int64_t duration = -1;
+  // An RDNA4 s_barrier_wait, which issues no packet (spec §9.2): reported between the
+  // BARRIER_SIGNAL's end and the next instruction's first issue attempt. It is not a VIZ event:
+  // row_index is the next event's, and the VIZ timeline leaves it out.
+  bool inserted = false;
+  // Wave ends of traced waves whose instructions were followed: the wave's state timeline
+  // (valid during the callback only).
+  std::span<const WaveStateSpan> states;
+  // False for a wave end whose wave issued no instruction packet while its PC (the entry)
+  // holds no s_endpgm, i.e. an SE without instruction tracing: VIZ still gives it the entry PC,
+  // but no instruction is known to have run there.
+  bool issued_instructions = true;
 };
 
 // An execution-unit event (ALUEXEC/VMEMEXEC), linked first-in first-out to a dispatch.
@@ -76,6 +107,17 @@ struct BarrierSpan {
   std::int64_t start = 0, end = 0;
   const ProgramInstruction *instruction = nullptr;
   std::uint64_t pc = 0;
+  // RDNA3 BARRIER: rocprof-trace-decoder's duration, from the first issue attempt to the wave's
+  // next event (a WAVERDY counts from the cycle before it); -1 for RDNA4 BARRIER_SIGNAL, whose
+  // wait is the s_barrier_wait record.
+  std::int64_t duration = -1;
+};
+
+// A realtime marker (spec §13): the shader clock and the 100 MHz realtime counter sampled
+// together (rocprof-trace-decoder's REALTIME records).
+struct RealtimePair {
+  std::int64_t shader_clock = 0;
+  std::uint64_t realtime = 0;
 };
 
 // A shader-clock estimate from two consecutive realtime markers (spec §13).
@@ -112,6 +154,7 @@ public:
   virtual void on_exec(const ExecEvent &) {}
   virtual void on_barrier(const BarrierSpan &) {}  // when the wait ends
   virtual void on_clock(const ClockPoint &) {}
+  virtual void on_realtime(const RealtimePair &) {}
 };
 
 }  // namespace wavescope::trace::timeline

@@ -27,8 +27,16 @@ struct PcStat {
   std::int64_t exec_cycles = 0;  // summed durations of the linked execution-unit events
   std::uint64_t exec_events = 0;
   std::int64_t barrier_wait = 0;  // summed barrier bars
+  // rocprof-trace-decoder's split (DispatchEvent::stall/duration), over the `timed` hits that
+  // have one (not the wave-end records): stall cycles, and latency = duration (stall plus
+  // execution; an RDNA3 barrier to the wave's next event).
+  std::uint64_t timed = 0;
+  std::int64_t stall_total = 0;
+  std::int64_t latency_total = 0;
 
   double gap_mean() const { return hits ? double(gap_total) / double(hits) : 0.0; }
+  double stall_mean() const { return timed ? double(stall_total) / double(timed) : 0.0; }
+  double latency_mean() const { return timed ? double(latency_total) / double(timed) : 0.0; }
 };
 
 class PcStatsAccumulator : public AnalysisObserver {

@@ -28,6 +28,7 @@ struct ProgramInstruction {
   bool is_wmma = false;           // v_wmma_*: VIZ names its VALUINST WMMA_VALU_<n>
   bool is_wmma_iu4 = false;
   bool is_endpgm = false;
+  bool is_barrier_wait = false;  // RDNA4 s_barrier_wait (the wait half of a split barrier)
 };
 
 class ProgramMap {

@@ -31,6 +31,11 @@ struct InstructionTiming {
   std::int64_t barrier_wait = 0;            // bar length of a BARRIER/BARRIER_SIGNAL, else 0
   std::vector<ExecSpan> exec;               // linked execution-unit events
   bool is_wave_end = false;
+  // rocprof-trace-decoder's figures (DispatchEvent::stall/duration): the wave first tried to
+  // issue at time - stall; duration - stall is the execution time. -1 on the wave-end record.
+  std::int64_t stall = -1;
+  std::int64_t duration = -1;
+  bool inserted = false;  // an RDNA4 s_barrier_wait, which has no packet
 
   std::int64_t exec_cycles() const {
     std::int64_t total = 0;
@@ -42,7 +47,10 @@ struct InstructionTiming {
 struct WaveTrace {
   Wave wave;
   bool mapped = false;  // on the traced unit (RDNA CU 0 / SIMD 0): instructions were followed
+  // The instructions in issue order, ending with the wave-end record (s_endpgm). A wave on an
+  // SE without instruction tracing has none at all (unless its entry is the s_endpgm).
   std::vector<InstructionTiming> instructions;
+  std::vector<WaveStateSpan> states;  // traced RDNA waves: the state timeline, start to end
 };
 
 // Collects WaveTraces in order of the waves' ends.

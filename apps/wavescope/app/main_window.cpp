@@ -28,6 +28,7 @@
 #include "views/cfg_view.hpp"
 #include "views/counters_view.hpp"
 #include "views/isa_view.hpp"
+#include "views/memory_view.hpp"
 #include "views/profile_timeline_view.hpp"
 #include "views/rewrite_view.hpp"
 #include "views/timing_view.hpp"
@@ -90,6 +91,9 @@ MainWindow::MainWindow(QWidget *parent)
            new RewriteView(*workspace_, *selection_, this));
   add_view(QStringLiteral("timeline"), tr("Timeline"),
            new ProfileTimelineView(*workspace_, *selection_, this));
+  add_view(QStringLiteral("memory"), tr("Memory"), new MemoryView(*workspace_, *selection_, this));
+  connect(selection_, &Selection::reveal_requested, this,
+          [this](const QString &view) { show_view(view); });
 
   // Navigator: a filterable tree; selecting an item moves the focus.
   navigator_filter_->setSourceModel(navigator_model_);

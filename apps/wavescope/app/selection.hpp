@@ -3,7 +3,9 @@
 //  * the focus: which document and which thing inside it (kernel, shader engine, wave, rewrite
 //    pass or step) the navigator points at, with back/forward history;
 //  * the PC: an instruction chosen in any view (timeline bar, timing row, ISA line, CFG token)
-//    becomes the selection in every view.
+//    becomes the selection in every view;
+//  * the profile item: a span or a buffer of a profile (the timeline and memory views), or a
+//    moment of it (a kernel run that left no span).
 
 #include <QObject>
 #include <QString>
@@ -25,9 +27,22 @@ struct Focus {
   bool operator==(const Focus &) const = default;
 };
 
+// A span, buffer or moment of a document's profile.
+struct ProfileItem {
+  int document = -1;
+  int track = -1;    // index into the profile's tracks
+  int span = -1;     // index into the track's spans, or -1
+  int buffer = -1;   // index into a memory track's buffers, or -1
+  qint64 time = -1;  // picoseconds: a moment (a kernel run without a span), or -1
+  bool operator==(const ProfileItem &) const = default;
+  bool is_span() const { return track >= 0 && span >= 0; }
+  bool is_buffer() const { return track >= 0 && buffer >= 0; }
+};
+
 }  // namespace wavescope::gui
 
 Q_DECLARE_METATYPE(wavescope::gui::Focus)
+Q_DECLARE_METATYPE(wavescope::gui::ProfileItem)
 
 namespace wavescope::gui {
 
@@ -72,6 +87,16 @@ public Q_SLOTS:
     Q_EMIT pc_selected(pc);
   }
 
+  const ProfileItem &profile_item() const { return profile_item_; }
+  // Selects a span, buffer or moment of a profile (once per change).
+  void select_profile_item(const wavescope::gui::ProfileItem &item) {
+    if (item == profile_item_) return;
+    profile_item_ = item;
+    Q_EMIT profile_item_selected(item);
+  }
+  // Asks the window to show a view (a link followed in another view).
+  void reveal(const QString &view) { Q_EMIT reveal_requested(view); }
+
   // Highlights every use of a register or opcode token (empty clears); toggles off when repeated.
   void toggle_highlight(const QString &token) {
     highlight_ = token == highlight_ ? QString() : token;
@@ -82,6 +107,8 @@ Q_SIGNALS:
   void highlight_changed(const QString &token);
   void focus_changed(const wavescope::gui::Focus &focus);
   void pc_selected(quint64 pc);
+  void profile_item_selected(const wavescope::gui::ProfileItem &item);
+  void reveal_requested(const QString &view);
 
 private:
   void apply(const Focus &focus) {
@@ -92,6 +119,7 @@ private:
   Focus focus_;
   std::optional<quint64> pc_;
   QString highlight_;
+  ProfileItem profile_item_;
   std::vector<Focus> back_, forward_;
 };
 

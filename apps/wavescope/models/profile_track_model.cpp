@@ -41,6 +41,29 @@ QString format_time(double ps, double step) {
 
 QString format_time(double ps) { return format_time(ps, 0); }
 
+QString format_bytes(double bytes, double step) {
+  static constexpr const char *kUnits[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+  if (bytes == 0) return QStringLiteral("0 B");
+  const double magnitude = std::max(std::abs(bytes), std::abs(step));
+  int u = 0;
+  double scale = 1;
+  while (u < 5 && magnitude >= scale * 1000) {
+    scale *= 1000;
+    ++u;
+  }
+  int decimals = 0;
+  if (step > 0) {
+    const double s = step / scale;
+    decimals = s >= 1 ? 0 : std::min(3, static_cast<int>(std::ceil(-std::log10(s) - 1e-9)));
+  } else if (u > 0) {
+    const double v = std::abs(bytes) / scale;
+    decimals = v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2;
+  }
+  return QStringLiteral("%1 %2").arg(bytes / scale, 0, 'f', decimals).arg(QLatin1String(kUnits[u]));
+}
+
+QString format_bytes(double bytes) { return format_bytes(bytes, 0); }
+
 namespace {
 // A numeric JSON value as text (fields keep their JSON encoding); 0 when not a number.
 double number_of(const std::string &json) {

@@ -19,6 +19,12 @@ QString format_time(double picoseconds);
 // As format_time, with as many decimals as a tick step of `step` picoseconds needs.
 QString format_time(double picoseconds, double step);
 
+// A byte count in the decimal unit that suits it, three significant figures: "512 B", "16.4 kB",
+// "1.50 GB" (VIZ's units).
+QString format_bytes(double bytes);
+// As format_bytes, with as many decimals as an axis step of `step` bytes needs ("0 B", "5 kB").
+QString format_bytes(double bytes, double step);
+
 // Throughput of a span where the profile knows its bytes or FLOPs: GB/s, GFLOP/s (0 when not).
 struct SpanRates {
   double gbytes_per_s = 0, gflops = 0;

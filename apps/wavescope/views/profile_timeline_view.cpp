@@ -7,14 +7,17 @@
 #include <QShortcut>
 #include <QSplitter>
 #include <QTextBrowser>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
 #include "app/selection.hpp"
 #include "app/workspace.hpp"
+#include "models/ansi_html.hpp"
 #include "models/profile_track_model.hpp"
 #include "views/profile_timeline_widget.hpp"
+#include "wavescope/trace/profile/memory_layout.hpp"
 
 namespace wavescope::gui {
 
@@ -30,9 +33,9 @@ QString row(const QString &key, const QString &value) {
 
 ProfileTimelineView::ProfileTimelineView(Workspace &workspace, Selection &selection,
                                          QWidget *parent)
-    : QWidget(parent), workspace_(workspace), tracks_(new ProfileTrackModel(this)),
-      timeline_(new ProfileTimelineWidget(*tracks_, this)), header_(new QLabel(this)),
-      inspector_(new QTextBrowser(this)), finder_(new QLineEdit(this)) {
+    : QWidget(parent), workspace_(workspace), selection_(selection),
+      tracks_(new ProfileTrackModel(this)), timeline_(new ProfileTimelineWidget(*tracks_, this)),
+      header_(new QLabel(this)), inspector_(new QTextBrowser(this)), finder_(new QLineEdit(this)) {
   auto *layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   header_->setTextFormat(Qt::RichText);
@@ -80,11 +83,13 @@ ProfileTimelineView::ProfileTimelineView(Workspace &workspace, Selection &select
           &ProfileTimelineView::find_track);
 
   connect(timeline_, &ProfileTimelineWidget::span_selected, this,
-          &ProfileTimelineView::inspect_span);
+          &ProfileTimelineView::publish_span);
   connect(timeline_, &ProfileTimelineWidget::range_changed, this,
           &ProfileTimelineView::inspect_range);
-  connect(timeline_, &ProfileTimelineWidget::selection_cleared, this,
-          &ProfileTimelineView::inspect_profile);
+  connect(timeline_, &ProfileTimelineWidget::selection_cleared, this, [this] {
+    inspect_profile();
+    selection_.select_profile_item({});
+  });
   connect(timeline_, &ProfileTimelineWidget::range_cleared, this,
           &ProfileTimelineView::inspect_profile);
 
@@ -92,6 +97,9 @@ ProfileTimelineView::ProfileTimelineView(Workspace &workspace, Selection &select
     if (document_ < 0) show_document(index);
   });
   connect(&selection, &Selection::focus_changed, this, &ProfileTimelineView::on_focus);
+  connect(&selection, &Selection::profile_item_selected, this,
+          &ProfileTimelineView::on_profile_item);
+  connect(inspector_, &QTextBrowser::anchorClicked, this, &ProfileTimelineView::on_link);
   show_document(-1);
 }
 
@@ -106,6 +114,85 @@ QString ProfileTimelineView::inspector_text() const { return inspector_->toPlain
 void ProfileTimelineView::on_focus(const Focus &focus) {
   const Document *doc = workspace_.document(focus.document);
   if (doc && doc->profile() && focus.document != document_) show_document(focus.document);
+}
+
+void ProfileTimelineView::publish_span(int track, int span) {
+  inspect_span(track, span);
+  ProfileItem item;
+  item.document = document_;
+  item.track = track;
+  item.span = span;
+  selection_.select_profile_item(item);
+}
+
+void ProfileTimelineView::on_profile_item(const ProfileItem &item) {
+  if (item.document < 0 || item.is_buffer()) return;
+  if (item.document != document_) show_document(item.document);
+  if (item.document != document_) return;
+  if (item.is_span()) {
+    const auto now = timeline_->selected();
+    if (!now || now->track != item.track || now->span != item.span)
+      timeline_->select_span({item.track, item.span});
+  } else if (item.track >= 0 && item.buffer < 0) {
+    timeline_->scroll_to_track(item.track);
+  } else if (item.time >= 0) {
+    // A kernel run the device left no span for: mark the moment it was launched.
+    const tp::Profile *profile = tracks_->profile();
+    QString label;
+    for (const tp::Execution &x : profile->executions)
+      if (x.time == item.time) label = QString::fromStdString(tp::plain_text(x.name)).simplified();
+    timeline_->mark_time(static_cast<double>(item.time), label);
+    inspect_moment(item.time);
+  }
+}
+
+void ProfileTimelineView::inspect_moment(qint64 time) {
+  const tp::Profile *profile = tracks_->profile();
+  if (!profile) return;
+  QString html;
+  for (const tp::Execution &x : profile->executions) {
+    if (x.time != time) continue;
+    html += QStringLiteral("<h3>%1</h3><table>").arg(ansi_to_html(x.name));
+    html += row(tr("device"), esc(x.device));
+    html += row(tr("launched"), format_time(static_cast<double>(x.time)));
+    html += row(tr("run"), QString::number(x.run));
+    html += QStringLiteral("</table>") + buffers_html(x.run);
+    html += tr("<p style='color:#8a8f98'>The device recorded no span for this run: the line marks "
+               "its launch.</p>");
+  }
+  inspector_->setHtml(html);
+}
+
+QString ProfileTimelineView::buffers_html(std::uint64_t run) const {
+  const tp::Profile *profile = tracks_->profile();
+  const auto used = tp::buffers_of_run(*profile, run);
+  if (used.empty()) return {};
+  QString html = QStringLiteral("<h4>Buffers</h4><table>");
+  for (const tp::RunBuffer &u : used) {
+    const tp::Track &track = profile->tracks[static_cast<std::size_t>(u.track)];
+    const tp::Buffer &b = track.buffers[static_cast<std::size_t>(u.buffer)];
+    html += QStringLiteral("<tr><td>%1@data%2</td><td><a href='buffer:%3:%4'>buffer %5</a> %6 "
+                           "<span style='color:#8a8f98'>%7</span></td></tr>")
+                .arg(QLatin1String(tp::to_string(u.mode)))
+                .arg(u.argument)
+                .arg(u.track)
+                .arg(u.buffer)
+                .arg(b.key)
+                .arg(format_bytes(static_cast<double>(b.bytes())), esc(track.name));
+  }
+  return html + QStringLiteral("</table>");
+}
+
+void ProfileTimelineView::on_link(const QUrl &url) {
+  const QStringList parts = url.toString().split(':');
+  if (parts.size() == 3 && parts[0] == QStringLiteral("buffer")) {
+    ProfileItem item;
+    item.document = document_;
+    item.track = parts[1].toInt();
+    item.buffer = parts[2].toInt();
+    selection_.select_profile_item(item);
+    selection_.reveal(QStringLiteral("memory"));
+  }
 }
 
 void ProfileTimelineView::show_document(int index) {
@@ -141,8 +228,10 @@ void ProfileTimelineView::inspect_profile() {
   html += row(tr("markers"), QString::number(profile->markers.size()));
   html += QStringLiteral("</table><h4>Tracks</h4><table>");
   for (const tp::Track &t : profile->tracks)
-    html += row(esc(t.name), t.kind == tp::TrackKind::Spans ? tr("%1 spans").arg(t.spans.size())
-                                                            : tr("peak %1").arg(t.peak, 0, 'g', 6));
+    html +=
+        row(esc(t.name), t.kind == tp::TrackKind::Spans    ? tr("%1 spans").arg(t.spans.size())
+                         : t.kind == tp::TrackKind::Memory ? tr("peak %1").arg(format_bytes(t.peak))
+                                                           : tr("peak %1").arg(t.peak, 0, 'g', 6));
   html += QStringLiteral("</table><p style='color:#8a8f98'>Click a span for its fields.</p>");
   inspector_->setHtml(html);
 }
@@ -169,7 +258,10 @@ void ProfileTimelineView::inspect_span(int track_index, int span_index) {
   QString stack;
   if (const tp::SpanDetails *d = profile->details(span)) {
     if (d->exec) html += row(tr("run"), QString::number(*d->exec));
-    if (d->bytes) html += row(tr("bytes"), QString::number(*d->bytes));
+    if (d->bytes)
+      html += row(tr("bytes"), QStringLiteral("%1 <span style='color:#8a8f98'>(%2)</span>")
+                                   .arg(format_bytes(static_cast<double>(*d->bytes)))
+                                   .arg(*d->bytes));
     if (!d->category.empty()) html += row(tr("category"), esc(d->category));
     if (!d->metadata.empty()) html += row(tr("metadata"), esc(d->metadata));
     if (!d->profile_key.empty()) html += row(tr("key"), esc(d->profile_key));
@@ -182,6 +274,8 @@ void ProfileTimelineView::inspect_span(int track_index, int span_index) {
                    .arg(esc(it->code));
   }
   html += QStringLiteral("</table>");
+  if (const tp::SpanDetails *d = profile->details(span); d && d->exec)
+    html += buffers_html(*d->exec);
   if (!stack.isEmpty()) html += QStringLiteral("<h4>Stack (innermost first)</h4>") + stack;
   inspector_->setHtml(html);
 }

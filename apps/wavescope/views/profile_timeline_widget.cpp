@@ -34,15 +34,6 @@ double nice_step(double raw) {
   return base * 10;
 }
 
-QString format_bytes(double bytes) {
-  static const char *units[] = {"B", "KB", "MB", "GB", "TB"};
-  int u = 0;
-  while (bytes >= 1000 && u < 4) {
-    bytes /= 1000;
-    ++u;
-  }
-  return QStringLiteral("%1 %2").arg(bytes, 0, 'f', u == 0 ? 0 : 1).arg(QLatin1String(units[u]));
-}
 }  // namespace
 
 ProfileTimelineWidget::ProfileTimelineWidget(ProfileTrackModel &model, QWidget *parent)
@@ -136,14 +127,26 @@ void ProfileTimelineWidget::select_span(SpanRef ref, bool follow_span) {
   const tp::Track &track = profile->tracks[static_cast<std::size_t>(ref.track)];
   if (ref.span < 0 || ref.span >= static_cast<int>(track.spans.size())) return;
   selected_ = ref;
+  mark_.reset();
   current_track_ = ref.track;
   if (follow_span) follow(track.spans[static_cast<std::size_t>(ref.span)]);
   update();
   Q_EMIT span_selected(ref.track, ref.span);
 }
 
+void ProfileTimelineWidget::mark_time(double t, const QString &label) {
+  mark_ = Mark{t, label};
+  if (t < t0_ || t > t1_) {
+    const double w = t1_ - t0_;
+    set_window(t - w / 2, t + w / 2);
+  }
+  update();
+}
+
 void ProfileTimelineWidget::clear_selection() {
-  if (!selected_) return;
+  const bool had_mark = mark_.has_value();
+  mark_.reset();
+  if (!selected_ && !had_mark) return;
   selected_.reset();
   update();
   Q_EMIT selection_cleared();
@@ -282,6 +285,7 @@ void ProfileTimelineWidget::paintEvent(QPaintEvent *) {
     paint_row(p, row, top);
   }
   paint_markers(p);
+  paint_mark(p);
   p.restore();
   paint_range(p);
   paint_axis(p);
@@ -447,6 +451,22 @@ void ProfileTimelineWidget::paint_markers(QPainter &p) {
     p.setPen(QPen(c, 1, Qt::DashLine));
     p.drawLine(QPointF(x, kAxisHeight), QPointF(x, height()));
   }
+}
+
+void ProfileTimelineWidget::paint_mark(QPainter &p) {
+  if (!mark_) return;
+  const double x = x_of(mark_->time);
+  if (x < kGutter || x > width()) return;
+  p.setPen(QPen(theme::accent(), 2));
+  p.drawLine(QPointF(x, kAxisHeight), QPointF(x, height()));
+  if (mark_->label.isEmpty()) return;
+  const QFontMetrics fm(font());
+  const int w = fm.horizontalAdvance(mark_->label) + 10;
+  const double left = std::min<double>(x + 3, width() - w - 2);
+  const QRectF box(left, kAxisHeight + 2, w, 16);
+  p.fillRect(box, theme::accent().darker(160));
+  p.setPen(QColor(255, 255, 255));
+  p.drawText(box, Qt::AlignCenter, mark_->label);
 }
 
 void ProfileTimelineWidget::paint_range(QPainter &p) {

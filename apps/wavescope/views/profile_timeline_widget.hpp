@@ -35,6 +35,12 @@ public:
   std::optional<SpanRef> selected() const { return selected_; }
   void select_span(SpanRef ref, bool follow = true);
   void clear_selection();
+  // Marks a moment (a kernel launch without a span) with a labelled line, scrolling it into view;
+  // selecting a span or clearing the selection removes it.
+  void mark_time(double t, const QString &label);
+  std::optional<double> marked_time() const {
+    return mark_ ? std::optional<double>(mark_->time) : std::nullopt;
+  }
   std::optional<std::pair<double, double>> range() const { return range_; }
   void set_range(double t0, double t1);
   // Scrolls the track into view and makes it the current track.
@@ -98,6 +104,7 @@ private:
                     double peak, QColor color, int top, int height);
   void paint_markers(QPainter &p);
   void paint_range(QPainter &p);
+  void paint_mark(QPainter &p);
 
   ProfileTrackModel &model_;
   std::vector<Row> rows_;
@@ -107,6 +114,11 @@ private:
   std::optional<SpanRef> selected_;
   int current_track_ = -1;
   std::optional<std::pair<double, double>> range_;
+  struct Mark {
+    double time = 0;
+    QString label;
+  };
+  std::optional<Mark> mark_;
 
   enum class Drag { None, Pan, Range };
   Drag drag_ = Drag::None;

@@ -262,7 +262,7 @@ void ProfileTimelineWidget::resizeEvent(QResizeEvent *) { clamp_scroll(); }
 void ProfileTimelineWidget::paintEvent(QPaintEvent *) {
   QPainter p(this);
   p.fillRect(rect(), theme::canvas());
-  drawn_spans_ = merged_runs_ = 0;
+  drawn_spans_ = merged_runs_ = covered_spans_ = 0;
   const tp::Profile *profile = model_.profile();
   if (!profile) {
     p.setPen(theme::muted_text());
@@ -348,7 +348,8 @@ void ProfileTimelineWidget::paint_spans(QPainter &p, const tp::Track &track, int
   const double ppp = ps_per_pixel();
   const auto t0 = static_cast<tp::Picoseconds>(std::floor(t0_));
   const auto t1 = static_cast<tp::Picoseconds>(std::ceil(t1_)) + 1;
-  const auto min_width = static_cast<tp::Picoseconds>(std::ceil(ppp));
+  // Spans narrower than two pixels merge into runs of about two pixels: no hairline slivers.
+  const auto min_width = lod_ ? static_cast<tp::Picoseconds>(std::ceil(kMinBarPixels * ppp)) : 0;
   const QFontMetrics fm(font());
   const double right = width();
   for (std::size_t level = 0; level < levels.size(); ++level) {
@@ -357,18 +358,25 @@ void ProfileTimelineWidget::paint_spans(QPainter &p, const tp::Track &track, int
     runs_.clear();
     tp::visible_runs(track, levels[level], t0, t1, min_width, runs_);
     for (const tp::LodRun &run : runs_) {
+      covered_spans_ += run.count;
       const double x0 = std::max<double>(kGutter, x_of(static_cast<double>(run.start)));
       const double x1 = std::min(right, x_of(static_cast<double>(run.end)));
-      const double w = std::max(1.0, x1 - x0);
+      const double w = std::max(kMinBarPixels, x1 - x0);
       const QRectF bar(x0, y + 1, w, kRowHeight - 2);
       if (run.count > 1) {
-        // Merged sub-pixel spans: the colour of the first, dimmed, so density still reads.
-        p.fillRect(bar, span_color(track.spans[run.first].name).darker(135));
+        // Merged short spans: one neutral colour, brighter the more spans it holds, so density
+        // reads without a confetti of hues.
+        const int more = std::min(60, static_cast<int>(12 * std::log2(double(run.count))));
+        p.fillRect(bar, QColor(0x5c, 0x66, 0x78).lighter(100 + more));
         ++merged_runs_;
         continue;
       }
       const tp::Span &span = track.spans[run.first];
-      const QColor color = span_color(span.name);
+      QColor color = span_color(span.name);
+      // A short span alone keeps its hue, muted, at the minimum width.
+      if (x1 - x0 < 2 * kMinBarPixels)
+        color =
+            QColor::fromHsl(color.hslHue(), color.hslSaturation() / 2, color.lightness() * 4 / 5);
       p.fillRect(bar, color);
       ++drawn_spans_;
       if (w >= 28) {
@@ -490,11 +498,16 @@ void ProfileTimelineWidget::paint_axis(QPainter &p) {
   const double step = nice_step(ps_per_pixel() * 110);
   p.setPen(theme::text());
   const QFontMetrics fm(font());
+  double last_label_end = kGutter;
   for (double t = std::ceil(t0_ / step) * step; t <= t1_; t += step) {
     const double x = x_of(t);
     if (x < kGutter) continue;
     p.drawLine(QPointF(x, kAxisHeight - 8), QPointF(x, kAxisHeight - 1));
-    p.drawText(QPointF(x + 3, kAxisHeight - 10), format_time(std::abs(t) < step / 2 ? 0 : t, step));
+    const QString label = format_time(std::abs(t) < step / 2 ? 0 : t, step);
+    // A label that would run off the right edge ends at it instead (it stays whole).
+    const double lx = std::min(x + 3, width() - fm.horizontalAdvance(label) - 4.0);
+    if (lx > last_label_end) p.drawText(QPointF(lx, kAxisHeight - 10), label);
+    last_label_end = lx + fm.horizontalAdvance(label) + 6;
   }
   // Markers' names on the axis.
   const tp::Profile &profile = *model_.profile();

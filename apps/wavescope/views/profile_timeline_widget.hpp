@@ -50,9 +50,17 @@ public:
   // Zooms to the selected span, or the range, else the whole profile.
   void fit_selection();
 
-  // Spans drawn (one by one) and merged runs in the last frame.
+  // Spans drawn (one by one), merged runs, and spans the frame covered (drawn alone or within a
+  // merged run) in the last frame.
   std::size_t last_drawn_spans() const { return drawn_spans_; }
   std::size_t last_merged_runs() const { return merged_runs_; }
+  std::size_t last_covered_spans() const { return covered_spans_; }
+  // Level of detail on (the default): sub-pixel spans merge. Off, every visible span is drawn on
+  // its own (the benchmark's baseline).
+  void set_level_of_detail(bool on) {
+    lod_ = on;
+    update();
+  }
   // The y of a track's first row (widget coordinates, before scrolling), -1 when absent.
   int track_y(int track) const;
 
@@ -60,6 +68,8 @@ public:
   static constexpr int kGutter = 190;
   static constexpr int kRowHeight = 20;
   static constexpr int kSeriesHeight = 54;
+  // The narrowest bar drawn; shorter spans merge into runs this wide.
+  static constexpr double kMinBarPixels = 2;
 
 Q_SIGNALS:
   void span_selected(int track, int span);
@@ -128,7 +138,8 @@ private:
   std::optional<QPointF> hover_;
 
   std::vector<trace::profile::LodRun> runs_;  // scratch, reused per level
-  std::size_t drawn_spans_ = 0, merged_runs_ = 0;
+  std::size_t drawn_spans_ = 0, merged_runs_ = 0, covered_spans_ = 0;
+  bool lod_ = true;
 };
 
 }  // namespace wavescope::gui

@@ -8,6 +8,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -25,11 +26,13 @@
 #include "app/selection.hpp"
 #include "app/workspace.hpp"
 #include "models/navigator_model.hpp"
+#include "models/search_model.hpp"
 #include "views/cfg_view.hpp"
 #include "views/counters_view.hpp"
 #include "views/isa_view.hpp"
 #include "views/memory_view.hpp"
 #include "views/profile_timeline_view.hpp"
+#include "views/quick_open.hpp"
 #include "views/rewrite_view.hpp"
 #include "views/timing_view.hpp"
 #include "views/waves_view.hpp"
@@ -80,7 +83,23 @@ MainWindow::MainWindow(QWidget *parent)
   resize(1600, 1000);
 
   tabs_->setDocumentMode(true);
-  setCentralWidget(tabs_);
+  link_bar_ = new QLabel(this);
+  link_bar_->setTextFormat(Qt::RichText);
+  link_bar_->setContentsMargins(8, 2, 8, 2);
+  link_bar_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+  link_bar_->hide();
+  auto *central = new QWidget(this);
+  auto *central_layout = new QVBoxLayout(central);
+  central_layout->setContentsMargins(0, 0, 0, 0);
+  central_layout->setSpacing(0);
+  central_layout->addWidget(tabs_, 1);
+  central_layout->addWidget(link_bar_);
+  setCentralWidget(central);
+  connect(link_bar_, &QLabel::linkActivated, this, [this](const QString &link) {
+    const int i = link.mid(5).toInt();
+    if (link.startsWith(QStringLiteral("link:")) && i >= 0 && i < static_cast<int>(links_.size()))
+      go_to(links_[static_cast<std::size_t>(i)].target);
+  });
   add_view(QStringLiteral("waves"), tr("Waves"), new WavesView(*workspace_, *selection_, this));
   add_view(QStringLiteral("timing"), tr("Timing"), new TimingView(*workspace_, *selection_, this));
   add_view(QStringLiteral("isa"), tr("ISA"), new IsaView(*workspace_, *selection_, this));
@@ -133,6 +152,22 @@ MainWindow::MainWindow(QWidget *parent)
   statusBar()->addPermanentWidget(progress_);
   connect(selection_, &Selection::focus_changed, this, &MainWindow::on_focus_changed);
 
+  link_model_ = new SearchModel(this);
+  connect(selection_, &Selection::profile_item_selected, this, [this] { update_links(false); });
+  commands_ = new CommandModel(this);
+  search_ = new SearchModel(this);
+  quick_open_ = new QuickOpen(this);
+  connect(quick_open_, &QuickOpen::chosen, this, [this](int row) {
+    if (chooser_ == Chooser::Palette && row >= 0 && row < commands_->rowCount())
+      commands_->command(row).run();
+    else if (chooser_ == Chooser::Finder && row >= 0 && row < search_->rowCount())
+      go_to(search_->entry(row).target);
+    else if (chooser_ == Chooser::Links && row >= 0 && row < link_model_->rowCount())
+      go_to(link_model_->entry(row).target);
+    chooser_ = Chooser::None;
+  });
+  connect(workspace_, &Workspace::document_added, this, [this] { search_stale_ = true; });
+
   build_menus();
   statusBar()->showMessage(
       tr("Open a code object, capture folder, tinygrad profile.pkl or rewrites.pkl, rewrite "
@@ -174,6 +209,11 @@ void MainWindow::build_menus() {
     navigator_search_->setFocus();
     navigator_search_->selectAll();
   });
+  go->addSeparator();
+  go->addAction(tr("Find &Anything…"), QKeySequence(tr("Ctrl+K")), this, &MainWindow::open_finder);
+  go->addAction(tr("&Command Palette…"), QKeySequence(tr("Ctrl+Shift+P")), this,
+                &MainWindow::open_command_palette);
+  go->addAction(tr("Follow &Link…"), QKeySequence(tr("Ctrl+J")), this, &MainWindow::open_links);
 
   QMenu *view = menuBar()->addMenu(tr("&View"));
   for (std::size_t i = 0; i < views_.size(); ++i) {
@@ -192,6 +232,63 @@ void MainWindow::build_menus() {
                                 QStringLiteral(QT_VERSION_STR),
                                 QString::fromStdString(compiler::isa::llvm_version())));
   });
+}
+
+void MainWindow::open_command_palette() {
+  std::vector<Command> commands = commands_of(*menuBar());
+  // The palette does not list itself.
+  std::erase_if(commands, [](const Command &c) {
+    return c.name.endsWith(QStringLiteral("Command Palette…"));
+  });
+  commands_->set_commands(std::move(commands));
+  chooser_ = Chooser::Palette;
+  quick_open_->open(commands_, tr("Command palette — every action and view"),
+                    tr("Type a command (Enter runs it, Esc closes)"));
+}
+
+void MainWindow::open_finder() {
+  if (search_stale_) {
+    search_->rebuild(*workspace_);
+    search_stale_ = false;
+  }
+  chooser_ = Chooser::Finder;
+  quick_open_->open(search_,
+                    tr("Find — %1 kernels, tracks, spans, runs, buffers, PCs and rewrite passes")
+                        .arg(search_->rowCount()),
+                    tr("Type a name, an address (0x…) or a kernel (Enter goes there)"));
+}
+
+void MainWindow::update_links(bool from_focus) {
+  links_ = from_focus ? links_of_focus(*workspace_, selection_->focus())
+                      : links_of_item(*workspace_, selection_->profile_item());
+  if (!from_focus && links_.empty() && selection_->profile_item().document < 0)
+    links_ = links_of_focus(*workspace_, selection_->focus());
+  QStringList parts;
+  for (std::size_t i = 0; i < links_.size() && i < 12; ++i)
+    parts << QStringLiteral("<a href='link:%1' style='color:#4fa3ff;text-decoration:none'>%2</a>")
+                 .arg(i)
+                 .arg(links_[i].label.toHtmlEscaped());
+  link_bar_->setText(tr("<span style='color:#8a919e'>Linked (Ctrl+J):</span> %1")
+                         .arg(parts.join(QStringLiteral(" &nbsp;·&nbsp; "))));
+  link_bar_->setVisible(!links_.empty());
+}
+
+void MainWindow::open_links() {
+  std::vector<SearchEntry> entries;
+  for (const Link &l : links_) entries.push_back({l.kind, l.label, {}, l.target});
+  link_model_->set_entries(std::move(entries));
+  chooser_ = Chooser::Links;
+  quick_open_->open(link_model_, tr("Follow a link of the selection"),
+                    tr("ISA, CFG, rewrite context or run (Enter follows)"));
+}
+
+void MainWindow::go_to(const Target &target) {
+  if (target.focus) selection_->set_focus(*target.focus);
+  if (target.pc) selection_->select_pc(*target.pc);
+  if (target.item) selection_->select_profile_item(*target.item);
+  if (!target.view.isEmpty()) show_view(target.view);
+  // The links of where we went (the selection may not have changed, e.g. the same kernel).
+  update_links(!target.item);
 }
 
 void MainWindow::open_path(const QString &path) {
@@ -248,6 +345,12 @@ bool MainWindow::show_view(const QString &name) {
   return false;
 }
 
+QString MainWindow::current_view() const {
+  const int i = tabs_->currentIndex();
+  return i >= 0 && i < static_cast<int>(views_.size()) ? views_[static_cast<std::size_t>(i)].first
+                                                       : QString();
+}
+
 void MainWindow::on_document_added(int index) {
   const Document *document = workspace_->document(index);
   const QModelIndex root = navigator_model_->add_document(*document, index);
@@ -271,6 +374,7 @@ void MainWindow::on_document_added(int index) {
 }
 
 void MainWindow::on_focus_changed(const Focus &focus) {
+  update_links(true);
   // Keep the navigator's current item in step with back/forward.
   const QModelIndex source = navigator_model_->index_of(focus);
   const QModelIndex proxy = navigator_filter_->mapFromSource(source);

@@ -6,10 +6,12 @@
 #include <QStringList>
 
 #include "app/document_loader.hpp"
+#include "models/links.hpp"
 
 #include <utility>
 #include <vector>
 
+class QLabel;
 class QLineEdit;
 class QMenu;
 class QProgressBar;
@@ -19,10 +21,15 @@ class QTreeView;
 
 namespace wavescope::gui {
 
+class CommandModel;
 class NavigatorModel;
+class QuickOpen;
+class SearchModel;
 class Selection;
 class Workspace;
 struct Focus;
+struct Target;
+struct Link;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -43,10 +50,25 @@ public:
   QStringList view_names() const;
   // Makes the named view current; false if there is no such view.
   bool show_view(const QString &name);
+  // The name of the view shown.
+  QString current_view() const;
   // Errors reported by opens since start (also shown in a dialog in interactive use).
   const QStringList &errors() const { return errors_; }
   // When false (screenshot mode), errors are collected without dialogs.
   void set_interactive(bool interactive) { interactive_ = interactive; }
+
+  // The command palette (Ctrl+Shift+P): every action of the menus, by menu path.
+  void open_command_palette();
+  // The finder (Ctrl+K): every kernel, track, span, run, buffer, PC and rewrite pass open.
+  void open_finder();
+  // The links of the current selection (shown under the views; Ctrl+J chooses one).
+  const std::vector<Link> &links() const { return links_; }
+  void open_links();
+  // Goes where a search hit or link leads: focus, profile item, PC, then the view.
+  void go_to(const Target &target);
+  QuickOpen &quick_open() { return *quick_open_; }
+  CommandModel &commands() { return *commands_; }
+  SearchModel &search() { return *search_; }
 
   Workspace &workspace() { return *workspace_; }
   Selection &selection() { return *selection_; }
@@ -80,6 +102,16 @@ private:
   QStringList errors_;
   bool interactive_ = true;
   OpenOptions open_options_;
+  void update_links(bool from_focus);
+  QLabel *link_bar_ = nullptr;
+  std::vector<Link> links_;
+  SearchModel *link_model_ = nullptr;
+  QuickOpen *quick_open_ = nullptr;
+  CommandModel *commands_ = nullptr;
+  SearchModel *search_ = nullptr;
+  bool search_stale_ = true;
+  enum class Chooser { None, Palette, Finder, Links };
+  Chooser chooser_ = Chooser::None;
 };
 
 }  // namespace wavescope::gui

@@ -6,8 +6,12 @@
 #include <algorithm>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "wavescope/base/error.hpp"
+#include "wavescope/hw/ifwi/checksums.hpp"
 #include "wavescope/hw/ifwi/image_check.hpp"
+#include "wavescope/hw/ifwi/image_report.hpp"
 #include "wavescope/hw/ifwi/test_image.hpp"
 
 using namespace wavescope::hw::ifwi;
@@ -179,4 +183,60 @@ TEST_CASE("a table of many bad entries reports the first eight and counts the re
   CHECK(with(": $SGN entry ") == 8);
   REQUIRE(with("392 more bad entries in the $SGN table") == 1);
   CHECK(with("$SGN table has no entry of sign type") == 7);
+}
+
+TEST_CASE("a table whose count runs past the image lists its first entries, skips its checksum") {
+  auto image = make_test_ifwi_image();
+  // A garbage count in the primary $PSP directory and in the $SGN table: far more entries than
+  // the 2 MiB image can hold after them.
+  const std::uint32_t garbage = 0x0DEADBEE;
+  std::memcpy(image.data() + kPrimaryPspDirectoryOffset + 8, &garbage, 4);
+  const std::uint64_t sgn = parse_ifwi(image).sgn->offset;
+  std::memcpy(image.data() + sgn + 8, &garbage, 4);
+  const auto layout = parse_ifwi(image);
+  const auto holds = [&](std::uint64_t first) {
+    return static_cast<std::uint32_t>((image.size() - first) / 16);
+  };
+
+  REQUIRE(layout.primary_psp);
+  const auto &dir = *layout.primary_psp;
+  CHECK(dir.entry_count == garbage);
+  CHECK(dir.entries_in_image == holds(kPrimaryPspDirectoryOffset + 16));
+  CHECK(dir.entries_truncated());
+  CHECK(dir.entries.size() == kListedEntriesOfOverlongTable);
+  CHECK(dir.entries[1].type == 0x13D);  // the real entries are still the first ones listed
+  CHECK_FALSE(dir.computed_checksum);
+  CHECK_FALSE(dir.checksum_ok());
+
+  REQUIRE(layout.sgn);
+  CHECK(layout.sgn->entries_in_image == holds(sgn + 16));
+  CHECK(layout.sgn->entries.size() == kListedEntriesOfOverlongTable);
+  CHECK_FALSE(layout.sgn->computed_checksum);
+
+  const auto check = validate_flash_image(image);
+  require_error_at(check, kPrimaryPspDirectoryOffset + 8,
+                   fmt::format("claims {} entries; {} fit in the image", garbage,
+                               holds(kPrimaryPspDirectoryOffset + 16)));
+  require_error_at(
+      check, sgn + 8,
+      fmt::format("$SGN table claims {} entries; {} fit in the image", garbage, holds(sgn + 16)));
+  const std::string text = to_text(layout);
+  CHECK_THAT(text, Catch::Contains("not checked: the entries run past the image"));
+  CHECK_THAT(text,
+             Catch::Contains(fmt::format("{} entries fit in the image; the first 16 are listed",
+                                         holds(kPrimaryPspDirectoryOffset + 16))));
+}
+
+TEST_CASE("a table whose count fits is read and checksummed whole") {
+  auto image = make_test_ifwi_image();
+  const std::uint64_t sgn = parse_ifwi(image).sgn->offset;
+  const std::uint32_t count = 100;  // 7 real entries and 93 of the image's 0xFF fill
+  std::memcpy(image.data() + sgn + 8, &count, 4);
+  const auto layout = parse_ifwi(image);
+  REQUIRE(layout.sgn);
+  CHECK_FALSE(layout.sgn->entries_truncated());
+  CHECK(layout.sgn->entries.size() == count);
+  REQUIRE(layout.sgn->computed_checksum);
+  CHECK(*layout.sgn->computed_checksum ==
+        crc32(std::span<const std::uint8_t>(image).subspan(sgn + 8, 8 + 16 * count)));
 }

@@ -17,12 +17,25 @@ using detail::u32_at;
 constexpr std::size_t kDirectoryHeaderSize = 16;
 constexpr std::size_t kDirectoryEntrySize = 16;
 
-// Byte count of a body of `count` 16-byte entries after an 8-byte prefix, clipped to the image.
-std::size_t present_body(std::span<const std::uint8_t> image, std::uint64_t body_offset,
-                         std::uint32_t count) {
-  const std::uint64_t wanted = 8 + std::uint64_t(count) * kDirectoryEntrySize;
-  if (body_offset >= image.size()) return 0;
-  return static_cast<std::size_t>(std::min<std::uint64_t>(wanted, image.size() - body_offset));
+// How many of a table's `count` 16-byte entries starting at `first` the image holds, and how
+// many to read: all of them, or the first few of a table that runs past the image.
+struct EntrySpan {
+  std::uint32_t in_image = 0;
+  std::size_t to_read = 0;
+};
+EntrySpan entry_span(std::span<const std::uint8_t> image, std::uint64_t first,
+                     std::uint32_t count) {
+  const std::uint64_t fit = first < image.size() ? (image.size() - first) / kDirectoryEntrySize : 0;
+  const auto in_image = static_cast<std::uint32_t>(std::min<std::uint64_t>(count, fit));
+  return {in_image, in_image < count
+                        ? std::min<std::size_t>(in_image, kListedEntriesOfOverlongTable)
+                        : in_image};
+}
+
+// The checksummed body: the count and the reserved word at +8, then the entries.
+std::span<const std::uint8_t> table_body(std::span<const std::uint8_t> image, std::uint64_t offset,
+                                         std::uint32_t count) {
+  return image.subspan(offset + 8, 8 + std::size_t{count} * kDirectoryEntrySize);
 }
 
 std::optional<SignatureTable> parse_sgn(std::span<const std::uint8_t> image, std::uint64_t offset) {
@@ -32,11 +45,13 @@ std::optional<SignatureTable> parse_sgn(std::span<const std::uint8_t> image, std
   table.offset = offset;
   table.checksum = *u32_at(image, offset + 4);
   table.entry_count = *u32_at(image, offset + 8);
-  table.computed_checksum =
-      crc32(image.subspan(offset + 8, present_body(image, offset + 8, table.entry_count)));
-  for (std::uint64_t i = 0; i < table.entry_count; ++i) {
+  const auto span = entry_span(image, offset + kDirectoryHeaderSize, table.entry_count);
+  table.entries_in_image = span.in_image;
+  if (!table.entries_truncated())
+    table.computed_checksum = crc32(table_body(image, offset, table.entry_count));
+  table.entries.reserve(span.to_read);
+  for (std::uint64_t i = 0; i < span.to_read; ++i) {
     const std::uint64_t at = offset + kDirectoryHeaderSize + i * kDirectoryEntrySize;
-    if (!fits(image, at, kDirectoryEntrySize)) break;
     table.entries.push_back({*u32_at(image, at), *u32_at(image, at + 4), *u32_at(image, at + 8),
                              *u32_at(image, at + 12)});
   }
@@ -113,15 +128,13 @@ std::optional<PspDirectory> parse_directory(std::span<const std::uint8_t> image,
   dir.checksum = *u32_at(image, offset + 4);
   dir.entry_count = *u32_at(image, offset + 8);
   dir.additional_info = *u32_at(image, offset + 12);
-  dir.computed_checksum =
-      fletcher32(image.subspan(offset + 8, present_body(image, offset + 8, dir.entry_count)));
-  // A garbage count can claim 2^32 entries: only those that fit are read, allocated once.
-  const std::uint64_t first = offset + kDirectoryHeaderSize;
-  const std::uint64_t fit = first < image.size() ? (image.size() - first) / kDirectoryEntrySize : 0;
-  dir.entries.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(dir.entry_count, fit)));
-  for (std::uint64_t i = 0; i < dir.entry_count; ++i) {
+  const auto span = entry_span(image, offset + kDirectoryHeaderSize, dir.entry_count);
+  dir.entries_in_image = span.in_image;
+  if (!dir.entries_truncated())
+    dir.computed_checksum = fletcher32(table_body(image, offset, dir.entry_count));
+  dir.entries.reserve(span.to_read);
+  for (std::uint64_t i = 0; i < span.to_read; ++i) {
     const std::uint64_t at = offset + kDirectoryHeaderSize + i * kDirectoryEntrySize;
-    if (!fits(image, at, kDirectoryEntrySize)) break;
     const std::uint64_t location = *u32_at(image, at + 8) | std::uint64_t(*u32_at(image, at + 12))
                                                                 << 32;
     dir.entries.push_back({*u32_at(image, at), *u32_at(image, at + 4), location});

@@ -91,13 +91,13 @@ void check_psp_directory(const std::optional<PspDirectory> &dir, std::uint64_t w
   }
   if (dir->entries_truncated() || dir->entry_count == 0) {
     findings.error(where + 8, "{} $PSP directory claims {} entries; {} fit in the image", name,
-                   dir->entry_count, dir->entries.size());
+                   dir->entry_count, dir->entries_in_image);
   }
   if (!dir->entries_truncated() && !dir->checksum_ok()) {
     findings.error(where + 4,
                    "{} $PSP directory checksum is {:#010x}, Fletcher-32 of its body is "
                    "{:#010x}",
-                   name, dir->checksum, dir->computed_checksum);
+                   name, dir->checksum, *dir->computed_checksum);
   }
   const std::string table = fmt::format("{} $PSP directory", name);
   TableFindings entry_findings(findings, table);
@@ -138,12 +138,12 @@ void check_sgn(const IfwiLayout &layout, std::uint64_t limit, Findings &findings
     return;
   }
   const auto &sgn = *layout.sgn;
-  if (sgn.entries.size() < sgn.entry_count)
+  if (sgn.entries_truncated())
     findings.error(pointer + 8, "$SGN table claims {} entries; {} fit in the image",
-                   sgn.entry_count, sgn.entries.size());
+                   sgn.entry_count, sgn.entries_in_image);
   else if (!sgn.checksum_ok())
     findings.warning(pointer + 4, "$SGN checksum is {:#010x}, CRC-32 of its body is {:#010x}",
-                     sgn.checksum, sgn.computed_checksum);
+                     sgn.checksum, *sgn.computed_checksum);
   std::array<int, 8> seen{};
   TableFindings entry_findings(findings, "$SGN table");
   for (std::size_t i = 0; i < sgn.entries.size(); ++i) {

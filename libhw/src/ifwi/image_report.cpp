@@ -20,9 +20,22 @@ json directory_json(const PspDirectory &dir) {
             {"checksum", dir.checksum},       {"checksum_ok", dir.checksum_ok()},
             {"entry_count", dir.entry_count}, {"additional_info", dir.additional_info},
             {"entries", json::array()}};
+  if (dir.entries_truncated()) j["entries_in_image"] = dir.entries_in_image;
   for (const auto &e : dir.entries)
     j["entries"].push_back({{"type", e.type}, {"size", e.size}, {"location", e.location}});
   return j;
+}
+
+// A directory's checksum status, and the note on an overlong table's entry list, as text.
+std::string checksum_status(bool ok, std::optional<std::uint32_t> computed) {
+  if (ok) return "ok";
+  if (!computed) return "not checked: the entries run past the image";
+  return fmt::format("expected {:#010x}", *computed);
+}
+
+std::string overlong_note(std::uint32_t in_image, std::size_t listed, bool truncated) {
+  if (!truncated) return {};
+  return fmt::format("  {} entries fit in the image; the first {} are listed\n", in_image, listed);
 }
 
 json layout_json(const IfwiLayout &layout) {
@@ -40,6 +53,7 @@ json layout_json(const IfwiLayout &layout) {
                 {"checksum_ok", layout.sgn->checksum_ok()},
                 {"entry_count", layout.sgn->entry_count},
                 {"entries", json::array()}};
+    if (layout.sgn->entries_truncated()) sgn["entries_in_image"] = layout.sgn->entries_in_image;
     for (const auto &e : layout.sgn->entries)
       sgn["entries"].push_back(
           {{"sign_type", e.sign_type}, {"size", e.size}, {"offset", e.offset}});
@@ -81,10 +95,10 @@ json layout_json(const IfwiLayout &layout) {
 }
 
 std::string directory_text(const PspDirectory &dir, std::string_view name) {
-  std::string out = fmt::format(
-      "{} {} at {:#08x}: {} entries, checksum {:#010x} ({})\n", name, dir.cookie, dir.offset,
-      dir.entry_count, dir.checksum,
-      dir.checksum_ok() ? "ok" : fmt::format("expected {:#010x}", dir.computed_checksum));
+  std::string out = fmt::format("{} {} at {:#08x}: {} entries, checksum {:#010x} ({})\n", name,
+                                dir.cookie, dir.offset, dir.entry_count, dir.checksum,
+                                checksum_status(dir.checksum_ok(), dir.computed_checksum));
+  out += overlong_note(dir.entries_in_image, dir.entries.size(), dir.entries_truncated());
   Table table({"  type", "size", "location"},
               {Table::Align::Left, Table::Align::Right, Table::Align::Right});
   for (const auto &e : dir.entries)
@@ -120,7 +134,10 @@ std::string to_text(const IfwiLayout &layout) {
     out += fmt::format("$SGN at {:#08x} (pointer at 0x001000): {} entries, checksum {:#010x} "
                        "({})\n",
                        sgn.offset, sgn.entry_count, sgn.checksum,
-                       sgn.checksum_ok() ? "ok" : "differs from CRC-32");
+                       sgn.checksum_ok()       ? "ok"
+                       : sgn.computed_checksum ? "differs from CRC-32"
+                                               : "not checked: the entries run past the image");
+    out += overlong_note(sgn.entries_in_image, sgn.entries.size(), sgn.entries_truncated());
     Table table({"  sign type", "offset", "size"},
                 {Table::Align::Left, Table::Align::Right, Table::Align::Right});
     for (const auto &e : sgn.entries)

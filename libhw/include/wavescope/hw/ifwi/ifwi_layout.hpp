@@ -39,18 +39,24 @@ struct DirectoryEntry {
   std::uint64_t location = 0;
 };
 
+// A table whose claimed entries run past the end of the image is damaged (a garbage count can
+// claim 2^32 entries): of such a table only the first few entries are read, enough to show what
+// it holds, and its body is not checksummed, since it is not all there.
+inline constexpr std::size_t kListedEntriesOfOverlongTable = 16;
+
 // A $PSP directory (or a partition's $PL2 directory): cookie, Fletcher-32 of the body,
 // entry count @+8, additional info @+12, then 16-byte entries.
 struct PspDirectory {
   std::uint64_t offset = 0;
   std::string cookie;
-  std::uint32_t checksum = 0;           // as stored
-  std::uint32_t computed_checksum = 0;  // Fletcher-32 of the body actually present
-  std::uint32_t entry_count = 0;        // as stored
+  std::uint32_t checksum = 0;                      // as stored
+  std::optional<std::uint32_t> computed_checksum;  // Fletcher-32 of the body, when all present
+  std::uint32_t entry_count = 0;                   // as stored
+  std::uint32_t entries_in_image = 0;              // whole entries the image holds, <= count
   std::uint32_t additional_info = 0;
-  std::vector<DirectoryEntry> entries;  // those that fit in the image
-  bool checksum_ok() const { return checksum == computed_checksum; }
-  bool entries_truncated() const { return entries.size() < entry_count; }
+  std::vector<DirectoryEntry> entries;  // all of them, or the first few of an overlong table
+  bool checksum_ok() const { return computed_checksum == checksum; }
+  bool entries_truncated() const { return entries_in_image < entry_count; }
 };
 
 struct SignatureEntry {
@@ -63,11 +69,13 @@ struct SignatureEntry {
 // The $SGN table at the offset stored at 0x1000.
 struct SignatureTable {
   std::uint64_t offset = 0;
-  std::uint32_t checksum = 0;           // as stored (CRC-32 of the body in the synthesized image)
-  std::uint32_t computed_checksum = 0;  // CRC-32 of the body actually present
+  std::uint32_t checksum = 0;  // as stored (CRC-32 of the body in the synthesized image)
+  std::optional<std::uint32_t> computed_checksum;  // CRC-32 of the body, when all present
   std::uint32_t entry_count = 0;
-  std::vector<SignatureEntry> entries;  // those that fit in the image
-  bool checksum_ok() const { return checksum == computed_checksum; }
+  std::uint32_t entries_in_image = 0;   // whole entries the image holds, <= count
+  std::vector<SignatureEntry> entries;  // all of them, or the first few of an overlong table
+  bool checksum_ok() const { return computed_checksum == checksum; }
+  bool entries_truncated() const { return entries_in_image < entry_count; }
 };
 
 // AMD IMAGE_SLOT_HEADER_V2.

@@ -120,6 +120,13 @@ std::optional<UOp> uop_given_valid(const UOp &valid, UOp uop, bool try_simplex) 
 
 namespace {
 
+bool same_clauses(std::vector<UOp> a, std::vector<UOp> b) {
+  const auto by_node = [](const UOp &x, const UOp &y) { return x.get() < y.get(); };
+  std::sort(a.begin(), a.end(), by_node);
+  std::sort(b.begin(), b.end(), by_node);
+  return a == b;
+}
+
 UOp simplify_valid(const UOp &valid) {
   if (graph_has_op(valid, Op::INDEX)) return {};
   std::vector<UOp> valids = split(valid, Op::AND);
@@ -162,7 +169,10 @@ UOp simplify_valid(const UOp &valid) {
     if (given && given->is_const() && given->const_value() == 1)
       ret.erase(ret.begin() + static_cast<std::ptrdiff_t>(i));
   }
-  if (ret == valids) return {};
+  // The clauses were only put in another order: that is not a simplification, and the reordered
+  // chain's own prefix (an `&` of fewer clauses) can sort the other way, so rewriting it would
+  // swap the two orders forever.
+  if (same_clauses(ret, valids)) return {};
   return uprod(ret);
 }
 

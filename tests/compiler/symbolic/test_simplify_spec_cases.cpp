@@ -189,6 +189,16 @@ TEST_CASE("where folding and valid simplification (spec §4.3.8-9)") {
     check_spec_case(line);
 }
 
+TEST_CASE("a valid whose clauses only change order is left as it is, so the rewrite ends") {
+  // Found by fuzz_symbolic (a timeout): the four clauses sort with v0<v1 first, but the chain's
+  // two-clause prefix (v0<v1)&(v1<11) sorts v1<11 first; rewriting for order alone swapped the
+  // two forever. Expected: no larger than the input, and everything false with a false clause.
+  const std::string valid = "(v0==7)&(v0<v1)&((v0%9)<=(v0*7))&(!(11<=v1)|(-11==v0))";
+  check_spec_case("v0:[0,10] v1:[2,12] :: " + valid + " => " + valid);
+  check_spec_case("v0:[0,10] v1:[2,12] :: " + valid + "&(-20<-20) => false @ [0,0]");
+  check_spec_case("v0:[0,10] v1:[2,12] :: (v0<v1)&(v1<11) => (v0<v1)&(v1<11)");
+}
+
 TEST_CASE("Invalid propagation (spec §4.3.10)") {
   for (const char *line : {
            "a:[0,8] :: where(a<4, a, invalid)+1 => where(a<4, a+1, invalid)",

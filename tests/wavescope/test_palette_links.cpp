@@ -115,7 +115,9 @@ TEST_CASE("finder: kernels, runs, buffers, tracks and rewrite passes of a profil
   WAVESCOPE_REQUIRE_TESTDATA(root, "tinygrad-viz/matmul_relu_sum");
   MainWindow w;
   w.set_interactive(false);
+  // One at a time: documents join the workspace as their loads finish, and the tests index them.
   w.open_path(QString::fromStdString((root / "profile.pkl").string()));
+  w.wait_until_idle();
   w.open_path(QString::fromStdString((root / "rewrites.pkl").string()));
   w.wait_until_idle();
   REQUIRE(w.errors().isEmpty());
@@ -221,7 +223,9 @@ TEST_CASE("links: a CPU kernel run links to its rewrite context of the same run,
   WAVESCOPE_REQUIRE_TESTDATA(root, "tinygrad-viz/matmul_relu_sum");
   MainWindow w;
   w.set_interactive(false);
+  // One at a time: documents join the workspace as their loads finish, and the tests index them.
   w.open_path(QString::fromStdString((root / "profile.pkl").string()));
+  w.wait_until_idle();
   w.open_path(QString::fromStdString((root / "rewrites.pkl").string()));
   w.wait_until_idle();
   REQUIRE(w.workspace().size() == 2);

@@ -10,6 +10,9 @@ packages=(
   libusb-1.0-0-dev libgraphviz-dev graphviz libssl-dev
   catch2 libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   xvfb xauth fonts-dejavu-core
+  # 153 MB, for the register database's generator check and header cross-checks (about 45 s of
+  # tests); without it those tests skip.
+  linux-source-6.12
 )
 
 missing=()

@@ -1,0 +1,101 @@
+// wavectl regs find|decode|encode: the register database (am-driver.md §4) offline — search
+// registers of a chip (or of every table) and decode a value into every field.
+
+#include <iostream>
+#include <memory>
+
+#include "commands/hw/hw_cli.hpp"
+#include "commands/hw/hw_commands.hpp"
+#include "wavescope/base/error.hpp"
+#include "wavescope/hw/regs/register_codec.hpp"
+#include "wavescope/hw/regs/register_report.hpp"
+
+namespace wavectl {
+namespace {
+
+namespace regs = wavescope::hw::regs;
+
+regs::RegisterMap map_for(const std::string &asic) {
+  return asic.empty() ? regs::RegisterMap::all_tables() : regs::RegisterMap::for_asic(asic);
+}
+
+const char *kAsicHelp = "The chip whose IP versions choose the tables: navi31, navi48, mi300x or "
+                        "tinygrad-mock (default: every table, IP = the table's name, e.g. "
+                        "gc_11_0_0)";
+
+}  // namespace
+
+void register_regs_commands(CLI::App &app, CliContext &context) {
+  auto *group = app.add_subcommand(
+      "regs", "The register database (every register and field of the kernel's asic_reg "
+              "headers for GC 9.4.3/11/12, MMHUB, NBIO/NBIF, MP, HDP, OSSSYS, SDMA)");
+  group->require_subcommand(1);
+
+  auto *find = group->add_subcommand(
+      "find", "Registers matching [IP.]REG: '*' and '?' are wildcards, else a substring; "
+              "case-insensitive; names with or without reg/mm");
+  auto pattern = std::make_shared<std::string>();
+  auto find_asic = std::make_shared<std::string>();
+  find->add_option("PATTERN", *pattern, "e.g. GRBM_STATUS, gc.CP_HQD_*, mp1.*C2PMSG_6?")
+      ->required();
+  find->add_option("--asic", *find_asic, kAsicHelp);
+  add_json_flag(*find, context);
+  find->callback([pattern, find_asic, &context] {
+    const auto map = map_for(*find_asic);
+    const regs::RegisterFindReport report{*pattern, map.description(),
+                                          regs::find_registers(map, *pattern)};
+    std::cout << (context.json ? to_json(report) : to_text(report));
+  });
+
+  auto *decode = group->add_subcommand(
+      "decode", "Decode VALUE into every field of register NAME (IP.REG, REG, or REG.FIELD / "
+                "IP.REG.FIELD for one field)");
+  auto name = std::make_shared<std::string>();
+  auto value = std::make_shared<std::string>();
+  auto decode_asic = std::make_shared<std::string>();
+  decode->add_option("NAME", *name, "e.g. gc.GRBM_STATUS (with --asic), gc_11_0_0.CP_RB0_CNTL")
+      ->required();
+  decode->add_option("VALUE", *value, "decimal or 0x-prefixed hex")->required();
+  decode->add_option("--asic", *decode_asic, kAsicHelp);
+  add_json_flag(*decode, context);
+  decode->callback([name, value, decode_asic, &context] {
+    const auto map = map_for(*decode_asic);
+    const regs::RegisterDecodeReport report{regs::resolve_register(map, *name),
+                                            hw_cli::parse_number(*value, "VALUE")};
+    std::cout << (context.json ? to_json(report) : to_text(report));
+  });
+
+  auto *encode = group->add_subcommand(
+      "encode", "Encode FIELD=VALUE assignments into register NAME's value (the others from "
+                "--base, default 0) and print it decoded");
+  auto enc_name = std::make_shared<std::string>();
+  auto assignments = std::make_shared<std::vector<std::string>>();
+  auto base = std::make_shared<std::string>("0");
+  auto encode_asic = std::make_shared<std::string>();
+  encode->add_option("NAME", *enc_name, "e.g. gc.CP_RB0_CNTL (with --asic)")->required();
+  encode->add_option("FIELD=VALUE", *assignments, "field values, decimal or 0x-prefixed hex")
+      ->required();
+  encode->add_option("--base", *base, "the value of the fields not assigned (default 0)");
+  encode->add_option("--asic", *encode_asic, kAsicHelp);
+  add_json_flag(*encode, context);
+  encode->callback([enc_name, assignments, base, encode_asic, &context] {
+    const auto map = map_for(*encode_asic);
+    auto ref = regs::resolve_register(map, *enc_name);
+    std::vector<std::pair<std::string_view, std::uint64_t>> fields;
+    for (const auto &a : *assignments) {
+      const auto eq = a.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw wavescope::Error(wavescope::ErrorKind::Usage,
+                               "regs encode: '" + a + "' is not FIELD=VALUE");
+      fields.emplace_back(std::string_view(a).substr(0, eq),
+                          hw_cli::parse_number(a.substr(eq + 1), a.substr(0, eq)));
+    }
+    const auto encoded =
+        regs::update_register_value(*ref.reg, hw_cli::parse_number(*base, "--base"), fields);
+    ref.field = nullptr;
+    const regs::RegisterDecodeReport report{ref, encoded};
+    std::cout << (context.json ? to_json(report) : to_text(report));
+  });
+}
+
+}  // namespace wavectl

@@ -1,0 +1,13 @@
+regs
+decode
+gc_9_4_3.GCVM_L2_CNTL
+0x80fe03
+--json
+%%
+regs
+decode
+osssys.IH_RB_CNTL.RB_SIZE
+0x3e
+--asic
+navi48
+--json

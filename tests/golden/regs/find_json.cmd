@@ -1,0 +1,11 @@
+regs
+find
+mp*.MP1_SMN_C2PMSG_9?
+--asic
+navi48
+--json
+%%
+regs
+find
+gc_9_4_3.GCVM_L2_CNTL
+--json

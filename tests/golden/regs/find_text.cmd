@@ -1,0 +1,5 @@
+regs
+find
+gc.SCRATCH_REG?
+--asic
+navi31

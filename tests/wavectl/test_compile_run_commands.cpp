@@ -87,3 +87,80 @@ TEST_CASE("wavectl compile/run: bad input is a clear error and a non-zero exit")
   CHECK(nokernel.exit_code == 2);
   CHECK(nokernel.err.find("no kernel named 'zzz'") != std::string::npos);
 }
+
+TEST_CASE(
+    "wavectl run --target cpu: the LLVM target on every built-in example and tinygrad kernel") {
+  std::size_t kernels = 0;
+  for (const char *example :
+       {"elementwise", "reduce", "matmul", "softmax", "layernorm", "conv2d"}) {
+    const auto r = wavectl({"run", example, "--target", "cpu", "--check", "--json"});
+    INFO(example << ": " << r.err);
+    REQUIRE(r.exit_code == 0);
+    for (const auto &j : json_lines(r.out)) {
+      CHECK(j["target"] == "cpu");
+      CHECK(j["ok"] == true);
+      ++kernels;
+    }
+  }
+  CHECK(kernels == 8);
+  WAVESCOPE_REQUIRE_TESTDATA(root, "tinygrad-viz");
+  std::size_t imported = 0;
+  for (const char *workload : {"elementwise", "matmul_relu_sum", "softmax"}) {
+    const auto pkl = root / workload / "rewrites.pkl";
+    const auto r = wavectl({"run", pkl.string(), "--target", "cpu", "--check", "--json"});
+    INFO(workload << ": " << r.err);
+    REQUIRE(r.exit_code == 0);
+    for (const auto &j : json_lines(r.out)) {
+      CHECK(j["ok"] == true);
+      ++imported;
+    }
+  }
+  CHECK(imported == 13);
+}
+
+TEST_CASE("wavectl compile --target cpu --emit llvm: LLVM IR, one .ll per kernel in a folder") {
+  TempDir dir;
+  const auto r = wavectl({"compile", "softmax", "--target", "cpu", "--emit", "llvm"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("define void @r_8_48_48_48(ptr noalias %data0, ptr noalias readonly %data1)") !=
+        std::string::npos);
+  const auto folder = dir.path / "reduce";
+  REQUIRE(wavectl({"compile", "reduce", "--target", "cpu", "-o", folder.string()}).exit_code == 0);
+  CHECK(std::filesystem::exists(folder / "0_r_24_40.ll"));
+  CHECK(std::filesystem::exists(folder / "1_r_40_24.ll"));
+  const auto mixed = wavectl({"compile", "reduce", "--target", "cpu", "--emit", "c"});
+  CHECK(mixed.exit_code == 2);
+  CHECK(mixed.err.find("--emit c needs --target c") != std::string::npos);
+  const auto c_llvm = wavectl({"compile", "reduce", "--target", "c", "--emit", "llvm"});
+  CHECK(c_llvm.exit_code == 2);
+}
+
+TEST_CASE("wavectl compile --target gfx1100|gfx1201|gfx950: assembly and code objects") {
+  TempDir dir;
+  const auto s = wavectl({"compile", "reduce", "--kernel", "r_24_40", "--target", "gfx1100"});
+  INFO(s.err);
+  REQUIRE(s.exit_code == 0);
+  CHECK(s.out.find(".amdhsa_kernel r_24_40") != std::string::npos);
+  const auto ir = wavectl({"compile", "reduce", "--target", "gfx950", "--emit", "llvm"});
+  REQUIRE(ir.exit_code == 0);
+  CHECK(ir.out.find("define amdgpu_kernel void @r_24_40(ptr addrspace(1)") != std::string::npos);
+  for (const char *target : {"gfx1100", "gfx1201", "gfx950"}) {
+    const auto folder = dir.path / target;
+    const auto r =
+        wavectl({"compile", "matmul", "--target", target, "--emit", "elf", "-o", folder.string()});
+    INFO(target << ": " << r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto obj = folder / "0_r_16_20_24.hsaco";
+    REQUIRE(std::filesystem::exists(obj));
+    const auto info = wavectl({"codeobj", obj.string()});
+    REQUIRE(info.exit_code == 0);
+    CHECK(info.out.find(std::string("code object for ") + target) != std::string::npos);
+    CHECK(info.out.find("r_16_20_24") != std::string::npos);
+  }
+  const auto no_out = wavectl({"compile", "reduce", "--target", "gfx1100", "--emit", "elf"});
+  CHECK(no_out.exit_code == 2);
+  CHECK(no_out.err.find("give -o") != std::string::npos);
+  const auto cpu_asm = wavectl({"compile", "reduce", "--target", "cpu", "--emit", "asm"});
+  CHECK(cpu_asm.exit_code == 2);
+  CHECK(cpu_asm.err.find("needs a GPU target") != std::string::npos);
+}

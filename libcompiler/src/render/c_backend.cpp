@@ -18,64 +18,18 @@
 
 #include <fmt/format.h>
 
+#include "host_buffers.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
-#include "wavescope/compiler/rewrite/graph_rewrite.hpp"
-#include "wavescope/compiler/rewrite/pattern_matcher.hpp"
-#include "wavescope/compiler/symbolic/simplify.hpp"
+#include "wavescope/compiler/render/lowering.hpp"
 
 namespace wavescope::compiler::render {
 namespace {
 
-using namespace rewrite;
 using kernel::HostBuffer;
 using kernel::KernelParam;
 
 Error bad(const std::string &what) { return Error(ErrorKind::BadInput, what); }
-
-const Arg kAddrTag = std::string("addr");
-
-// --- passes ---------------------------------------------------------------------------------
-
-const PatternMatcher &add_loads_rules() {
-  static const PatternMatcher pm(
-      "add loads",
-      {
-          rule("read INDEX -> LOAD(INDEX)",
-               pat(Op::INDEX, {pat_any_src(Op::PARAM).named("buf"), var("i")})
-                   .with_tag(Arg{})
-                   .named("x"),
-               [](const Match &m) {
-                 return UOp::make(Op::LOAD, m["x"].dtype(), {m["x"].with_tag(kAddrTag)});
-               }),
-          rule("STORE(LOAD(idx), v) -> STORE(idx, v)",
-               pat(Op::STORE, {pat(Op::LOAD, {var("idx")}), var("v")}, true).named("st"),
-               [](const Match &m) {
-                 std::vector<UOp> src = m["st"].src();
-                 src[0] = m["idx"];
-                 return m["st"].with_src(std::move(src));
-               }),
-      });
-  return pm;
-}
-
-const PatternMatcher &early_decomposition_rules() {
-  static const PatternMatcher pm(
-      "early decompositions",
-      {
-          rule("x//y -> cdiv(x, y) for x >= 0, y > 0", pat(Op::FLOORDIV, {var("x"), var("y")}),
-               [](const Match &m) -> UOp {
-                 if (m["x"].vmin() < 0 || m["y"].vmin() <= 0) return {};
-                 return UOp::make(Op::CDIV, m.root().dtype(), {m["x"], m["y"]});
-               }),
-          rule("x%y -> cmod(x, y) for x >= 0, y > 0", pat(Op::FLOORMOD, {var("x"), var("y")}),
-               [](const Match &m) -> UOp {
-                 if (m["x"].vmin() < 0 || m["y"].vmin() <= 0) return {};
-                 return UOp::make(Op::CMOD, m.root().dtype(), {m["x"], m["y"]});
-               }),
-      });
-  return pm;
-}
 
 // --- rendering ------------------------------------------------------------------------------
 
@@ -420,18 +374,7 @@ std::string read_file(const std::filesystem::path &p) {
 
 }  // namespace
 
-UOp lower_for_c(const UOp &sink) {
-  kernel::validate_kernel(sink);
-  auto named = [](const char *name) {
-    RewriteOptions o;
-    o.name = name;
-    return o;
-  };
-  UOp g = graph_rewrite(sink, symbolic::sym(), named("initial symbolic"));
-  g = graph_rewrite(g, add_loads_rules(), named("add loads"));
-  g = graph_rewrite(g, early_decomposition_rules(), named("early decompositions"));
-  return g;
-}
+UOp lower_for_c(const UOp &sink) { return lower_kernel(sink); }
 
 std::string render_c(const UOp &lowered) { return CRenderer(lowered).render(); }
 
@@ -495,56 +438,10 @@ CKernel CKernel::compile(const std::string &source, const std::vector<KernelPara
   return k;
 }
 
-namespace {
-template <class T> void pack(const HostBuffer &b, std::vector<unsigned char> &bytes) {
-  bytes.resize(b.data.size() * sizeof(T));
-  for (std::size_t i = 0; i < b.data.size(); ++i) {
-    const T v = static_cast<T>(b.data[i]);
-    std::memcpy(bytes.data() + i * sizeof(T), &v, sizeof(T));
-  }
-}
-template <class T> void unpack(const std::vector<unsigned char> &bytes, HostBuffer &b) {
-  for (std::size_t i = 0; i < b.data.size(); ++i) {
-    T v;
-    std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
-    b.data[i] = static_cast<double>(v);
-  }
-}
-template <class F> void by_dtype(DType t, F &&f) {
-  switch (t.scalar) {
-  case ScalarType::Bool: return f(std::uint8_t{});
-  case ScalarType::Int8: return f(std::int8_t{});
-  case ScalarType::UInt8: return f(std::uint8_t{});
-  case ScalarType::Int16: return f(std::int16_t{});
-  case ScalarType::UInt16: return f(std::uint16_t{});
-  case ScalarType::Int32: return f(std::int32_t{});
-  case ScalarType::UInt32: return f(std::uint32_t{});
-  case ScalarType::Int64:
-  case ScalarType::Index: return f(std::int64_t{});
-  case ScalarType::UInt64: return f(std::uint64_t{});
-  case ScalarType::Float: return f(float{});
-  case ScalarType::Double: return f(double{});
-  default: throw bad(fmt::format("no host type for {}", to_string(t)));
-  }
-}
-}  // namespace
-
 void CKernel::run(std::vector<HostBuffer> &buffers) const {
-  if (buffers.size() != impl_->params.size())
-    throw bad(fmt::format("the kernel takes {} buffers, {} were given", impl_->params.size(),
-                          buffers.size()));
-  std::vector<std::vector<unsigned char>> bytes(buffers.size());
-  std::vector<void *> args(buffers.size());
-  for (std::size_t k = 0; k < buffers.size(); ++k) {
-    by_dtype(impl_->params[k].dtype, [&](auto tag) { pack<decltype(tag)>(buffers[k], bytes[k]); });
-    if (bytes[k].empty()) bytes[k].resize(16);
-    args[k] = bytes[k].data();
-  }
-  impl_->entry(args.data());
-  for (std::size_t k = 0; k < buffers.size(); ++k)
-    if (impl_->params[k].written)
-      by_dtype(impl_->params[k].dtype,
-               [&](auto tag) { unpack<decltype(tag)>(bytes[k], buffers[k]); });
+  auto packed = pack_buffers(impl_->params, buffers);
+  impl_->entry(packed.pointers.data());
+  unpack_written(impl_->params, packed, buffers);
 }
 
 }  // namespace wavescope::compiler::render

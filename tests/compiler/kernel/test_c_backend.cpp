@@ -90,7 +90,7 @@ TEST_CASE("C backend: the lowering is recorded pass by pass in the rewrite trace
   std::size_t steps = 0, load_steps = 0;
   for (const auto &rw : trace.groups()[0].rewrites) {
     names.push_back(rw.name);
-    CHECK_THAT(rw.loc, Contains("c_backend.cpp"));
+    CHECK_THAT(rw.loc, Contains("lowering.cpp"));
     for (const auto &s : rw.steps) {
       ++steps;
       CHECK_FALSE(s.rule.empty());

@@ -3,6 +3,7 @@
 //
 //   wavectl run matmul --target c --check          r_16_20_24  c  max abs 4.8e-07 ...  ok
 //   wavectl run softmax --check --json              {"kernel":...,"max_abs_err":...,"ok":true}
+//   wavectl run matmul --target cpu --check        the LLVM IR compiled in process (ORC JIT)
 
 #include <iostream>
 
@@ -10,10 +11,10 @@
 
 #include "commands/compiler/compiler_commands.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/compiler/codegen/host_kernel.hpp"
 #include "wavescope/compiler/kernel/interpreter.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/kernel/sources.hpp"
-#include "wavescope/compiler/render/c_backend.hpp"
 
 namespace wavectl {
 namespace {
@@ -35,9 +36,8 @@ void run(const RunArgs &args, const CliContext &context) {
     const auto params = kernel::kernel_params(k);
     auto buffers = kernel::make_buffers(params, args.seed);
     auto reference = buffers;
-    const auto compiled =
-        render::CKernel::compile(render::render_c(render::lower_for_c(k)), params);
-    compiled.run(buffers);
+    const auto compiled = codegen::compile_for_host(k, args.target);
+    compiled(buffers);
     kernel::RunRecord r;
     r.kernel = kernel::kernel_name(k);
     r.target = args.target;
@@ -67,10 +67,13 @@ void register_run_command(CLI::App &app, CliContext &context) {
   cmd->footer("SOURCE: a kernel JSON file, a tinygrad rewrites.pkl or a built-in example "
               "(elementwise, reduce, matmul, "
               "softmax, layernorm, conv2d).\nExamples:\n  wavectl run matmul --check\n"
-              "  wavectl run conv2d --check --json --seed 7");
+              "  wavectl run conv2d --check --json --seed 7\n"
+              "  wavectl run softmax --target cpu --check");
   cmd->add_option("SOURCE", args->source, "A kernel JSON file or a built-in example")->required();
   cmd->add_option("--kernel", args->kernel, "Only the kernel of this name");
-  cmd->add_option("--target", args->target, "Target (c)")->check(CLI::IsMember({"c"}));
+  cmd->add_option("--target", args->target,
+                  "Target: c (system C compiler) or cpu (LLVM, compiled in process)")
+      ->check(CLI::IsMember({"c", "cpu"}));
   cmd->add_option("--seed", args->seed, "Seed of the random inputs (default 1)");
   cmd->add_flag("--check", args->check,
                 "Compare with the reference interpreter; exit 7 if over tolerance");

@@ -3,11 +3,7 @@
 // rendered as plain C11 (spec §8.2), compiled by the system C compiler ($CC, else cc) into a
 // shared object in a temporary folder, loaded and run on host buffers.
 //
-// Passes (each a rule set recorded in the active RewriteTrace, with rule names and locations):
-//   "initial symbolic"   the symbolic simplifier (sym) on the index math
-//   "add loads"          every read INDEX(param, i) becomes LOAD(INDEX(...)) (spec §5.2 stage 13)
-//   "early decompositions"  FLOORDIV/FLOORMOD of non-negative operands by positive ones become
-//                        the truncating CDIV/CMOD C has (stage 19); the rest keep C helpers
+// The lowering is the shared one of lowering.hpp (lower_kernel).
 // The renderer then walks the structure: END and REDUCE become loop nests (a REDUCE an
 // accumulator, initialised with the identity before its loops), every value a named temporary.
 
@@ -23,7 +19,8 @@
 
 namespace wavescope::compiler::render {
 
-// The lowering passes for the C target. Throws Error(BadInput) for a graph that is not a kernel.
+// The lowering for the C target: lower_kernel (lowering.hpp). Throws Error(BadInput) for a graph
+// that is not a kernel.
 UOp lower_for_c(const UOp &sink);
 
 // C11 source of a lowered kernel: `void NAME(T *restrict data0, ...)` plus an entry point

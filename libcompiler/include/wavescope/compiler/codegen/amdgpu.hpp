@@ -1,0 +1,41 @@
+#pragma once
+// AMDGPU code objects: a kernel lowered by the shared passes plus "add gpudims"
+// (render/lowering.hpp), rendered as LLVM IR for amdgcn-amd-amdhsa (amdgpu_kernel, buffers in
+// addrspace(1), workgroup/work-item ids), optimized and compiled in process by LLVM's AMDGPU
+// backend, and linked by LLVM's lld (ld.lld of the same LLVM: an older default ld.lld can reject
+// LLVM 22's code-object version) into a one-kernel code object.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "wavescope/compiler/ir/uop.hpp"
+#include "wavescope/compiler/render/lowering.hpp"
+
+namespace wavescope::compiler::codegen {
+
+// The processors code objects are made for: gfx1100, gfx1201, gfx950.
+const std::vector<std::string> &amdgpu_targets();
+bool is_amdgpu_target(const std::string &name);
+
+struct AmdgpuKernel {
+  std::string name;       // the kernel's name (kernel_name)
+  std::string symbol;     // its symbol in the code object (a C identifier)
+  std::string processor;  // gfx1100, ...
+  render::LaunchDims launch;
+  std::string llvm_ir;                    // as rendered, before optimization
+  std::string assembly;                   // LLVM's assembly (when asked for)
+  std::vector<std::uint8_t> code_object;  // the linked ELF
+};
+
+// The LLVM IR and launch of a kernel for AMDGPU (lowered, gpudims added, rendered).
+AmdgpuKernel render_amdgpu(const UOp &sink, const std::string &processor);
+
+// Compiles for `processor` (Error(Usage) for one not in amdgpu_targets()); with `assembly` also
+// LLVM's assembly text. Link failures are Error(BadInput) with lld's output.
+AmdgpuKernel compile_amdgpu(const UOp &sink, const std::string &processor, bool assembly = false);
+
+// The ld.lld used: $WAVESCOPE_LD_LLD, else LLVM 22's own (its tools folder), else ld.lld-22.
+std::string ld_lld_path();
+
+}  // namespace wavescope::compiler::codegen

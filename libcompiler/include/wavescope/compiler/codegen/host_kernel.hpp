@@ -1,0 +1,24 @@
+#pragma once
+// A kernel compiled for one of the host targets and ready to run: "c" (the C backend and the
+// system C compiler) or "cpu" (LLVM IR compiled in process by ORC LLJIT).
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wavescope/compiler/ir/uop.hpp"
+#include "wavescope/compiler/kernel/interpreter.hpp"
+
+namespace wavescope::compiler::codegen {
+
+// Runs the compiled kernel on host buffers in slot order (written buffers receive the results).
+using HostRunner = std::function<void(std::vector<kernel::HostBuffer> &)>;
+
+// Throws Error(Usage) for a target that is not a host target, and the backends' errors.
+HostRunner compile_for_host(const UOp &sink, std::string_view target);
+
+// The host targets: {"c", "cpu"}.
+const std::vector<std::string> &host_targets();
+
+}  // namespace wavescope::compiler::codegen

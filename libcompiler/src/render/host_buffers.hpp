@@ -1,0 +1,83 @@
+#pragma once
+// Host buffers (doubles, kernel/interpreter.hpp) packed into the kernel's element types and back,
+// for the backends that run kernels on the CPU (C, LLVM). Bools are one byte.
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "wavescope/base/error.hpp"
+#include "wavescope/compiler/kernel/interpreter.hpp"
+
+namespace wavescope::compiler::render {
+using kernel::HostBuffer;
+namespace detail {
+template <class T> void pack(const HostBuffer &b, std::vector<unsigned char> &bytes) {
+  bytes.resize(b.data.size() * sizeof(T));
+  for (std::size_t i = 0; i < b.data.size(); ++i) {
+    const T v = static_cast<T>(b.data[i]);
+    std::memcpy(bytes.data() + i * sizeof(T), &v, sizeof(T));
+  }
+}
+template <class T> void unpack(const std::vector<unsigned char> &bytes, HostBuffer &b) {
+  for (std::size_t i = 0; i < b.data.size(); ++i) {
+    T v;
+    std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
+    b.data[i] = static_cast<double>(v);
+  }
+}
+template <class F> void by_dtype(DType t, F &&f) {
+  switch (t.scalar) {
+  case ScalarType::Bool: return f(std::uint8_t{});
+  case ScalarType::Int8: return f(std::int8_t{});
+  case ScalarType::UInt8: return f(std::uint8_t{});
+  case ScalarType::Int16: return f(std::int16_t{});
+  case ScalarType::UInt16: return f(std::uint16_t{});
+  case ScalarType::Int32: return f(std::int32_t{});
+  case ScalarType::UInt32: return f(std::uint32_t{});
+  case ScalarType::Int64:
+  case ScalarType::Index: return f(std::int64_t{});
+  case ScalarType::UInt64: return f(std::uint64_t{});
+  case ScalarType::Float: return f(float{});
+  case ScalarType::Double: return f(double{});
+  default: throw Error(ErrorKind::BadInput, fmt::format("no host type for {}", to_string(t)));
+  }
+}
+}  // namespace detail
+
+// The buffers in their element types, and a pointer to each (slot order) for the entry point.
+struct PackedBuffers {
+  std::vector<std::vector<unsigned char>> bytes;
+  std::vector<void *> pointers;
+};
+
+inline PackedBuffers pack_buffers(const std::vector<kernel::KernelParam> &params,
+                                  const std::vector<HostBuffer> &buffers) {
+  if (buffers.size() != params.size())
+    throw Error(ErrorKind::BadInput, fmt::format("the kernel takes {} buffers, {} were given",
+                                                 params.size(), buffers.size()));
+  PackedBuffers packed;
+  packed.bytes.resize(buffers.size());
+  packed.pointers.resize(buffers.size());
+  for (std::size_t k = 0; k < buffers.size(); ++k) {
+    detail::by_dtype(params[k].dtype,
+                     [&](auto tag) { detail::pack<decltype(tag)>(buffers[k], packed.bytes[k]); });
+    if (packed.bytes[k].empty()) packed.bytes[k].resize(16);
+    packed.pointers[k] = packed.bytes[k].data();
+  }
+  return packed;
+}
+
+// Copies the written buffers back.
+inline void unpack_written(const std::vector<kernel::KernelParam> &params,
+                           const PackedBuffers &packed, std::vector<HostBuffer> &buffers) {
+  for (std::size_t k = 0; k < buffers.size(); ++k)
+    if (params[k].written)
+      detail::by_dtype(params[k].dtype, [&](auto tag) {
+        detail::unpack<decltype(tag)>(packed.bytes[k], buffers[k]);
+      });
+}
+
+}  // namespace wavescope::compiler::render

@@ -11,6 +11,8 @@
 
 #include "sqtt_support/analysis.hpp"
 #include "sqtt_support/corpus.hpp"
+#include "wavescope/trace/timeline/instruction_stats.hpp"
+#include "wavescope/trace/timeline/waves_report.hpp"
 
 using namespace wavescope::trace::timeline;
 using wavescope::testing::sqtt::analyze_blob;
@@ -209,4 +211,47 @@ TEST_CASE("RDNA4 split barriers: s_barrier_wait is an instruction of its own") {
   }
   CHECK(signals == 2);
   CHECK(waits == signals);
+}
+
+TEST_CASE("CDNA waves on the traced CU have instruction streams, s_waitcnt and s_nop included") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::size_t streams = 0, instructions = 0, immediates = 0, immediate_pcs = 0;
+  for (const auto &c : corpus_captures()) {
+    if (c.capture.arch != "gfx950") continue;
+    const auto waves = collect_waves(c.capture, "");
+    for (const auto &[blob, t] : waves.waves) {
+      INFO(c.dir.string() << " " << blob->file_name << " wave at " << t.wave.start);
+      if (t.instructions.empty()) continue;
+      ++streams;
+      CHECK(t.mapped);
+      CHECK(t.wave.cu == 0);
+      // From the entry to the s_endpgm (which issues an OTHER_MSG on CDNA), in time order.
+      CHECK(t.instructions.front().pc == c.capture.programs.front().entry_pc);
+      REQUIRE(t.instructions.back().instruction);
+      CHECK(t.instructions.back().instruction->is_endpgm);
+      for (std::size_t k = 0; k < t.instructions.size(); ++k) {
+        const auto &i = t.instructions[k];
+        ++instructions;
+        CHECK(i.time >= t.wave.start);
+        CHECK(i.time <= t.wave.end);
+        if (k) CHECK(i.time >= t.instructions[k - 1].time);
+        if (i.name == "IMMED") {
+          ++immediates;
+          REQUIRE(i.instruction);
+          const std::string_view m = i.instruction->mnemonic;
+          CHECK((m.starts_with("s_waitcnt") || m == "s_nop"));
+        }
+      }
+    }
+    const auto stats = collect_instruction_stats(c.capture, "");
+    for (const auto &[kernel, acc] : stats.kernels)
+      for (const auto &r : acc->rows())
+        if (r.instruction && (r.instruction->mnemonic.starts_with("s_waitcnt") ||
+                              r.instruction->mnemonic == "s_nop"))
+          ++immediate_pcs;
+  }
+  CHECK(streams == 4);
+  CHECK(instructions == 232);  // the 200 CDNA_INSTs and 32 immediates
+  CHECK(immediates == 32);
+  CHECK(immediate_pcs == 8);
 }

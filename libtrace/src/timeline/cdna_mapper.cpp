@@ -53,11 +53,23 @@ bool cdna_op_matches(std::string_view op, const ProgramInstruction &inst) {
 void CdnaMapper::on_packet(const sqtt::Packet &p) {
   using sqtt::PacketType;
   if (p.in_tail) return;
+  if (p.type == PacketType::CdnaIssue) {
+    // Per wave of the SIMD, 2 bits (rocprof-trace-decoder: 1 stall, 2 instruction, 3 immediate).
+    // An immediate is an instruction without a CDNA_INST (s_waitcnt, s_nop, ...): it maps the
+    // next such instruction the walk meets, at the issue's time.
+    const unsigned simd = (p.raw >> 5) & 3;
+    for (unsigned w = 0; w < 10; ++w)
+      if (((p.raw >> (8 + 2 * w)) & 3) == 3) {
+        Slot &s = slots_[(simd * 16 + w) % slots_.size()];
+        if (s.active && !s.lost) s.immediates.push_back(p.time);
+      }
+    return;
+  }
   if (p.type == PacketType::CdnaWavestart || p.type == PacketType::CdnaWaveend) {
     if (p.field("cu") != 0) return;  // instruction tokens come from CU 0 (tinygrad's selection)
     Slot &s = slots_[(p.field("simd") * 16 + p.field("wave")) % slots_.size()];
     if (p.type == PacketType::CdnaWavestart) {
-      s = {true, false, program_.entry(), p.time};
+      s = {true, false, program_.entry(), p.time, {}};
       ++report_.waves;
     } else if (s.active) {
       if (!s.lost) ++report_.waves_complete;
@@ -81,6 +93,13 @@ void CdnaMapper::on_packet(const sqtt::Packet &p) {
   const std::string_view op = sqtt::inst_op_name(p.type, p.field("op"));
   const ProgramInstruction *inst = program_.at(s.pc);
   while (inst && issues_no_packet(*inst) && !cdna_op_matches(op, *inst)) {
+    if (!s.immediates.empty()) {  // an immediate issue came for it
+      const std::int64_t t = s.immediates.front();
+      s.immediates.pop_front();
+      if (sink_) sink_({simd, wave, s.pc, inst, t, t - s.last, "IMMED"});
+      s.last = t;
+      ++report_.immediates;
+    }
     s.pc += inst->size;
     inst = program_.at(s.pc);
   }

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
 #include <vector>
@@ -36,6 +37,7 @@ struct CdnaMappingReport {
   std::uint64_t mapped = 0;          // of those, matched to an instruction
   std::uint64_t lost = 0;            // packets after a wave's walk lost sync (not mapped)
   std::uint64_t without_wave = 0;    // packets for a slot with no started wave
+  std::uint64_t immediates = 0;      // s_waitcnt/s_nop/... mapped from CDNA_ISSUE immediates
   std::uint64_t waves = 0;           // waves whose walk started
   std::uint64_t waves_complete = 0;  // waves mapped without a mismatch up to their end
   std::string first_mismatch;        // where the first walk lost sync, if any
@@ -55,6 +57,7 @@ private:
     bool active = false, lost = false;
     std::uint64_t pc = 0;
     std::int64_t last = 0;
+    std::deque<std::int64_t> immediates;  // CDNA_ISSUE immediates not yet matched
   };
   const ProgramMap &program_;
   InstructionSink sink_;

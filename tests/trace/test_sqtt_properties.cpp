@@ -199,9 +199,8 @@ TEST_CASE("§18.15 code objects: entry at .text, and every blob's COMPUTE_PGM_LO
   for (const auto &c : corpus_captures()) {
     for (const auto &p : c.capture.programs) {
       INFO(p.file_name);
-      const auto code =
-          wavescope::compiler::isa::CodeObject::from_bytes(p.code.read_all(),
-                                                         {c.capture.device.processor, p.name});
+      const auto code = wavescope::compiler::isa::CodeObject::from_bytes(
+          p.code.read_all(), {c.capture.device.processor, p.name});
       CHECK(code.text().address == p.text_address);
       CHECK(code.text().size == p.text_size);
       CHECK(p.entry_pc == p.text_address);

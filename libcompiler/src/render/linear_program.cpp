@@ -97,19 +97,23 @@ private:
       if (index.op() != Op::INDEX || index.size() < 2)
         throw fail(u, "a STORE's target must be an INDEX");
       if (index.src(0).op() != Op::PARAM) throw fail(u, "a STORE writes a buffer parameter");
-      const UOp &idx = index.src(1);
-      if (idx.op() == Op::WHERE && idx.src(2).is_invalid()) {
-        value(idx.src(0));
-        value(idx.src(1));
-      } else {
-        value(idx);
-      }
+      index_values(index.src(1));
       if (u.size() > 2) value(u.src(2));
       value(u.src(1));
       emit(Kind::Store, u);
       return;
     }
     default: throw fail(u, "is not a statement (GROUP, END or STORE)");
+    }
+  }
+
+  // A gated index (where(gate, idx, invalid)) needs its gate and its index, a plain one itself.
+  void index_values(const UOp &idx) {
+    if (idx.op() == Op::WHERE && idx.src(2).is_invalid()) {
+      value(idx.src(0));
+      value(idx.src(1));
+    } else {
+      value(idx);
     }
   }
 
@@ -123,13 +127,7 @@ private:
       const UOp &index = u.src(0);
       if (index.op() != Op::INDEX || index.size() < 2) throw fail(u, "a LOAD reads an INDEX");
       if (index.src(0).op() != Op::PARAM) throw fail(u, "a LOAD reads a buffer parameter");
-      const UOp &idx = index.src(1);
-      if (idx.op() == Op::WHERE && idx.src(2).is_invalid()) {
-        value(idx.src(0));
-        value(idx.src(1));
-      } else {
-        value(idx);
-      }
+      index_values(index.src(1));
       break;
     }
     case Op::REDUCE: {

@@ -10,6 +10,7 @@
 #include <QStringListModel>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -43,6 +44,15 @@ std::vector<QString> texts(const QAbstractItemModel &m) {
 
 bool has_link(const std::vector<Link> &links, const QString &kind) {
   return std::any_of(links.begin(), links.end(), [&](const Link &l) { return l.kind == kind; });
+}
+
+// The run's profile as document 0 and its rewrite trace as document 1: one at a time, since
+// documents join the workspace as their loads finish.
+void open_profile_and_trace(MainWindow &w, const std::filesystem::path &run) {
+  w.open_path(QString::fromStdString((run / "profile.pkl").string()));
+  w.wait_until_idle();
+  w.open_path(QString::fromStdString((run / "rewrites.pkl").string()));
+  w.wait_until_idle();
 }
 
 }  // namespace
@@ -115,11 +125,7 @@ TEST_CASE("finder: kernels, runs, buffers, tracks and rewrite passes of a profil
   WAVESCOPE_REQUIRE_TESTDATA(root, "tinygrad-viz/matmul_relu_sum");
   MainWindow w;
   w.set_interactive(false);
-  // One at a time: documents join the workspace as their loads finish, and the tests index them.
-  w.open_path(QString::fromStdString((root / "profile.pkl").string()));
-  w.wait_until_idle();
-  w.open_path(QString::fromStdString((root / "rewrites.pkl").string()));
-  w.wait_until_idle();
+  open_profile_and_trace(w, root);
   REQUIRE(w.errors().isEmpty());
   REQUIRE(w.workspace().size() == 2);
   w.open_finder();
@@ -223,11 +229,7 @@ TEST_CASE("links: a CPU kernel run links to its rewrite context of the same run,
   WAVESCOPE_REQUIRE_TESTDATA(root, "tinygrad-viz/matmul_relu_sum");
   MainWindow w;
   w.set_interactive(false);
-  // One at a time: documents join the workspace as their loads finish, and the tests index them.
-  w.open_path(QString::fromStdString((root / "profile.pkl").string()));
-  w.wait_until_idle();
-  w.open_path(QString::fromStdString((root / "rewrites.pkl").string()));
-  w.wait_until_idle();
+  open_profile_and_trace(w, root);
   REQUIRE(w.workspace().size() == 2);
   const tp::Profile &p = *w.workspace().document(0)->profile();
   const auto x = std::find_if(p.executions.begin(), p.executions.end(), [](const tp::Execution &e) {

@@ -236,13 +236,12 @@ void write(const Common &c, const WriteArgs &a, const CliContext &ctx) {
           return write_on(dev, c, a, request, plan, cancel, ctx, interrupted, nullptr);
         });
   } catch (const Error &e) {
-    if (cancel.abort_requested()) {
-      std::cerr << "error: " << e.what() << '\n';
-      std::exit(130);
-    }
+    if (cancel.abort_requested()) throw Error(ErrorKind::Interrupted, e.what());
     throw;
   }
-  if (interrupted) std::exit(130);
+  if (interrupted)
+    throw Error(ErrorKind::Interrupted,
+                "interrupted after a whole sector; the summary above says where the write stopped");
 }
 
 }  // namespace

@@ -18,6 +18,7 @@ enum class ErrorKind : int {
   Mismatch = 7,  // verification or consistency mismatch
   Timeout = 8,   // a wait that did not complete
   Firmware = 9,  // firmware (PSP/SMU) returned an error code
+  Interrupted = 130,  // stopped on the user's request (Ctrl-C), as a shell reports SIGINT
 };
 
 class Error : public std::runtime_error {

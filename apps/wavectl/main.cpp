@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
     return static_cast<int>(wavescope::ErrorKind::Usage);
   } catch (const wavescope::Error &e) {
     std::fflush(stdout);
-    std::cerr << "error: " << e.what() << '\n';
+    std::cerr << "error: " << wavectl::error_message(e) << '\n';
     return e.exit_code();
   } catch (const std::exception &e) {
     std::fflush(stdout);

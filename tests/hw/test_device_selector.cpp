@@ -41,7 +41,7 @@ TEST_CASE("device specs parse the four forms and refuse anything else") {
   CHECK(parse_device_spec("sim:bench").kind == DeviceSpec::Kind::Sim);
   CHECK(parse_device_spec("sim-pci:bench").text() == "sim-pci:bench");
   CHECK_THROWS_WITH(parse_device_spec("floppy:0"), Catch::Contains("usb:N, pci:BDF"));
-  CHECK_THROWS_WITH(parse_device_spec("sim:"), Catch::Contains("bad --device"));
+  CHECK_THROWS_WITH(parse_device_spec("sim:"), Catch::Contains("bad device spec 'sim:'"));
   CHECK_THROWS_WITH(parse_device_spec("sim:../x"), Catch::Contains("bad simulated board name"));
 }
 

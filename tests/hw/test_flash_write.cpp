@@ -75,7 +75,8 @@ TEST_CASE("blank sectors are programmed without an erase, header-last order keep
   bench.board().arm_fault(sim::parse_fault("power-loss:op=program,nth=500"));
   const auto outcome = run_write(bench, write_request(image, dir));
   REQUIRE(outcome.error == ErrorKind::Device);
-  CHECK_THAT(outcome.message, Catch::Contains("--resume"));
+  CHECK(outcome.remedy == Remedy::ResumeWrite);
+  CHECK_THAT(outcome.message, Catch::Contains("resume the write"));
   CHECK(bench.board().activity().erases == 0);
   // Sector 0 is still blank: after power returns the board does not boot, ROM_SW stays usable.
   CHECK(std::all_of(bench.board().flash().begin(), bench.board().flash().begin() + 4096,
@@ -99,7 +100,8 @@ TEST_CASE("CMP protection refuses the write before any erase, --clear-cmp clears
   bench.board().arm_fault(sim::parse_fault("protect:cmp=1"));
   const auto refused = run_write(bench, write_request(image, dir));
   CHECK(refused.error == ErrorKind::Chip);
-  CHECK_THAT(refused.message, Catch::Contains("whole array") && Catch::Contains("--clear-cmp"));
+  CHECK_THAT(refused.message, Catch::Contains("whole array"));
+  CHECK(refused.remedy == Remedy::ClearProtection);
   CHECK(bench.board().activity().erases == 0);
   CHECK(bench.board().activity().status_writes == 0);
   CHECK_FALSE(fs::exists(journal_path(write_request(image, dir), "sim:bench")));
@@ -218,12 +220,14 @@ TEST_CASE("an unfinished journal blocks a fresh write, --resume continues from t
   bench.board().arm_fault(sim::parse_fault("wren-ignored:from=40,to=1000000"));
   const auto failed = run_write(bench, write_request(image, dir));
   REQUIRE(failed.error == ErrorKind::Chip);
-  CHECK_THAT(failed.message, Catch::Contains("WEL (bit 1) not set") && Catch::Contains("--resume"));
+  CHECK_THAT(failed.message, Catch::Contains("WEL (bit 1) not set"));
+  CHECK(failed.remedy == Remedy::ResumeWrite);
   CHECK(failed.findings_except({"I4"}).empty());  // registers restored, WEL clear (WRDI)
   bench.board().faults().clear();
   const auto blocked = run_write(bench, write_request(image, dir));
   CHECK(blocked.error == ErrorKind::Usage);
-  CHECK_THAT(blocked.message, Catch::Contains("rerun with --resume"));
+  CHECK_THAT(blocked.message, Catch::Contains("an unfinished write"));
+  CHECK(blocked.remedy == Remedy::ResumeOrDeleteJournal);
   auto resume = write_request(image, dir);
   resume.resume = true;
   const auto resumed = run_write(bench, resume);
@@ -242,7 +246,9 @@ TEST_CASE("a first Ctrl-C finishes the current sector and stops with a resume hi
   const auto stopped = run_write(bench, write_request(image, dir), {}, &cancel);
   REQUIRE(stopped.ok());
   CHECK(stopped.summary.interrupted);
-  CHECK_THAT(stopped.summary.resume_hint, Catch::Contains("--resume"));
+  REQUIRE(stopped.summary.resume);
+  CHECK(stopped.summary.resume->remedy == Remedy::ResumeWrite);
+  CHECK_THAT(stopped.summary.resume_hint, Catch::Contains("resume the write"));
   CHECK(stopped.findings.empty());
   CancelToken none;
   auto resume = write_request(image, dir);

@@ -1,9 +1,12 @@
 #pragma once
 // Each library area registers its own family of wavectl subcommands.
 
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 #include "cli_context.hpp"
+#include "wavescope/base/error.hpp"
 
 namespace wavectl {
 
@@ -11,5 +14,9 @@ void register_isa_commands(CLI::App &app, CliContext &context);       // disasm,
 void register_trace_commands(CLI::App &app, CliContext &context);     // sqtt ..., pmc
 void register_compiler_commands(CLI::App &app, CliContext &context);  // simplify, rewrite traces
 void register_hw_commands(CLI::App &app, CliContext &context);        // devices, sim, flash, ...
+
+// What wavectl prints for a library error: its message, or for a refusal whose remedy is one of
+// wavectl's options, the refusal worded with those options (commands/hw/refusal_wording.hpp).
+std::string error_message(const wavescope::Error &error);
 
 }  // namespace wavectl

@@ -8,6 +8,7 @@
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/scope_guard.hpp"
 #include "wavescope/hw/device/usb_fault_spec.hpp"
+#include "wavescope/hw/remedy/refusal.hpp"
 #include "wavescope/hw/sim/sim_pci_function.hpp"
 #include "wavescope/hw/sim/sim_store.hpp"
 #include "wavescope/hw/usb/asm24_transport.hpp"
@@ -139,7 +140,8 @@ std::string DeviceSpec::text() const {
 DeviceSpec parse_device_spec(std::string_view text) {
   const auto colon = text.find(':');
   if (colon == std::string_view::npos || colon + 1 >= text.size())
-    throw Error(ErrorKind::Usage, fmt::format("bad --device '{}': expected {}", text, kSpecForms));
+    throw Refusal(ErrorKind::Usage,
+                  {Remedy::DeviceSpecForm, fmt::format("'{}': expected {}", text, kSpecForms), {}});
   const std::string_view kind = text.substr(0, colon);
   DeviceSpec spec;
   spec.name = std::string(text.substr(colon + 1));
@@ -152,7 +154,8 @@ DeviceSpec parse_device_spec(std::string_view text) {
   else if (kind == "sim-pci")
     spec.kind = DeviceSpec::Kind::SimPci;
   else
-    throw Error(ErrorKind::Usage, fmt::format("bad --device '{}': expected {}", text, kSpecForms));
+    throw Refusal(ErrorKind::Usage,
+                  {Remedy::DeviceSpecForm, fmt::format("'{}': expected {}", text, kSpecForms), {}});
   if (spec.simulated()) sim::SimStore::validate_name(spec.name);
   return spec;
 }
@@ -178,10 +181,11 @@ std::unique_ptr<OpenedDevice> open_device(const std::optional<DeviceSpec> &spec,
   const DeviceCandidate *chosen = nullptr;
   if (!spec) {
     if (candidates.empty())
-      throw Error(ErrorKind::Device,
-                  "no device found: no ASM24 USB bridge (3801:0001 or ADD1:0001) and no PCI Navi31 "
-                  "card (1002:744C) is visible; check the cable, power and permissions (simulators "
-                  "are used only when asked: --device sim:NAME or sim-pci:NAME)");
+      throw Refusal(ErrorKind::Device,
+                    {Remedy::NameSimulator,
+                     "no device found: no ASM24 USB bridge (3801:0001 or ADD1:0001) and no PCI "
+                     "Navi31 card (1002:744C) is visible; check the cable, power and permissions",
+                     {}});
     chosen = &candidates.front();
   } else {
     for (const auto &c : candidates)

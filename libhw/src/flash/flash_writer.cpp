@@ -15,6 +15,7 @@
 #include "wavescope/hw/ifwi/image_check.hpp"
 #include "wavescope/hw/navi31/protection.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
+#include "wavescope/hw/remedy/refusal.hpp"
 
 namespace wavescope::hw::flash {
 
@@ -201,32 +202,32 @@ private:
   bool header_in_range_ = false;
 };
 
-std::string resume_hint(const WriteRequest &request, const FlashJournal &journal,
-                        const fs::path &journal_file) {
+// How far the journalled write got, and how to carry on: `prefix` (an error's message and ". ",
+// or nothing) and then what is verified, where the journal and the backup are.
+Advice resume_advice(const std::string &prefix, const WriteRequest &request,
+                     const FlashJournal &journal, const fs::path &journal_file) {
   const auto next = journal.next_sector(request.header_last);
-  std::string hint =
-      fmt::format("{} of {} sectors are verified (journal {})", journal.verified.size(),
-                  journal.sector_count, journal_file.string());
+  std::string problem =
+      prefix + fmt::format("{} of {} sectors are verified (journal {})", journal.verified.size(),
+                           journal.sector_count, journal_file.string());
   if (!journal.backup_path.empty())
-    hint += fmt::format("; the backup of the original contents is {}", journal.backup_path);
-  hint += fmt::format("; to continue, rerun the same command with --resume: wavectl flash write {} "
-                      "--yes --resume --device {}",
-                      request.image_path.empty() ? "IMAGE" : request.image_path, journal.device);
-  if (next) hint += fmt::format(" (next sector {}, 0x{:06X})", *next, *next * kSectorSize);
-  return hint;
+    problem += fmt::format("; the backup of the original contents is {}", journal.backup_path);
+  return {Remedy::ResumeWrite,
+          problem,
+          {request.image_path, journal.device,
+           next ? fmt::format(" (next sector {}, 0x{:06X})", *next, *next * kSectorSize) : ""}};
 }
 
 }  // namespace
 
 WritePlan check_write_request(const WriteRequest &request) {
   if (!request.confirmed)
-    throw Error(ErrorKind::Usage, "flash write erases and programs the chip: add --yes to confirm "
-                                  "(nothing was read or written)");
+    throw Refusal(ErrorKind::Usage,
+                  {Remedy::ConfirmWrite, "flash write erases and programs the chip", {}});
   if (request.backup && request.no_backup)
-    throw Error(ErrorKind::Usage, "--backup and --no-backup contradict each other");
+    throw Refusal(ErrorKind::Usage, {Remedy::OneBackupChoice, "", {}});
   if (request.resume && (request.start_sector || request.sector_count))
-    throw Error(ErrorKind::Usage, "--resume continues the range recorded in the journal; drop "
-                                  "--start-sector/--sector-count");
+    throw Refusal(ErrorKind::Usage, {Remedy::ResumeKeepsRange, "", {}});
   if (request.image.size() != kFlashSize)
     throw Error(
         ErrorKind::BadInput,
@@ -240,19 +241,27 @@ WritePlan check_write_request(const WriteRequest &request) {
     else if (request.force_image)
       plan.image_findings.push_back("forced past: " + f.message);
   }
-  if (!request.force_image)
-    check.require_accepted("pass --force-image to write it anyway (nothing was written)");
+  if (!request.force_image) {
+    try {
+      check.require_accepted();
+    } catch (const Error &e) {
+      throw Refusal(e.kind(), {Remedy::ForceImage, e.what(), {}});
+    }
+  }
   plan.start_sector = request.start_sector.value_or(0);
   if (plan.start_sector >= kSectorCount)
-    throw Error(ErrorKind::Usage, fmt::format("--start-sector {} is out of range (0-{})",
-                                              plan.start_sector, kSectorCount - 1));
+    throw Refusal(ErrorKind::Usage,
+                  {Remedy::StartSectorInRange,
+                   fmt::format("{} is out of range (0-{})", plan.start_sector, kSectorCount - 1),
+                   {}});
   plan.sector_count =
       request.sector_count.value_or(static_cast<std::uint32_t>(kSectorCount) - plan.start_sector);
   if (plan.sector_count < 1 || plan.start_sector + plan.sector_count > kSectorCount)
-    throw Error(ErrorKind::Usage,
-                fmt::format("--sector-count {} is out of range (1-{} from sector {})",
-                            plan.sector_count, kSectorCount - plan.start_sector,
-                            plan.start_sector));
+    throw Refusal(ErrorKind::Usage,
+                  {Remedy::SectorCountInRange,
+                   fmt::format("{} is out of range (1-{} from sector {})", plan.sector_count,
+                               kSectorCount - plan.start_sector, plan.start_sector),
+                   {}});
   plan.image_sha256 = sha256_hex(request.image);
   return plan;
 }
@@ -265,72 +274,77 @@ fs::path journal_path(const WriteRequest &request, const std::string &device_id)
   return dir / ("wavescope-journal-" + device_file_tag(device_id) + ".json");
 }
 
-WriteSummary write_flash(FlashSession &session, const std::string &device_id,
-                         const WriteRequest &request, const WritePlan &plan,
-                         const OperationProgressSink &progress) {
-  WriteSummary summary;
-  summary.image_sha256 = plan.image_sha256;
-  summary.warnings = plan.image_findings;
-  summary.journal = journal_path(request, device_id);
-  const auto existing = FlashJournal::load(summary.journal);
+namespace {
+
+// Plan: the journal this write continues (resume: the same device and image, not finished) or
+// starts (refused while another write's journal is unfinished).
+FlashJournal plan_journal(const WriteRequest &request, const WritePlan &plan,
+                          const std::string &device_id, const fs::path &journal_file) {
+  const auto existing = FlashJournal::load(journal_file);
   FlashJournal journal;
   if (request.resume) {
     if (!existing)
       throw Error(ErrorKind::Usage,
-                  fmt::format("nothing to resume: no journal at {}", summary.journal.string()));
+                  fmt::format("nothing to resume: no journal at {}", journal_file.string()));
     if (existing->device != device_id)
       throw Error(ErrorKind::Usage,
-                  fmt::format("the journal {} records a write to {}, not {}",
-                              summary.journal.string(), existing->device, device_id));
+                  fmt::format("the journal {} records a write to {}, not {}", journal_file.string(),
+                              existing->device, device_id));
     if (existing->image_sha256 != plan.image_sha256)
       throw Error(ErrorKind::Usage,
                   fmt::format("the journal {} records a write of another image (SHA-256 {}); give "
                               "that image, or start over by deleting the journal",
-                              summary.journal.string(), existing->image_sha256));
+                              journal_file.string(), existing->image_sha256));
     if (existing->status == "complete")
       throw Error(ErrorKind::Usage,
                   fmt::format("the write recorded in {} completed; nothing to resume",
-                              summary.journal.string()));
+                              journal_file.string()));
     journal = *existing;
   } else {
     if (existing && existing->status != "complete")
-      throw Error(
-          ErrorKind::Usage,
-          fmt::format("an unfinished write (image SHA-256 {}, {} of {} sectors verified) is "
-                      "recorded in {}: rerun with --resume to continue it, or delete that "
-                      "journal to start over",
-                      existing->image_sha256, existing->verified.size(), existing->sector_count,
-                      summary.journal.string()));
+      throw Refusal(ErrorKind::Usage,
+                    {Remedy::ResumeOrDeleteJournal,
+                     fmt::format("an unfinished write (image SHA-256 {}, {} of {} sectors "
+                                 "verified) is recorded in {}",
+                                 existing->image_sha256, existing->verified.size(),
+                                 existing->sector_count, journal_file.string()),
+                     {}});
     journal.device = device_id;
     journal.image_sha256 = plan.image_sha256;
     journal.image_path = request.image_path;
     journal.start_sector = plan.start_sector;
     journal.sector_count = plan.sector_count;
   }
-  summary.start_sector = journal.start_sector;
-  summary.sector_count = journal.sector_count;
-  summary.sectors_already_done = static_cast<unsigned>(journal.verified.size());
+  return journal;
+}
 
-  session.open();
-  auto &chip = session.chip();
-  const std::uint8_t sr1 = chip.read_status(spi::kReadStatus1);
-  const std::uint8_t sr2 = chip.read_status(spi::kReadStatus2);
+// Protect (check): SR1/SR2 read, the protected range (BP and CMP) against the range to write;
+// refused unless clearing the protection was asked for. Returns whether it must be cleared.
+bool check_protection(Gd25Flash &chip, const WriteRequest &request, const FlashJournal &journal,
+                      std::uint8_t &sr1, std::uint8_t &sr2, WriteSummary &summary) {
+  sr1 = chip.read_status(spi::kReadStatus1);
+  sr2 = chip.read_status(spi::kReadStatus2);
   const auto protection = protected_range(sr1, sr2, kFlashSize);
   summary.protection_before = protection.describe(kFlashSize);
-  const std::uint32_t range_begin = journal.start_sector * kSectorSize;
-  const std::uint32_t range_size = journal.sector_count * kSectorSize;
-  const bool needs_clear = protection.intersects(range_begin, range_size);
+  const bool needs_clear =
+      protection.intersects(journal.start_sector * kSectorSize, journal.sector_count * kSectorSize);
   if (needs_clear && !request.clear_protection)
-    throw Error(
-        ErrorKind::Chip,
-        fmt::format("write protection covers {} (SR1 0x{:02X}: BP4..BP0 = 0x{:02X}; SR2 0x{:02X}: "
-                    "CMP = {}), which overlaps the sectors to write; nothing was written. "
-                    "Rerun with --clear-cmp to clear it (--restore-protection puts it back "
-                    "after the final verify)",
-                    summary.protection_before, sr1, (sr1 & kSr1BpMask) >> 2, sr2,
-                    (sr2 & kSr2Cmp) ? 1 : 0));
+    throw Refusal(ErrorKind::Chip,
+                  {Remedy::ClearProtection,
+                   fmt::format("write protection covers {} (SR1 0x{:02X}: BP4..BP0 = 0x{:02X}; "
+                               "SR2 0x{:02X}: CMP = {}), which overlaps the sectors to write; "
+                               "nothing was written",
+                               summary.protection_before, sr1, (sr1 & kSr1BpMask) >> 2, sr2,
+                               (sr2 & kSr2Cmp) ? 1 : 0),
+                   {}});
+  return needs_clear;
+}
 
-  // The backup, before anything is written.
+// Backup, before anything is written: the journal's (resume), none (asked for), an existing
+// file checked against the chip's first and last sectors, or a fresh verified read of the chip.
+void take_backup(FlashSession &session, const std::string &device_id, const WriteRequest &request,
+                 const FlashJournal &journal, const OperationProgressSink &progress,
+                 WriteSummary &summary) {
   if (request.resume) {
     if (!journal.backup_path.empty()) {
       if (!fs::exists(journal.backup_path) ||
@@ -358,14 +372,16 @@ WriteSummary write_flash(FlashSession &session, const std::string &device_id,
           session.read(sector * kSectorSize, kSectorSize, ReadCheck::ReadTwice, "backup").bytes;
       const auto diff = std::mismatch(now.begin(), now.end(), bytes.begin() + sector * kSectorSize);
       if (diff.first != now.end())
-        throw Error(
+        throw Refusal(
             ErrorKind::Mismatch,
-            fmt::format("backup {} is not of this chip's current contents (sector {} differs "
-                        "at 0x{:06X}: chip 0x{:02X}, file 0x{:02X}); nothing was written. "
-                        "Give a new --backup path to take a fresh backup",
-                        request.backup->string(), sector,
-                        sector * kSectorSize + static_cast<std::uint32_t>(diff.first - now.begin()),
-                        *diff.first, *diff.second));
+            {Remedy::FreshBackup,
+             fmt::format("backup {} is not of this chip's current contents (sector {} differs "
+                         "at 0x{:06X}: chip 0x{:02X}, file 0x{:02X}); nothing was written",
+                         request.backup->string(), sector,
+                         sector * kSectorSize +
+                             static_cast<std::uint32_t>(diff.first - now.begin()),
+                         *diff.first, *diff.second),
+             {}});
     }
     summary.backup = *request.backup;
     summary.backup_sha256 = sha256_hex(bytes);
@@ -383,15 +399,113 @@ WriteSummary write_flash(FlashSession &session, const std::string &device_id,
       summary.backup_reused = true;  // an identical backup is already there
     } else {
       if (fs::exists(path))
-        throw Error(ErrorKind::Usage,
-                    fmt::format("{} exists with other contents; refusing to overwrite "
-                                "a backup (give --backup NEW)",
-                                path.string()));
+        throw Refusal(ErrorKind::Usage,
+                      {Remedy::BackupPathTaken,
+                       fmt::format("{} exists with other contents; refusing to overwrite a backup",
+                                   path.string()),
+                       {}});
       write_file_atomically(
           path, std::span<const unsigned char>(result.bytes.data(), result.bytes.size()));
     }
     summary.backup = path;
   }
+}
+
+// Protect: clear BP and CMP (recorded in the journal first) and check that they cleared.
+void clear_protection(Gd25Flash &chip, FlashJournal &journal, std::uint8_t sr1, std::uint8_t sr2,
+                      WriteSummary &summary) {
+  journal.protection_cleared = true;
+  journal.save(summary.journal);
+  chip.write_status(static_cast<std::uint8_t>(sr1 & ~kSr1BpMask),
+                    static_cast<std::uint8_t>(sr2 & ~kSr2Cmp));
+  const std::uint8_t new1 = chip.read_status(spi::kReadStatus1);
+  const std::uint8_t new2 = chip.read_status(spi::kReadStatus2);
+  if ((new1 & kSr1BpMask) || (new2 & kSr2Cmp))
+    throw Error(ErrorKind::Chip,
+                fmt::format("status register locked (SRP0/SRP1/WP#): protection bits survived the "
+                            "status write (SR1 0x{:02X}, SR2 0x{:02X}); nothing was erased",
+                            new1, new2));
+  summary.protection_cleared = true;
+}
+
+// Write: sector by sector in header-last order, stopping between sectors on a cancel request.
+void write_sectors(SectorWriter &writer, const WriteRequest &request, const FlashJournal &journal,
+                   const CancelToken *cancel, WriteSummary &summary) {
+  const std::uint32_t end = journal.start_sector + journal.sector_count;
+  const bool header_in_range = request.header_last && journal.start_sector == 0;
+  if (header_in_range && !journal.verified.count(0) && !journal.header_erased)
+    writer.start_header_last();
+  for (std::uint32_t s = header_in_range ? 1 : journal.start_sector; s < end; ++s) {
+    if (journal.verified.count(s)) continue;
+    if (cancel && cancel->stop_requested()) {
+      summary.interrupted = true;
+      break;
+    }
+    writer.write_sector(s);
+  }
+  if (header_in_range && !journal.verified.count(0) && !summary.interrupted) {
+    if (cancel && cancel->stop_requested())
+      summary.interrupted = true;
+    else
+      writer.write_sector(0);
+  }
+}
+
+// Verify: the whole range read once more (a sector that reads wrong is read again before it
+// fails the write), its SHA-256, then the old protection restored if asked.
+void final_verify(FlashSession &session, const WriteRequest &request, FlashJournal &journal,
+                  std::uint32_t range_begin, std::uint32_t range_size,
+                  const OperationProgressSink &progress, WriteSummary &summary) {
+  auto &chip = session.chip();
+  auto result = session.read(range_begin, range_size, ReadCheck::Single, "final verify", progress);
+  const auto expected = request.image.subspan(range_begin, range_size);
+  auto diff = std::mismatch(result.bytes.begin(), result.bytes.end(), expected.begin());
+  if (diff.first != result.bytes.end()) {
+    const auto offset = static_cast<std::uint32_t>(diff.first - result.bytes.begin());
+    const std::uint32_t sector = (range_begin + offset) / kSectorSize;
+    const auto again =
+        session.read(sector * kSectorSize, kSectorSize, ReadCheck::Single, "final verify").bytes;
+    const auto d2 =
+        std::mismatch(again.begin(), again.end(), request.image.begin() + sector * kSectorSize);
+    if (d2.first != again.end()) {
+      journal.verified.erase(sector);
+      throw Error(
+          ErrorKind::Mismatch,
+          fmt::format("final verify failed: flash 0x{:02X} at 0x{:06X}, image 0x{:02X}", *d2.first,
+                      sector * kSectorSize + static_cast<std::uint32_t>(d2.first - again.begin()),
+                      *d2.second));
+    }
+    std::copy(again.begin(), again.end(),
+              result.bytes.begin() + (sector * kSectorSize - range_begin));
+    summary.warnings.push_back(
+        fmt::format("final verify: sector {} read wrong once, right the second time", sector));
+  }
+  summary.range_sha256 = sha256_hex(result.bytes);
+  if (request.restore_protection && journal.protection_cleared) {
+    chip.write_status(journal.old_sr1, journal.old_sr2);
+    summary.protection_restored = true;
+  }
+}
+
+}  // namespace
+
+WriteSummary write_flash(FlashSession &session, const std::string &device_id,
+                         const WriteRequest &request, const WritePlan &plan,
+                         const OperationProgressSink &progress) {
+  WriteSummary summary;
+  summary.image_sha256 = plan.image_sha256;
+  summary.warnings = plan.image_findings;
+  summary.journal = journal_path(request, device_id);
+  FlashJournal journal = plan_journal(request, plan, device_id, summary.journal);
+  summary.start_sector = journal.start_sector;
+  summary.sector_count = journal.sector_count;
+  summary.sectors_already_done = static_cast<unsigned>(journal.verified.size());
+
+  session.open();
+  auto &chip = session.chip();
+  std::uint8_t sr1 = 0, sr2 = 0;
+  const bool needs_clear = check_protection(chip, request, journal, sr1, sr2, summary);
+  take_backup(session, device_id, request, journal, progress, summary);
   if (!request.resume) {
     journal.backup_path = summary.backup ? summary.backup->string() : "";
     journal.backup_sha256 = summary.backup_sha256;
@@ -402,86 +516,27 @@ WriteSummary write_flash(FlashSession &session, const std::string &device_id,
   journal.save(summary.journal);
 
   SectorWriter writer(session, request, journal, summary.journal, summary, progress);
-  const CancelToken *cancel = session.cancel();
   try {
-    if (needs_clear) {
-      journal.protection_cleared = true;
-      journal.save(summary.journal);
-      chip.write_status(static_cast<std::uint8_t>(sr1 & ~kSr1BpMask),
-                        static_cast<std::uint8_t>(sr2 & ~kSr2Cmp));
-      const std::uint8_t new1 = chip.read_status(spi::kReadStatus1);
-      const std::uint8_t new2 = chip.read_status(spi::kReadStatus2);
-      if ((new1 & kSr1BpMask) || (new2 & kSr2Cmp))
-        throw Error(
-            ErrorKind::Chip,
-            fmt::format("status register locked (SRP0/SRP1/WP#): protection bits survived the "
-                        "status write (SR1 0x{:02X}, SR2 0x{:02X}); nothing was erased",
-                        new1, new2));
-      summary.protection_cleared = true;
-    }
-    const std::uint32_t end = journal.start_sector + journal.sector_count;
-    const bool header_in_range = request.header_last && journal.start_sector == 0;
-    if (header_in_range && !journal.verified.count(0) && !journal.header_erased)
-      writer.start_header_last();
-    for (std::uint32_t s = header_in_range ? 1 : journal.start_sector; s < end; ++s) {
-      if (journal.verified.count(s)) continue;
-      if (cancel && cancel->stop_requested()) {
-        summary.interrupted = true;
-        break;
-      }
-      writer.write_sector(s);
-    }
-    if (header_in_range && !journal.verified.count(0) && !summary.interrupted) {
-      if (cancel && cancel->stop_requested())
-        summary.interrupted = true;
-      else
-        writer.write_sector(0);
-    }
-    if (!summary.interrupted && request.final_verify) {
-      auto result =
-          session.read(range_begin, range_size, ReadCheck::Single, "final verify", progress);
-      const auto expected = request.image.subspan(range_begin, range_size);
-      auto diff = std::mismatch(result.bytes.begin(), result.bytes.end(), expected.begin());
-      if (diff.first != result.bytes.end()) {
-        const auto offset = static_cast<std::uint32_t>(diff.first - result.bytes.begin());
-        const std::uint32_t sector = (range_begin + offset) / kSectorSize;
-        const auto again =
-            session.read(sector * kSectorSize, kSectorSize, ReadCheck::Single, "final verify")
-                .bytes;
-        const auto d2 =
-            std::mismatch(again.begin(), again.end(), request.image.begin() + sector * kSectorSize);
-        if (d2.first != again.end()) {
-          journal.verified.erase(sector);
-          throw Error(ErrorKind::Mismatch,
-                      fmt::format("final verify failed: flash 0x{:02X} at 0x{:06X}, image 0x{:02X}",
-                                  *d2.first,
-                                  sector * kSectorSize +
-                                      static_cast<std::uint32_t>(d2.first - again.begin()),
-                                  *d2.second));
-        }
-        std::copy(again.begin(), again.end(),
-                  result.bytes.begin() + (sector * kSectorSize - range_begin));
-        summary.warnings.push_back(
-            fmt::format("final verify: sector {} read wrong once, right the second time", sector));
-      }
-      summary.range_sha256 = sha256_hex(result.bytes);
-      if (request.restore_protection && journal.protection_cleared) {
-        chip.write_status(journal.old_sr1, journal.old_sr2);
-        summary.protection_restored = true;
-      }
-    }
+    if (needs_clear) clear_protection(chip, journal, sr1, sr2, summary);
+    write_sectors(writer, request, journal, session.cancel(), summary);
+    if (!summary.interrupted && request.final_verify)
+      final_verify(session, request, journal, journal.start_sector * kSectorSize,
+                   journal.sector_count * kSectorSize, progress, summary);
   } catch (const Error &e) {
     chip.write_disable_quietly();
     journal.status = "failed";
     journal.last_error = e.what();
     best_effort([&] { journal.save(summary.journal); });
-    throw Error(e.kind(),
-                std::string(e.what()) + ". " + resume_hint(request, journal, summary.journal));
+    throw Refusal(e.kind(),
+                  resume_advice(std::string(e.what()) + ". ", request, journal, summary.journal));
   }
   journal.status = summary.interrupted ? "interrupted" : "complete";
   journal.save(summary.journal);
   summary.next_sector = journal.next_sector(request.header_last);
-  if (summary.interrupted) summary.resume_hint = resume_hint(request, journal, summary.journal);
+  if (summary.interrupted) {
+    summary.resume = resume_advice("", request, journal, summary.journal);
+    summary.resume_hint = library_wording(*summary.resume);
+  }
   session.close();
   return summary;
 }

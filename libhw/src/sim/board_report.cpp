@@ -84,4 +84,10 @@ std::string to_text(const BoardStatus &s) {
   return out;
 }
 
+std::string to_json(const BoardRemovalReport &r) { return json_line(json{{"removed", r.name}}); }
+
+std::string to_text(const BoardRemovalReport &r) {
+  return "removed simulated board " + r.name + '\n';
+}
+
 }  // namespace wavescope::hw::sim

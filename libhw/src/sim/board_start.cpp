@@ -3,6 +3,7 @@
 #include <string>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/hw/remedy/refusal.hpp"
 
 namespace wavescope::hw::sim {
 
@@ -14,9 +15,11 @@ std::optional<BoardState> parse_start_state(std::string_view name) {
 
 void start_board_in(Navi31Board &board, BoardState state) {
   if (state != BoardState::Bricked && board.state() != BoardState::Booted)
-    throw Error(ErrorKind::Usage,
-                "the flash image does not boot (no valid header, $PSP directory and slot), so "
-                "the board cannot start booted or in sos; give it a bootable image");
+    throw Refusal(ErrorKind::Usage,
+                  {Remedy::BootableImage,
+                   "the flash image does not boot (no valid header, $PSP directory and slot), so "
+                   "the board cannot start booted or in sos",
+                   {}});
   if (state == BoardState::Sos)
     board.load_driver();
   else

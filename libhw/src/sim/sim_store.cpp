@@ -15,6 +15,7 @@
 #include "wavescope/base/atomic_file.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
+#include "wavescope/hw/remedy/refusal.hpp"
 
 namespace wavescope::hw::sim {
 
@@ -95,10 +96,10 @@ void SimStore::write(const std::string &name, Navi31Board &board,
 void SimStore::create(const std::string &name, Navi31Board &board) {
   validate_name(name);
   if (exists(name))
-    throw Error(ErrorKind::Usage,
-                fmt::format("simulated board '{}' already exists in {} (remove it "
-                            "first: wavectl sim remove {})",
-                            name, root_.string(), name));
+    throw Refusal(ErrorKind::Usage,
+                  {Remedy::RemoveBoardFirst,
+                   fmt::format("simulated board '{}' already exists in {}", name, root_.string()),
+                   {name}});
   std::error_code ec;
   fs::create_directories(board_dir(name), ec);
   if (ec)
@@ -111,9 +112,10 @@ void SimStore::create(const std::string &name, Navi31Board &board) {
 LoadedBoard SimStore::open(const std::string &name) const {
   validate_name(name);
   if (!exists(name))
-    throw Error(ErrorKind::Device, fmt::format("no simulated board '{}' in {} (create one with: "
-                                               "wavectl sim create {})",
-                                               name, root_.string(), name));
+    throw Refusal(ErrorKind::Device,
+                  {Remedy::CreateBoard,
+                   fmt::format("no simulated board '{}' in {}", name, root_.string()),
+                   {name}});
   LoadedBoard loaded;
   loaded.name = name;
   loaded.lock = SimBoardLock(board_dir(name) / "lock", name);

@@ -33,6 +33,10 @@ RunOutcome run(SimBench &bench, bool read_only, bool protection_change_allowed,
   const auto before = bench.operations();
   try {
     body(outcome);
+  } catch (const hw::Refusal &e) {
+    outcome.error = e.kind();
+    outcome.message = e.what();
+    outcome.remedy = e.advice().remedy;
   } catch (const Error &e) {
     outcome.error = e.kind();
     outcome.message = e.what();

@@ -12,12 +12,14 @@
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/flash/flash_session.hpp"
 #include "wavescope/hw/flash/flash_writer.hpp"
+#include "wavescope/hw/remedy/refusal.hpp"
 
 namespace wavescope::testing {
 
 struct RunOutcome {
   std::optional<ErrorKind> error;
   std::string message;
+  std::optional<hw::Remedy> remedy;        // what would fix it, when the library refused
   std::vector<hw::sim::Finding> findings;  // the board's invariant findings for the run
   hw::flash::WriteSummary summary;
   std::vector<std::uint8_t> bytes;  // what a dump read

@@ -1,13 +1,12 @@
 // wavectl am discovery: parse an IP discovery binary (am-driver.md §3) from a file, or the
 // synthetic ROM of a fake chip profile. Reading it from a real GPU's VRAM is not implemented yet.
 
-#include <fstream>
 #include <iostream>
-#include <iterator>
 
 #include "commands/hw/hw_cli.hpp"
 #include "commands/hw/hw_commands.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/read_file.hpp"
 #include "wavescope/hw/am/discovery_report.hpp"
 
 namespace wavectl {
@@ -33,9 +32,7 @@ void register_am_commands(CLI::App &app, CliContext &context) {
     std::vector<std::uint8_t> bytes;
     std::string source;
     if (!table->empty()) {
-      std::ifstream in(*table, std::ios::binary);
-      if (!in) throw wavescope::Error(wavescope::ErrorKind::BadInput, "cannot open " + *table);
-      bytes.assign(std::istreambuf_iterator<char>(in), {});
+      bytes = wavescope::read_file_bytes(*table);
       source = *table;
     } else {
       bytes = am::build_discovery_rom(am::chip_profile(*profile));

@@ -5,8 +5,7 @@
 
 #include "commands/hw/hw_cli.hpp"
 #include "commands/hw/hw_commands.hpp"
-#include "table.hpp"
-#include "wavescope/hw/device/device_selector.hpp"
+#include "wavescope/hw/device/device_list_report.hpp"
 
 namespace wavectl {
 
@@ -17,22 +16,15 @@ void register_devices_commands(CLI::App &app, CliContext &context) {
   hw_cli::add_sim_root_option(*cmd, *root);
   add_json_flag(*cmd, context);
   cmd->callback([root, &context] {
-    const auto devices = wavescope::hw::device::list_devices(hw_cli::sim_root(*root));
-    if (context.json) {
-      for (const auto &d : devices)
-        print_json_line(
-            {{"id", d.id}, {"kind", d.kind}, {"state", d.state}, {"description", d.description}});
-      return;
-    }
-    if (devices.empty()) {
+    namespace device = wavescope::hw::device;
+    const device::DeviceListReport report{device::list_devices(hw_cli::sim_root(*root))};
+    if (report.devices.empty() && !context.json) {
       std::cout
           << "no devices: no ASM24 USB bridge, no PCI Navi31 card and no simulated board (create "
              "one with: wavectl sim create NAME --test-image)\n";
       return;
     }
-    Table table({"DEVICE", "KIND", "STATE", "DESCRIPTION"});
-    for (const auto &d : devices) table.add_row({d.id, d.kind, d.state, d.description});
-    std::cout << table.render();
+    print_report(report, context);
   });
 }
 

@@ -11,6 +11,7 @@
 
 #include "commands/hw/hw_cli.hpp"
 #include "commands/hw/hw_commands.hpp"
+#include "commands/hw/refusal_wording.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/read_file.hpp"
 #include "wavescope/base/sha256.hpp"
@@ -134,25 +135,18 @@ struct WriteArgs {
   std::string backup, journal;
 };
 
-// A --dry-run's source: the device's chip (read twice and equal) and its status registers.
-struct DryRunSource {
-  std::string device;
-  std::vector<std::uint8_t> chip;
-  std::string chip_sha256;
-  std::uint8_t sr1 = 0, sr2 = 0;
-};
-
 // Writes on an opened device (the real one, or a dry run's simulated copy) and prints the
 // summary; returns it as JSON.
 json write_on(device::OpenedDevice &dev, const Common &c, const WriteArgs &a,
               const WriteRequest &request, const WritePlan &plan, CancelToken &cancel,
-              const CliContext &ctx, bool &interrupted, const DryRunSource *dry_run) {
+              const CliContext &ctx, bool &interrupted, const device::DryRunSource *dry_run) {
   hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());
   const auto started = dev.clock().now();
   FlashSession session(dev.bar5(), dev.clock(), c.flash.session(), &cancel);
-  const auto s = write_flash(session, dev.id(), request, plan, progress.sink());
+  auto s = write_flash(session, dev.id(), request, plan, progress.sink());
   progress.finish();
   for (const auto &w : s.warnings) std::cerr << "warning: " << w << '\n';
+  if (s.resume) s.resume_hint = hw_cli::cli_wording(*s.resume);
   interrupted = s.interrupted;
   FlashWriteReport report{flash_run(dev, c), a.image, s, std::nullopt};
   if (dry_run)
@@ -162,47 +156,36 @@ json write_on(device::OpenedDevice &dev, const Common &c, const WriteArgs &a,
   return hw_cli::print_report(report, ctx);
 }
 
-// Reads the device's chip and status registers for a dry run (the device is only read).
-DryRunSource read_dry_run_source(const Common &c, const CliContext &ctx) {
-  DryRunSource source;
-  hw_cli::run_on_device(
-      c.device, ctx, "flash write --dry-run", {true, false}, [&](device::OpenedDevice &dev) {
-        hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());
-        FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
-        const auto info = read_flash_info(session);
-        auto read = read_checked(session, 0, navi31::kFlashSize, "read for dry run", progress);
-        source = {dev.id(), std::move(read.bytes), {}, info.sr1, info.sr2};
-        source.chip_sha256 = sha256_hex(source.chip);
-        return json{{"device", dev.id()}, {"dry_run_read", true}};
-      });
-  return source;
-}
-
 // --dry-run: the whole write, run unchanged on a simulated board seeded from the device's chip
 // and status registers, in a throw-away simulator root. Reports what the write would do
 // (sectors, erases, operations, chip time) and whether it would be refused.
-void dry_run_write(const Common &c, const WriteArgs &a, WriteRequest request, const WritePlan &plan,
-                   const CliContext &ctx) {
-  if (a.resume) throw Error(ErrorKind::Usage, "--dry-run cannot --resume a journalled write");
-  const DryRunSource source = read_dry_run_source(c, ctx);
+void dry_run_write(const Common &c, const WriteArgs &a, const WriteRequest &request,
+                   const WritePlan &plan, const CliContext &ctx) {
+  device::check_dry_run_request(request);
+  device::DryRunSource source;
+  hw_cli::run_on_device(c.device, ctx, "flash write --dry-run", {true, false},
+                        [&](device::OpenedDevice &dev) {
+                          hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());
+                          FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
+                          source = device::read_dry_run_source(session, dev.id(), progress.sink());
+                          progress.finish();
+                          for (const auto &w : source.warnings)
+                            std::cerr << "warning: " << w << '\n';
+                          return json{{"device", dev.id()}, {"dry_run_read", true}};
+                        });
   const hw_cli::ScratchDirectory root("wavescope-dry-run");
-  const std::string copy_spec =
-      device::create_dry_run_copy(root.path(), source.device, source.chip, source.sr1, source.sr2);
-  request.confirmed = true;  // the copy, not the device
-  request.work_dir = root.path();
-  request.backup.reset();
-  request.journal.reset();
-  Common copy = c;
-  copy.device = {};
-  copy.device.device = copy_spec;
-  copy.device.sim_root = root.path().string();
-  copy.device.log = c.device.log;
+  const auto copy = device::prepare_dry_run_copy(root.path(), source, request);
+  Common on_copy = c;
+  on_copy.device = {};
+  on_copy.device.device = copy.device_spec;
+  on_copy.device.sim_root = root.path().string();
+  on_copy.device.log = c.device.log;
   CancelToken cancel;
   bool interrupted = false;
-  hw_cli::run_on_device(copy.device, ctx, "flash write --dry-run (on the copy)",
+  hw_cli::run_on_device(on_copy.device, ctx, "flash write --dry-run (on the copy)",
                         {false, a.clear_cmp}, [&](device::OpenedDevice &dev) {
-                          return write_on(dev, copy, a, request, plan, cancel, ctx, interrupted,
-                                          &source);
+                          return write_on(dev, on_copy, a, copy.request, plan, cancel, ctx,
+                                          interrupted, &source);
                         });
 }
 
@@ -236,7 +219,7 @@ void write(const Common &c, const WriteArgs &a, const CliContext &ctx) {
           return write_on(dev, c, a, request, plan, cancel, ctx, interrupted, nullptr);
         });
   } catch (const Error &e) {
-    if (cancel.abort_requested()) throw Error(ErrorKind::Interrupted, e.what());
+    if (cancel.abort_requested()) throw Error(ErrorKind::Interrupted, hw_cli::cli_message(e));
     throw;
   }
   if (interrupted)

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "commands/hw/refusal_wording.hpp"
 #include "wavescope/base/atomic_file.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/parse_number.hpp"
@@ -106,7 +107,7 @@ void run_on_device(const DeviceOptions &options, const CliContext &context,
                    const DeviceBody &body) {
   CommandLog log(options.log, command);
   auto failed = [](const Error &e) {
-    return nlohmann::json{{"error", e.what()}, {"exit_code", e.exit_code()}};
+    return nlohmann::json{{"error", cli_message(e)}, {"exit_code", e.exit_code()}};
   };
   std::optional<device::DeviceSpec> spec;
   if (!options.device.empty()) spec = device::parse_device_spec(options.device);

@@ -8,14 +8,12 @@
 
 #include "commands/hw/hw_cli.hpp"
 #include "commands/hw/hw_commands.hpp"
-#include "table.hpp"
+#include "commands/hw/refusal_wording.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/read_file.hpp"
-#include "wavescope/base/sha256.hpp"
 #include "wavescope/hw/device/usb_fault_spec.hpp"
-#include "wavescope/hw/ifwi/test_image.hpp"
-#include "wavescope/hw/navi31/protection.hpp"
-#include "wavescope/hw/navi31/spi_flash_facts.hpp"
+#include "wavescope/hw/sim/board_creation.hpp"
+#include "wavescope/hw/sim/board_export.hpp"
 #include "wavescope/hw/sim/board_report.hpp"
 #include "wavescope/hw/sim/board_start.hpp"
 #include "wavescope/hw/sim/sim_store.hpp"
@@ -45,35 +43,28 @@ void create(const SimArgs &args, const std::string &state, const std::string &im
   sim::SimStore::validate_name(args.name);
   if ((test_image ? 1 : 0) + (image.empty() ? 0 : 1) + (blank ? 1 : 0) > 1)
     throw Error(ErrorKind::Usage, "choose one of --image FILE, --test-image and --blank");
-  sim::SimConfig config;
-  for (const auto &s : settings) sim::apply_config_override(config, s);
-  std::vector<std::uint8_t> flash(navi31::kFlashSize, 0xFF);
-  if (test_image) flash = ifwi::make_test_ifwi_image();
+  sim::BoardRecipe recipe;
+  recipe.settings = settings;
+  recipe.cmp = cmp;
+  if (test_image) recipe.flash = sim::BoardRecipe::Flash::TestImage;
   if (!image.empty()) {
-    flash = wavescope::read_file_bytes(image);
-    if (flash.size() != navi31::kFlashSize)
-      throw Error(ErrorKind::BadInput,
-                  fmt::format("{} is {} bytes; the simulated chip holds exactly 2 MiB", image,
-                              flash.size()));
+    recipe.flash = sim::BoardRecipe::Flash::Image;
+    recipe.image = wavescope::read_file_bytes(image);
+    recipe.image_name = image;
   }
-  hw::VirtualClock clock;
-  sim::Navi31Board board(config, clock, std::move(flash));
-  if (cmp) board.chip().preset_status(0, navi31::kSr2Cmp);
   if (!state.empty()) {
-    const auto wanted = sim::parse_start_state(state);
-    if (!wanted)
+    recipe.start_state = sim::parse_start_state(state);
+    if (!recipe.start_state)
       throw Error(ErrorKind::Usage,
                   fmt::format("--state {}: expected bricked, booted or sos", state));
-    try {
-      sim::start_board_in(board, *wanted);
-    } catch (const Error &e) {
-      throw Error(e.kind(), fmt::format("--state {}: {} (--test-image or a bootable --image)",
-                                        state, e.what()));
-    }
   }
   auto store = store_of(args);
-  store.create(args.name, board);
-  hw_cli::print_report(sim::board_status(board, args.name, store.board_dir(args.name)), ctx);
+  try {
+    hw_cli::print_report(sim::create_board(store, args.name, recipe), ctx);
+  } catch (const Refusal &e) {
+    if (e.advice().remedy != Remedy::BootableImage) throw;
+    throw Error(e.kind(), fmt::format("--state {}: {}", state, hw_cli::cli_wording(e.advice())));
+  }
 }
 
 template <typename F>
@@ -212,17 +203,7 @@ void add_export_command(CLI::App &sim, CliContext &context) {
   cmd->add_option("OUT", *out, "Output file (written atomically)")->required();
   add_json_flag(*cmd, context);
   cmd->callback([args, out, &context] {
-    auto store = store_of(*args);
-    auto loaded = store.open(args->name);
-    const auto &flash = loaded.board->flash();
-    hw_cli::write_binary_file(*out, flash);
-    const auto sha = wavescope::sha256_hex(flash);
-    if (context.json)
-      print_json_line(
-          {{"name", args->name}, {"output", *out}, {"bytes", flash.size()}, {"sha256", sha}});
-    else
-      std::cout << fmt::format("exported {} bytes of {} to {}, SHA-256 {}\n", flash.size(),
-                               args->name, *out, sha);
+    print_report(sim::export_board(store_of(*args), args->name, *out), context);
   });
 }
 
@@ -234,10 +215,7 @@ void add_remove_command(CLI::App &sim, CliContext &context) {
   cmd->callback([args, &context] {
     auto store = store_of(*args);
     store.remove(args->name);
-    if (context.json)
-      print_json_line({{"removed", args->name}});
-    else
-      std::cout << "removed simulated board " << args->name << '\n';
+    print_report(sim::BoardRemovalReport{args->name}, context);
   });
 }
 

@@ -1,10 +1,10 @@
 #pragma once
 // Writing an image to the flash safely (navi31-flash.md §6.5 and the §9 requirements):
 //
-//  1. before any device access: --yes, the image (exactly 2 MiB, validate_flash_image unless
-//     --force-image), the sector range;
+//  1. before any device access: the confirmation, the image (exactly 2 MiB, validate_flash_image
+//     unless forced), the sector range;
 //  2. the state probe and the RDID gate; SR1/SR2 read, the protected range (BP and CMP) checked
-//     against the range to write — refused unless --clear-cmp;
+//     against the range to write — refused unless clearing it was asked for;
 //  3. a verified backup (every sector read twice, equal) written atomically before the first
 //     erase, or an existing 2 MiB backup whose first and last sectors equal the chip's;
 //  4. the journal written, protection cleared if asked (and checked that it cleared);
@@ -13,7 +13,8 @@
 //     read back and compare; journal updated after each verified sector. Header-last order
 //     (§9.14): sector 0 is erased first and programmed last. Ctrl-C finishes the sector;
 //  6. a final verify of the whole range and the SHA-256s; protection restored if asked.
-// Any failure sends WRDI, records the error in the journal and is rethrown with a resume hint.
+// Any failure sends WRDI, records the error in the journal and is rethrown as a Refusal whose
+// remedy is to resume the write (Remedy::ResumeWrite).
 
 #include <cstdint>
 #include <filesystem>
@@ -24,20 +25,21 @@
 
 #include "wavescope/base/progress_eta.hpp"
 #include "wavescope/hw/flash/flash_session.hpp"
+#include "wavescope/hw/remedy/refusal.hpp"
 
 namespace wavescope::hw::flash {
 
 struct WriteRequest {
   std::span<const std::uint8_t> image;
   std::string image_path;  // for messages and the journal
-  bool confirmed = false;  // --yes
+  bool confirmed = false;  // the caller confirmed erasing and programming
   bool force_image = false;
   std::optional<std::uint32_t> start_sector;
   std::optional<std::uint32_t> sector_count;
   bool resume = false;
-  bool clear_protection = false;                // --clear-cmp
-  bool restore_protection = false;              // --restore-protection
-  std::optional<std::filesystem::path> backup;  // --backup FILE
+  bool clear_protection = false;                // clear BP/CMP when they cover the range
+  bool restore_protection = false;              // the old SR1/SR2 back after the verify
+  std::optional<std::filesystem::path> backup;  // taken there, or checked if it exists
   bool no_backup = false;
   std::filesystem::path work_dir = ".";  // default backup and journal location
   std::optional<std::filesystem::path> journal;
@@ -51,10 +53,11 @@ struct WritePlan {
   std::uint32_t start_sector = 0;
   std::uint32_t sector_count = 0;
   std::string image_sha256;
-  std::vector<std::string> image_findings;  // warnings, and the errors --force-image overrode
+  std::vector<std::string> image_findings;  // warnings, and the errors force_image overrode
 };
 
-// Throws Error(Usage) for a missing --yes or a bad range, Error(BadInput) for a rejected image.
+// Throws Refusal (Error(Usage)) for a missing confirmation or a bad range, Refusal
+// (Error(BadInput)) for a rejected image; each names its remedy.
 WritePlan check_write_request(const WriteRequest &request);
 
 struct WriteSummary {
@@ -71,7 +74,8 @@ struct WriteSummary {
   std::string protection_before;
   bool interrupted = false;
   std::optional<std::uint32_t> next_sector;
-  std::string resume_hint;
+  std::optional<Advice> resume;  // an interrupted write: how far it got and how to carry on
+  std::string resume_hint;       // `resume` in the library's words (a tool may word it its way)
   std::vector<std::string> warnings;
 };
 

@@ -1,6 +1,6 @@
 #pragma once
-// What `sim create`, `sim status` and the other board commands report about a simulated board,
-// and the printers for it: JSON (one object, one line) and text.
+// What `sim create`, `sim status`, `sim remove` and the other board commands report about a
+// simulated board, and the printers for it: JSON (one object, one line) and text.
 
 #include <filesystem>
 #include <optional>
@@ -41,5 +41,13 @@ BoardStatus board_status(Navi31Board &board, const std::string &name,
 
 std::string to_json(const BoardStatus &status);
 std::string to_text(const BoardStatus &status);
+
+// `sim remove`: the board that was deleted.
+struct BoardRemovalReport {
+  std::string name;
+};
+
+std::string to_json(const BoardRemovalReport &report);
+std::string to_text(const BoardRemovalReport &report);
 
 }  // namespace wavescope::hw::sim

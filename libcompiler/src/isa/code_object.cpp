@@ -104,6 +104,111 @@ Symbol::Kind symbol_kind(const llvm::object::ELFSymbolRef &symbol) {
   return Symbol::Kind::Other;
 }
 
+// Phases of CodeObject::from_bytes.
+
+// The target: the caller's, else the one e_flags names; the normalized copy's e_flags name it.
+GpuTarget choose_target(std::uint32_t elf_flags, const CodeObjectOptions &options,
+                        const std::string &origin, std::vector<std::uint8_t> &normalized,
+                        std::vector<std::string> &quirks) {
+  GpuTarget target;
+  const auto mach = elf_flags & ELF::EF_AMDGPU_MACH;
+  const auto recorded = processor_from_elf_flags(elf_flags);
+  if (options.target) {
+    target = parse_gpu_target(*options.target);
+    if (mach == 0)
+      quirks.push_back(
+          fmt::format("e_flags names no processor; using {} as given", target.processor));
+    else if (recorded != target.processor)
+      quirks.push_back(fmt::format("e_flags names {}, overridden by {}",
+                                   recorded.value_or(fmt::format("mach {:#x}", mach)),
+                                   target.processor));
+    put<std::uint32_t>(normalized, kFlags,
+                       (elf_flags & ~std::uint32_t{ELF::EF_AMDGPU_MACH}) |
+                           elf_mach_for_processor(target.processor));
+  } else if (mach == 0) {
+    throw_bad_input(fmt::format("{}: e_flags is {:#x} and names no AMDGPU processor (a tinygrad "
+                                "packer ELF?); pass the target, e.g. --target gfx1100",
+                                origin, elf_flags));
+  } else if (!recorded) {
+    throw_bad_input(fmt::format("{}: e_flags {:#x} names processor {:#x}, which LLVM {} does not "
+                                "know; pass the target, e.g. --target gfx1100",
+                                origin, elf_flags, mach, llvm_version()));
+  } else {
+    target = parse_gpu_target(*recorded);
+  }
+  return target;
+}
+
+struct SectionScan {
+  std::vector<Section> sections;
+  std::optional<Section> text, rodata;
+};
+
+// Sections, with contents checked to lie inside the file; .text present and whole words.
+SectionScan read_sections(const llvm::object::ELF64LEObjectFile &object, const std::string &origin,
+                          const std::vector<std::uint8_t> &normalized) {
+  SectionScan scan;
+  auto &text = scan.text;
+  auto &rodata = scan.rodata;
+  for (const auto &section : object.sections()) {
+    auto name = section.getName();
+    if (!name)
+      throw_bad_input(
+          fmt::format("{}: bad section name: {}", origin, llvm_message(name.takeError())));
+    Section s{name->str(), section.getAddress(), 0, section.getSize()};
+    if (!section.isBSS() && s.size != 0) {
+      auto contents = section.getContents();
+      if (!contents)
+        throw_bad_input(fmt::format("{}: section {} lies outside the file: {}", origin, s.name,
+                                    llvm_message(contents.takeError())));
+      s.file_offset = static_cast<std::uint64_t>(
+          reinterpret_cast<const std::uint8_t *>(contents->data()) - normalized.data());
+    }
+    scan.sections.push_back(s);
+    if (s.name == ".text" || (!text && section.isText())) text = s;
+    if (s.name == ".rodata") rodata = s;
+  }
+  if (!text) throw_bad_input(fmt::format("{}: no .text section", origin));
+  if (text->size % 4 != 0)
+    throw_bad_input(fmt::format("{}: .text is {} bytes, not a whole number of 4-byte words; the "
+                                "last instruction is cut off",
+                                origin, text->size));
+  return scan;
+}
+
+// Symbols from .symtab and .dynsym, each (name, value) once.
+std::vector<Symbol> read_symbols(const llvm::object::ELF64LEObjectFile &object,
+                                 std::vector<std::string> &quirks) {
+  std::vector<Symbol> symbols;
+  std::set<std::pair<std::string, std::uint64_t>> seen;
+  auto add_symbols = [&](auto range) {
+    for (const llvm::object::ELFSymbolRef symbol : range) {
+      auto name = symbol.getName();
+      auto value = symbol.getValue();
+      if (!name || !value) {
+        if (!name) llvm::consumeError(name.takeError());
+        if (!value) llvm::consumeError(value.takeError());
+        quirks.push_back("a symbol with an unreadable name or value was skipped");
+        continue;
+      }
+      if (name->empty() || !seen.insert({name->str(), *value}).second) continue;
+      Symbol s{name->str(), *value, symbol.getSize(), symbol_kind(symbol), {}};
+      if (auto section = symbol.getSection(); section && *section != object.section_end()) {
+        if (auto section_name = (*section)->getName())
+          s.section = section_name->str();
+        else
+          llvm::consumeError(section_name.takeError());
+      } else if (!section) {
+        llvm::consumeError(section.takeError());
+      }
+      symbols.push_back(std::move(s));
+    }
+  };
+  add_symbols(object.symbols());
+  add_symbols(object.getDynamicSymbolIterators());
+  return symbols;
+}
+
 }  // namespace
 
 CodeObject CodeObject::load(const std::filesystem::path &path, const CodeObjectOptions &options) {
@@ -117,33 +222,7 @@ CodeObject CodeObject::from_bytes(std::vector<std::uint8_t> bytes, const CodeObj
   co.bytes_ = std::move(bytes);
   co.normalized_ = repair_header(co.bytes_, co.origin_, co.quirks_);
   co.elf_flags_ = get<std::uint32_t>(co.bytes_, kFlags);
-
-  // The target: the caller's, else the one e_flags names.
-  const auto mach = co.elf_flags_ & ELF::EF_AMDGPU_MACH;
-  const auto recorded = processor_from_elf_flags(co.elf_flags_);
-  if (options.target) {
-    co.target_ = parse_gpu_target(*options.target);
-    if (mach == 0)
-      co.quirks_.push_back(
-          fmt::format("e_flags names no processor; using {} as given", co.target_.processor));
-    else if (recorded != co.target_.processor)
-      co.quirks_.push_back(fmt::format("e_flags names {}, overridden by {}",
-                                       recorded.value_or(fmt::format("mach {:#x}", mach)),
-                                       co.target_.processor));
-    put<std::uint32_t>(co.normalized_, kFlags,
-                       (co.elf_flags_ & ~std::uint32_t{ELF::EF_AMDGPU_MACH}) |
-                           elf_mach_for_processor(co.target_.processor));
-  } else if (mach == 0) {
-    throw_bad_input(fmt::format("{}: e_flags is {:#x} and names no AMDGPU processor (a tinygrad "
-                                "packer ELF?); pass the target, e.g. --target gfx1100",
-                                co.origin_, co.elf_flags_));
-  } else if (!recorded) {
-    throw_bad_input(fmt::format("{}: e_flags {:#x} names processor {:#x}, which LLVM {} does not "
-                                "know; pass the target, e.g. --target gfx1100",
-                                co.origin_, co.elf_flags_, mach, llvm_version()));
-  } else {
-    co.target_ = parse_gpu_target(*recorded);
-  }
+  co.target_ = choose_target(co.elf_flags_, options, co.origin_, co.normalized_, co.quirks_);
   llvm::MemoryBufferRef ref(
       llvm::StringRef(reinterpret_cast<const char *>(co.normalized_.data()), co.normalized_.size()),
       co.origin_);
@@ -152,61 +231,11 @@ CodeObject CodeObject::from_bytes(std::vector<std::uint8_t> bytes, const CodeObj
     throw_bad_input(
         fmt::format("{}: malformed ELF: {}", co.origin_, llvm_message(created.takeError())));
   const auto &object = *created;
-
-  // Sections, with contents checked to lie inside the file.
-  std::optional<Section> text, rodata;
-  for (const auto &section : object.sections()) {
-    auto name = section.getName();
-    if (!name)
-      throw_bad_input(
-          fmt::format("{}: bad section name: {}", co.origin_, llvm_message(name.takeError())));
-    Section s{name->str(), section.getAddress(), 0, section.getSize()};
-    if (!section.isBSS() && s.size != 0) {
-      auto contents = section.getContents();
-      if (!contents)
-        throw_bad_input(fmt::format("{}: section {} lies outside the file: {}", co.origin_, s.name,
-                                    llvm_message(contents.takeError())));
-      s.file_offset = static_cast<std::uint64_t>(
-          reinterpret_cast<const std::uint8_t *>(contents->data()) - co.normalized_.data());
-    }
-    co.sections_.push_back(s);
-    if (s.name == ".text" || (!text && section.isText())) text = s;
-    if (s.name == ".rodata") rodata = s;
-  }
-  if (!text) throw_bad_input(fmt::format("{}: no .text section", co.origin_));
-  if (text->size % 4 != 0)
-    throw_bad_input(fmt::format("{}: .text is {} bytes, not a whole number of 4-byte words; the "
-                                "last instruction is cut off",
-                                co.origin_, text->size));
-  co.text_ = *text;
-
-  // Symbols from .symtab and .dynsym, each (name, value) once.
-  std::set<std::pair<std::string, std::uint64_t>> seen;
-  auto add_symbols = [&](auto range) {
-    for (const llvm::object::ELFSymbolRef symbol : range) {
-      auto name = symbol.getName();
-      auto value = symbol.getValue();
-      if (!name || !value) {
-        if (!name) llvm::consumeError(name.takeError());
-        if (!value) llvm::consumeError(value.takeError());
-        co.quirks_.push_back("a symbol with an unreadable name or value was skipped");
-        continue;
-      }
-      if (name->empty() || !seen.insert({name->str(), *value}).second) continue;
-      Symbol s{name->str(), *value, symbol.getSize(), symbol_kind(symbol), {}};
-      if (auto section = symbol.getSection(); section && *section != object.section_end()) {
-        if (auto section_name = (*section)->getName())
-          s.section = section_name->str();
-        else
-          llvm::consumeError(section_name.takeError());
-      } else if (!section) {
-        llvm::consumeError(section.takeError());
-      }
-      co.symbols_.push_back(std::move(s));
-    }
-  };
-  add_symbols(object.symbols());
-  add_symbols(object.getDynamicSymbolIterators());
+  auto scan = read_sections(object, co.origin_, co.normalized_);
+  co.sections_ = std::move(scan.sections);
+  co.text_ = *scan.text;
+  const auto &rodata = scan.rodata;
+  co.symbols_ = read_symbols(object, co.quirks_);
 
   // Kernels: every "<name>.kd" descriptor object.
   auto descriptor_bytes = [&](std::uint64_t address) -> std::span<const std::uint8_t> {

@@ -3,6 +3,8 @@
 //   wavescope [PATH...]                         open files or capture folders (default: the demo)
 //   wavescope [PATH] --screenshot OUT.png [--view NAME]
 //                                               render one view offscreen, save it, exit
+//   wavescope --view flash --device sim:NAME [--sim-root DIR]
+//                                               the flash recovery panel on a board
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -51,7 +53,16 @@ int main(int argc, char **argv) {
                             QStringLiteral("Processor for code objects whose header names none "
                                            "(e.g. gfx1201 for tinygrad packer ELFs)"),
                             QStringLiteral("GFX"));
-  parser.addOptions({screenshot, view, size, target});
+  QCommandLineOption device(QStringLiteral("device"),
+                            QStringLiteral("Board for the flash panel: usb:N, pci:BDF, sim:NAME or "
+                                           "sim-pci:NAME (probed at start, read-only)"),
+                            QStringLiteral("SPEC"));
+  QCommandLineOption sim_root(
+      QStringLiteral("sim-root"),
+      QStringLiteral("Directory of simulated boards (default "
+                     "$WAVESCOPE_SIM_ROOT, else $XDG_DATA_HOME/wavescope/sim)"),
+      QStringLiteral("DIR"));
+  parser.addOptions({screenshot, view, size, target, device, sim_root});
   parser.process(app);
 
   wavescope::gui::MainWindow window;
@@ -62,8 +73,10 @@ int main(int argc, char **argv) {
 
   window.set_open_options({parser.value(target)});
   const QStringList paths = parser.positionalArguments();
-  if (paths.isEmpty()) window.open_demo();
+  // A board named on the command line is what the user came for: no demo beside it.
+  if (paths.isEmpty() && !parser.isSet(device)) window.open_demo();
   for (const QString &path : paths) window.open_path(path);
+  if (parser.isSet(device)) window.open_flash_device(parser.value(device), parser.value(sim_root));
 
   if (parser.isSet(view) && !window.show_view(parser.value(view))) {
     std::fprintf(stderr, "error: no view named '%s' (views: %s)\n", qPrintable(parser.value(view)),

@@ -23,12 +23,14 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "app/flash_controller.hpp"
 #include "app/selection.hpp"
 #include "app/workspace.hpp"
 #include "models/navigator_model.hpp"
 #include "models/search_model.hpp"
 #include "views/cfg_view.hpp"
 #include "views/counters_view.hpp"
+#include "views/flash_view.hpp"
 #include "views/isa_view.hpp"
 #include "views/memory_view.hpp"
 #include "views/profile_timeline_view.hpp"
@@ -111,6 +113,8 @@ MainWindow::MainWindow(QWidget *parent)
   add_view(QStringLiteral("timeline"), tr("Timeline"),
            new ProfileTimelineView(*workspace_, *selection_, this));
   add_view(QStringLiteral("memory"), tr("Memory"), new MemoryView(*workspace_, *selection_, this));
+  flash_ = new FlashView(this);
+  add_view(QStringLiteral("flash"), tr("Flash"), flash_);
   connect(selection_, &Selection::reveal_requested, this,
           [this](const QString &view) { show_view(view); });
 
@@ -328,7 +332,16 @@ void MainWindow::open_demo() {
     open_path(profile);
 }
 
-void MainWindow::wait_until_idle() { workspace_->wait_until_idle(); }
+void MainWindow::wait_until_idle() {
+  workspace_->wait_until_idle();
+  flash_->controller().wait();
+}
+
+void MainWindow::open_flash_device(const QString &spec, const QString &sim_root) {
+  if (!sim_root.isEmpty()) flash_->controller().set_sim_root(sim_root);
+  flash_->controller().refresh_devices();
+  flash_->open_device(spec);
+}
 
 QStringList MainWindow::view_names() const {
   QStringList names;

@@ -22,6 +22,7 @@ class QTreeView;
 namespace wavescope::gui {
 
 class CommandModel;
+class FlashView;
 class NavigatorModel;
 class QuickOpen;
 class SearchModel;
@@ -70,6 +71,10 @@ public:
   CommandModel &commands() { return *commands_; }
   SearchModel &search() { return *search_; }
 
+  // The flash recovery panel; `--device SPEC [--sim-root DIR]` select and probe a board there.
+  FlashView &flash() { return *flash_; }
+  void open_flash_device(const QString &spec, const QString &sim_root = {});
+
   Workspace &workspace() { return *workspace_; }
   Selection &selection() { return *selection_; }
   NavigatorModel &navigator() { return *navigator_model_; }
@@ -95,6 +100,7 @@ private:
   QTreeView *navigator_view_;
   QLineEdit *navigator_search_;
   QTabWidget *tabs_;
+  FlashView *flash_ = nullptr;
   QMenu *recent_menu_ = nullptr;
   QProgressBar *progress_ = nullptr;
   bool focus_next_document_ = true;

@@ -11,6 +11,7 @@
 #include "wavescope/base/read_file.hpp"
 #include "wavescope/base/scope_guard.hpp"
 #include "wavescope/base/sha256.hpp"
+#include "wavescope/hw/flash/flash_backup.hpp"
 #include "wavescope/hw/flash/flash_journal.hpp"
 #include "wavescope/hw/ifwi/image_check.hpp"
 #include "wavescope/hw/navi31/protection.hpp"
@@ -390,11 +391,9 @@ void take_backup(FlashSession &session, const std::string &device_id, const Writ
     auto result = session.read(0, kFlashSize, ReadCheck::ReadTwice, "backup", progress);
     for (auto &w : result.warnings) summary.warnings.push_back("backup: " + w);
     summary.backup_sha256 = sha256_hex(result.bytes);
-    const fs::path path = request.backup
-                              ? *request.backup
-                              : request.work_dir / fmt::format("wavescope-backup-{}-{}.bin",
-                                                               device_file_tag(device_id),
-                                                               summary.backup_sha256.substr(0, 12));
+    const fs::path path =
+        request.backup ? *request.backup
+                       : request.work_dir / backup_file_name(device_id, summary.backup_sha256);
     if (fs::exists(path) && sha256_hex(read_file_bytes(path, "backup")) == summary.backup_sha256) {
       summary.backup_reused = true;  // an identical backup is already there
     } else {

@@ -16,6 +16,7 @@
 #include "wavescope/base/read_file.hpp"
 #include "wavescope/base/sha256.hpp"
 #include "wavescope/hw/device/dry_run_copy.hpp"
+#include "wavescope/hw/flash/flash_backup.hpp"
 #include "wavescope/hw/flash/flash_operations.hpp"
 #include "wavescope/hw/flash/flash_report.hpp"
 #include "wavescope/hw/flash/flash_writer.hpp"
@@ -49,9 +50,7 @@ FlashRun flash_run(device::OpenedDevice &dev, const Common &c) {
 // re-read warnings (read, dump and the dry run's copy of the chip).
 ReadResult read_checked(FlashSession &session, std::uint32_t address, std::size_t size,
                         const char *stage, hw_cli::EtaProgressPrinter &progress) {
-  session.open();
-  auto result = session.read(address, size, ReadCheck::ReadTwice, stage, progress.sink());
-  session.close();
+  auto result = read_verified(session, address, size, stage, progress.sink());
   progress.finish();
   for (const auto &w : result.warnings) std::cerr << "warning: " << w << '\n';
   return result;
@@ -100,10 +99,11 @@ void dump(const Common &c, const std::string &output, const CliContext &ctx) {
   hw_cli::run_on_device(c.device, ctx, "flash dump", {true, false}, [&](device::OpenedDevice &dev) {
     hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());
     FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
-    const auto result = read_checked(session, 0, navi31::kFlashSize, "dump", progress);
-    hw_cli::write_binary_file(output, result.bytes);
-    return hw_cli::print_report(FlashDumpReport{flash_run(dev, c), output, result.bytes.size(),
-                                                sha256_hex(result.bytes), result.reread_sectors},
+    const auto result = backup_flash(session, dev.id(), output, ".", progress.sink());
+    progress.finish();
+    for (const auto &w : result.warnings) std::cerr << "warning: " << w << '\n';
+    return hw_cli::print_report(FlashDumpReport{flash_run(dev, c), output, result.bytes,
+                                                result.sha256, result.reread_sectors},
                                 ctx);
   });
 }

@@ -13,6 +13,7 @@
 
 #include "app/theme.hpp"
 #include "models/profile_track_model.hpp"
+#include "views/timeline_axis.hpp"
 
 namespace wavescope::gui {
 
@@ -25,15 +26,6 @@ QColor band_color(std::size_t buffer) {
                                     QColor(0x7c, 0x6a, 0xe0), QColor(0x4a, 0x3c, 0xad),
                                     QColor(0x93, 0x82, 0xec), QColor(0x35, 0x29, 0x82)};
   return kPurples[buffer % 6];
-}
-
-// 1, 2 or 5 times a power of ten, at least `raw`.
-double nice_step(double raw) {
-  if (raw <= 0) return 1;
-  const double base = std::pow(10.0, std::floor(std::log10(raw)));
-  for (const double m : {1.0, 2.0, 5.0, 10.0})
-    if (base * m >= raw) return base * m;
-  return base * 10;
 }
 
 QColor kernel_color(const std::string &name) {
@@ -116,31 +108,7 @@ void MemoryGraphWidget::fit_buffers() {
 }
 
 void MemoryGraphWidget::set_window(double t0, double t1) {
-  if (!(t1 > t0)) return;
-  if (t1 - t0 < 10) {
-    const double c = (t0 + t1) / 2;
-    t0 = c - 5;
-    t1 = c + 5;
-  }
-  t0_ = t0;
-  t1_ = t1;
-  update();
-}
-
-double MemoryGraphWidget::ps_per_pixel() const {
-  return (t1_ - t0_) / std::max(1, width() - kGutter);
-}
-double MemoryGraphWidget::x_of(double t) const { return kGutter + (t - t0_) / ps_per_pixel(); }
-double MemoryGraphWidget::t_of(double x) const { return t0_ + (x - kGutter) * ps_per_pixel(); }
-
-void MemoryGraphWidget::zoom(double factor, double anchor_x) {
-  const double anchor = t_of(std::clamp(anchor_x, double(kGutter), double(width())));
-  set_window(anchor - (anchor - t0_) / factor, anchor + (t1_ - anchor) / factor);
-}
-
-void MemoryGraphWidget::pan_pixels(double dx) {
-  const double dt = dx * ps_per_pixel();
-  set_window(t0_ + dt, t1_ + dt);
+  if (window_.set(t0, t1)) update();
 }
 
 double MemoryGraphWidget::byte_scale(const Panel &panel) const {
@@ -239,9 +207,9 @@ void MemoryGraphWidget::show_track(int track) {
 
 void MemoryGraphWidget::follow(const tp::Buffer &b) {
   const double s = static_cast<double>(b.allocated), e = static_cast<double>(b.freed);
-  if (e >= t0_ && s <= t1_) return;
-  const double w = t1_ - t0_, c = s;
-  set_window(c - w * 0.1, c + w * 0.9);
+  if (window_.overlaps(s, e)) return;
+  window_.move_to(s, 0.1);
+  update();
 }
 
 void MemoryGraphWidget::step_buffer(int direction) {
@@ -280,10 +248,7 @@ void MemoryGraphWidget::paintEvent(QPaintEvent *) {
                    : tr("No profile open.\nOpen a tinygrad profile.pkl to see its memory."));
     return;
   }
-  const double step = nice_step(ps_per_pixel() * 110);
-  p.setPen(QPen(theme::grid(), 0));
-  for (double t = std::ceil(t0_ / step) * step; t <= t1_; t += step)
-    p.drawLine(QPointF(x_of(t), kAxisHeight), QPointF(x_of(t), height()));
+  window_.paint_grid(p, kAxisHeight, height());
   p.save();
   p.setClipRect(0, kAxisHeight, width(), height() - kAxisHeight);
   for (const Panel &panel : panels_) {
@@ -372,8 +337,8 @@ void MemoryGraphWidget::paint_bands(QPainter &p, const Panel &panel, int top) {
   const tp::MemoryLayout &layout = model_.layout(panel.track);
   const double scale = byte_scale(panel);
   const double bottom = top + kTopPad + panel.plot;
-  const auto t0 = static_cast<tp::Picoseconds>(std::floor(t0_));
-  const auto t1 = static_cast<tp::Picoseconds>(std::ceil(t1_));
+  const auto t0 = static_cast<tp::Picoseconds>(std::floor(window_.start()));
+  const auto t1 = static_cast<tp::Picoseconds>(std::ceil(window_.end()));
   const double left = kGutter + 1, right = width();
   QPainterPath selected_path, hovered_path;
   for (std::size_t i = 0; i < track.buffers.size(); ++i) {
@@ -451,39 +416,14 @@ void MemoryGraphWidget::paint_runs(QPainter &p, const Panel &panel, int top) {
   }
 }
 
-void MemoryGraphWidget::paint_axis(QPainter &p) {
-  const QRect axis(0, 0, width(), kAxisHeight);
-  p.fillRect(axis, theme::panel());
-  p.setPen(theme::grid());
-  p.drawLine(0, kAxisHeight - 1, width(), kAxisHeight - 1);
-  const double step = nice_step(ps_per_pixel() * 110);
-  const QFontMetrics fm(font());
-  p.setPen(theme::text());
-  for (double t = std::ceil(t0_ / step) * step; t <= t1_; t += step) {
-    const double x = x_of(t);
-    if (x < kGutter) continue;
-    p.drawLine(QPointF(x, kAxisHeight - 8), QPointF(x, kAxisHeight - 1));
-    const QString label = format_time(std::abs(t) < step / 2 ? 0 : t, step);
-    // The last label shifts left rather than run off the edge.
-    const double lx = std::min(x + 3, width() - fm.horizontalAdvance(label) - 4.0);
-    p.drawText(QPointF(lx, kAxisHeight - 10), label);
-  }
-  p.setPen(theme::muted_text());
-  p.drawText(QRect(8, 0, kGutter - 12, kAxisHeight), Qt::AlignLeft | Qt::AlignVCenter,
-             tr("window %1").arg(format_time(t1_ - t0_)));
-}
+void MemoryGraphWidget::paint_axis(QPainter &p) { window_.paint_axis(p, kAxisHeight); }
 
 void MemoryGraphWidget::wheelEvent(QWheelEvent *event) {
-  const double steps = event->angleDelta().y() / 120.0;
-  if (event->modifiers() & Qt::ControlModifier) {
-    zoom(std::pow(1.25, steps), event->position().x());
-  } else if (event->modifiers() & Qt::ShiftModifier) {
-    pan_pixels(-steps * (width() - kGutter) * 0.1);
-  } else {
-    scroll_y_ -= static_cast<int>(steps * 60);
+  if (!window_.wheel(*event)) {
+    scroll_y_ -= static_cast<int>(event->angleDelta().y() / 120.0 * 60);
     clamp_scroll();
-    update();
   }
+  update();
   event->accept();
 }
 
@@ -514,7 +454,7 @@ void MemoryGraphWidget::mouseMoveEvent(QMouseEvent *event) {
   last_pos_ = event->position();
   if ((event->position() - press_pos_).manhattanLength() > 3) dragged_ = true;
   if (!dragged_) return;
-  pan_pixels(-d.x());
+  window_.pan_pixels(-d.x());
   scroll_y_ -= static_cast<int>(d.y());
   clamp_scroll();
   update();
@@ -546,13 +486,12 @@ void MemoryGraphWidget::leaveEvent(QEvent *) {
 }
 
 void MemoryGraphWidget::keyPressEvent(QKeyEvent *event) {
-  const double anchor = hover_ ? hover_->x() : (kGutter + width()) / 2.0;
-  const double page = (width() - kGutter) * 0.2;
+  if (window_.key(*event, hover_)) {
+    update();
+    event->accept();
+    return;
+  }
   switch (event->key()) {
-  case Qt::Key_W: zoom(1.35, anchor); break;
-  case Qt::Key_S: zoom(1 / 1.35, anchor); break;
-  case Qt::Key_A: pan_pixels(-page); break;
-  case Qt::Key_D: pan_pixels(page); break;
   case Qt::Key_Period: step_buffer(1); break;
   case Qt::Key_Comma: step_buffer(-1); break;
   case Qt::Key_F: fit_selection(); break;

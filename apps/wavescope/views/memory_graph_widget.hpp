@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "models/memory_model.hpp"
+#include "views/time_window.hpp"
 
 namespace wavescope::gui {
 
@@ -26,8 +27,8 @@ public:
   void fit_buffers();
   void fit_all();
   void set_window(double t0, double t1);  // picoseconds
-  double window_start() const { return t0_; }
-  double window_end() const { return t1_; }
+  double window_start() const { return window_.start(); }
+  double window_end() const { return window_.end(); }
 
   struct BufferRef {
     int track = -1;  // memory track (MemoryModel::track index)
@@ -83,11 +84,9 @@ private:
 
   void relayout();
   void clamp_scroll();
-  void zoom(double factor, double anchor_x);
-  void pan_pixels(double dx);
-  double x_of(double t) const;
-  double t_of(double x) const;
-  double ps_per_pixel() const;
+  double x_of(double t) const { return window_.x_of(t); }
+  double t_of(double x) const { return window_.t_of(x); }
+  double ps_per_pixel() const { return window_.ps_per_pixel(); }
   const Panel *panel_at(double content_y) const;
   double byte_scale(const Panel &panel) const;  // pixels per byte
   void follow(const trace::profile::Buffer &buffer);
@@ -102,7 +101,7 @@ private:
   std::vector<Panel> panels_;
   int content_height_ = 0;
   int scroll_y_ = 0;
-  double t0_ = 0, t1_ = 1;
+  TimeWindow window_{*this, kGutter};
   std::optional<BufferRef> selected_, hovered_;
   int current_track_ = -1;
 

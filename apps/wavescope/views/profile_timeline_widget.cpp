@@ -26,14 +26,6 @@ QColor span_color(std::uint32_t name) {
                          118 + static_cast<int>((h >> 17) % 30));
 }
 
-double nice_step(double raw) {
-  if (raw <= 0) return 1;
-  const double base = std::pow(10.0, std::floor(std::log10(raw)));
-  for (const double m : {1.0, 2.0, 5.0, 10.0})
-    if (base * m >= raw) return base * m;
-  return base * 10;
-}
-
 }  // namespace
 
 ProfileTimelineWidget::ProfileTimelineWidget(ProfileTrackModel &model, QWidget *parent)
@@ -92,33 +84,7 @@ void ProfileTimelineWidget::fit_all() {
 }
 
 void ProfileTimelineWidget::set_window(double t0, double t1) {
-  if (!(t1 > t0)) return;
-  // No closer than 10 ps per pixel's width worth of the canvas, no farther than 10x the profile.
-  const double min_span = 10.0;
-  if (t1 - t0 < min_span) {
-    const double c = (t0 + t1) / 2;
-    t0 = c - min_span / 2;
-    t1 = c + min_span / 2;
-  }
-  t0_ = t0;
-  t1_ = t1;
-  update();
-}
-
-double ProfileTimelineWidget::ps_per_pixel() const {
-  return (t1_ - t0_) / std::max(1, width() - kGutter);
-}
-double ProfileTimelineWidget::x_of(double t) const { return kGutter + (t - t0_) / ps_per_pixel(); }
-double ProfileTimelineWidget::t_of(double x) const { return t0_ + (x - kGutter) * ps_per_pixel(); }
-
-void ProfileTimelineWidget::zoom(double factor, double anchor_x) {
-  const double anchor = t_of(std::clamp(anchor_x, double(kGutter), double(width())));
-  set_window(anchor - (anchor - t0_) / factor, anchor + (t1_ - anchor) / factor);
-}
-
-void ProfileTimelineWidget::pan_pixels(double dx) {
-  const double dt = dx * ps_per_pixel();
-  set_window(t0_ + dt, t1_ + dt);
+  if (window_.set(t0, t1)) update();
 }
 
 void ProfileTimelineWidget::select_span(SpanRef ref, bool follow_span) {
@@ -136,10 +102,7 @@ void ProfileTimelineWidget::select_span(SpanRef ref, bool follow_span) {
 
 void ProfileTimelineWidget::mark_time(double t, const QString &label) {
   mark_ = Mark{t, label};
-  if (t < t0_ || t > t1_) {
-    const double w = t1_ - t0_;
-    set_window(t - w / 2, t + w / 2);
-  }
+  if (!window_.overlaps(t, t)) window_.move_to(t);
   update();
 }
 
@@ -161,10 +124,9 @@ void ProfileTimelineWidget::set_range(double t0, double t1) {
 
 void ProfileTimelineWidget::follow(const tp::Span &span) {
   const double s = static_cast<double>(span.start), e = static_cast<double>(span.end);
-  if (e >= t0_ && s <= t1_) return;
-  const double w = t1_ - t0_;
-  const double c = (s + e) / 2;
-  set_window(c - w / 2, c + w / 2);
+  if (window_.overlaps(s, e)) return;
+  window_.move_to((s + e) / 2);
+  update();
 }
 
 void ProfileTimelineWidget::scroll_to_track(int track) {
@@ -197,10 +159,9 @@ void ProfileTimelineWidget::step_span(int direction) {
     next = std::clamp(selected_->span + direction, 0, static_cast<int>(spans.size()) - 1);
   } else {
     // From the window's start: the first span starting in view (or the last before it).
-    const auto it =
-        std::lower_bound(spans.begin(), spans.end(), t0_, [](const tp::Span &s, double t) {
-          return static_cast<double>(s.start) < t;
-        });
+    const auto it = std::lower_bound(
+        spans.begin(), spans.end(), window_.start(),
+        [](const tp::Span &s, double t) { return static_cast<double>(s.start) < t; });
     next = std::clamp(static_cast<int>(it - spans.begin()) - (direction < 0 ? 1 : 0), 0,
                       static_cast<int>(spans.size()) - 1);
   }
@@ -272,10 +233,7 @@ void ProfileTimelineWidget::paintEvent(QPaintEvent *) {
     return;
   }
   // Grid lines under the tracks.
-  const double step = nice_step(ps_per_pixel() * 110);
-  p.setPen(QPen(theme::grid(), 0));
-  for (double t = std::ceil(t0_ / step) * step; t <= t1_; t += step)
-    p.drawLine(QPointF(x_of(t), kAxisHeight), QPointF(x_of(t), height()));
+  window_.paint_grid(p, kAxisHeight, height());
 
   p.save();
   p.setClipRect(0, kAxisHeight, width(), height() - kAxisHeight);
@@ -346,8 +304,8 @@ void ProfileTimelineWidget::paint_spans(QPainter &p, const tp::Track &track, int
   const tp::Profile &profile = *model_.profile();
   const auto &levels = model_.levels(track_index).levels;
   const double ppp = ps_per_pixel();
-  const auto t0 = static_cast<tp::Picoseconds>(std::floor(t0_));
-  const auto t1 = static_cast<tp::Picoseconds>(std::ceil(t1_)) + 1;
+  const auto t0 = static_cast<tp::Picoseconds>(std::floor(window_.start()));
+  const auto t1 = static_cast<tp::Picoseconds>(std::ceil(window_.end())) + 1;
   // Spans narrower than two pixels merge into runs of about two pixels: no hairline slivers.
   const auto min_width = lod_ ? static_cast<tp::Picoseconds>(std::ceil(kMinBarPixels * ppp)) : 0;
   const QFontMetrics fm(font());
@@ -427,11 +385,12 @@ void ProfileTimelineWidget::paint_series(QPainter &p, const std::vector<tp::Coun
   double last_x = kGutter;
   // Samples are a step function; per pixel the maximum is kept so peaks never vanish.
   const auto first = std::lower_bound(
-      samples.begin(), samples.end(), t0_,
+      samples.begin(), samples.end(), window_.start(),
       [](const tp::CounterSample &s, double t) { return static_cast<double>(s.time) < t; });
   if (first != samples.begin()) value = std::prev(first)->value;
   path.lineTo(last_x, base - value * scale);
-  for (auto it = first; it != samples.end() && static_cast<double>(it->time) <= t1_; ++it) {
+  for (auto it = first; it != samples.end() && static_cast<double>(it->time) <= window_.end();
+       ++it) {
     const double x = std::max<double>(kGutter, x_of(static_cast<double>(it->time)));
     path.lineTo(x, base - value * scale);
     value = it->value;
@@ -491,24 +450,8 @@ void ProfileTimelineWidget::paint_range(QPainter &p) {
 }
 
 void ProfileTimelineWidget::paint_axis(QPainter &p) {
-  const QRect axis(0, 0, width(), kAxisHeight);
-  p.fillRect(axis, theme::panel());
-  p.setPen(theme::grid());
-  p.drawLine(0, kAxisHeight - 1, width(), kAxisHeight - 1);
-  const double step = nice_step(ps_per_pixel() * 110);
-  p.setPen(theme::text());
+  window_.paint_axis(p, kAxisHeight);
   const QFontMetrics fm(font());
-  double last_label_end = kGutter;
-  for (double t = std::ceil(t0_ / step) * step; t <= t1_; t += step) {
-    const double x = x_of(t);
-    if (x < kGutter) continue;
-    p.drawLine(QPointF(x, kAxisHeight - 8), QPointF(x, kAxisHeight - 1));
-    const QString label = format_time(std::abs(t) < step / 2 ? 0 : t, step);
-    // A label that would run off the right edge ends at it instead (it stays whole).
-    const double lx = std::min(x + 3, width() - fm.horizontalAdvance(label) - 4.0);
-    if (lx > last_label_end) p.drawText(QPointF(lx, kAxisHeight - 10), label);
-    last_label_end = lx + fm.horizontalAdvance(label) + 6;
-  }
   // Markers' names on the axis.
   const tp::Profile &profile = *model_.profile();
   for (const tp::Marker &m : profile.markers) {
@@ -517,10 +460,7 @@ void ProfileTimelineWidget::paint_axis(QPainter &p) {
     p.setPen(QColor(0xe8, 0x5d, 0x75));
     p.drawText(QPointF(x + 2, 11), QString::fromStdString(m.name));
   }
-  // The window's span and the selected range's duration, in the gutter and on the range.
-  p.setPen(theme::muted_text());
-  p.drawText(QRect(8, 0, kGutter - 12, kAxisHeight), Qt::AlignLeft | Qt::AlignVCenter,
-             tr("window %1").arg(format_time(t1_ - t0_)));
+  // The selected range's duration, on the range.
   if (range_) {
     const double x0 = std::max<double>(kGutter, x_of(range_->first));
     const double x1 = std::min<double>(width(), x_of(range_->second));
@@ -534,16 +474,11 @@ void ProfileTimelineWidget::paint_axis(QPainter &p) {
 }
 
 void ProfileTimelineWidget::wheelEvent(QWheelEvent *event) {
-  const double steps = event->angleDelta().y() / 120.0;
-  if (event->modifiers() & Qt::ControlModifier) {
-    zoom(std::pow(1.25, steps), event->position().x());
-  } else if (event->modifiers() & Qt::ShiftModifier) {
-    pan_pixels(-steps * (width() - kGutter) * 0.1);
-  } else {
-    scroll_y_ -= static_cast<int>(steps * 3 * kRowHeight);
+  if (!window_.wheel(*event)) {
+    scroll_y_ -= static_cast<int>(event->angleDelta().y() / 120.0 * 3 * kRowHeight);
     clamp_scroll();
-    update();
   }
+  update();
   event->accept();
 }
 
@@ -570,7 +505,7 @@ void ProfileTimelineWidget::mouseMoveEvent(QMouseEvent *event) {
   if (drag_ == Drag::Range) {
     set_range(range_anchor_, t_of(event->position().x()));
   } else {
-    pan_pixels(-d.x());
+    window_.pan_pixels(-d.x());
     scroll_y_ -= static_cast<int>(d.y());
     clamp_scroll();
     update();
@@ -605,18 +540,17 @@ void ProfileTimelineWidget::mouseDoubleClickEvent(QMouseEvent *event) {
 void ProfileTimelineWidget::leaveEvent(QEvent *) { hover_.reset(); }
 
 void ProfileTimelineWidget::keyPressEvent(QKeyEvent *event) {
-  const double anchor = hover_ ? hover_->x() : (kGutter + width()) / 2.0;
-  const double page = (width() - kGutter) * 0.2;
   if (event->matches(QKeySequence::Find) ||
       (event->key() == Qt::Key_P && (event->modifiers() & Qt::ControlModifier))) {
     Q_EMIT find_track_requested();
     return;
   }
+  if (window_.key(*event, hover_)) {
+    update();
+    event->accept();
+    return;
+  }
   switch (event->key()) {
-  case Qt::Key_W: zoom(1.35, anchor); break;
-  case Qt::Key_S: zoom(1 / 1.35, anchor); break;
-  case Qt::Key_A: pan_pixels(-page); break;
-  case Qt::Key_D: pan_pixels(page); break;
   case Qt::Key_Period: step_span(1); break;
   case Qt::Key_Comma: step_span(-1); break;
   case Qt::Key_F: fit_selection(); break;

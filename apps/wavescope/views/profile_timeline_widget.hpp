@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/profile_track_model.hpp"
+#include "views/time_window.hpp"
 
 namespace wavescope::gui {
 
@@ -24,8 +25,8 @@ public:
   void fit_all();
   // Shows [t0, t1) (picoseconds).
   void set_window(double t0, double t1);
-  double window_start() const { return t0_; }
-  double window_end() const { return t1_; }
+  double window_start() const { return window_.start(); }
+  double window_end() const { return window_.end(); }
 
   struct SpanRef {
     int track = -1;
@@ -99,11 +100,9 @@ private:
 
   void relayout();
   void clamp_scroll();
-  void zoom(double factor, double anchor_x);
-  void pan_pixels(double dx);
-  double x_of(double t) const;
-  double t_of(double x) const;
-  double ps_per_pixel() const;
+  double x_of(double t) const { return window_.x_of(t); }
+  double t_of(double x) const { return window_.t_of(x); }
+  double ps_per_pixel() const { return window_.ps_per_pixel(); }
   std::optional<SpanRef> hit(QPointF pos) const;
   void follow(const trace::profile::Span &span);
 
@@ -120,7 +119,7 @@ private:
   std::vector<Row> rows_;
   int content_height_ = 0;
   int scroll_y_ = 0;
-  double t0_ = 0, t1_ = 1;
+  TimeWindow window_{*this, kGutter};
   std::optional<SpanRef> selected_;
   int current_track_ = -1;
   std::optional<std::pair<double, double>> range_;

@@ -1,7 +1,8 @@
 // Keyboard-first navigation: fuzzy matching, the command palette over every action and view
 // (Ctrl+Shift+P), the finder over everything open (Ctrl+K: kernels, tracks, spans, runs, buffers,
 // PCs, rewrite passes), with QAbstractItemModelTester; and the links between a kernel's runs in
-// a profile, its program (ISA/CFG) and its rewrite context, both ways.
+// a profile, its program (ISA/CFG), its SQTT waves and counters and its rewrite context, and
+// between a TINY span and its rewrite step, both ways.
 
 #include <catch2/catch.hpp>
 
@@ -14,7 +15,9 @@
 #include <map>
 #include <set>
 
+#include "app/capture_document.hpp"
 #include "app/main_window.hpp"
+#include "app/rewrite_trace_document.hpp"
 #include "app/selection.hpp"
 #include "app/workspace.hpp"
 #include "gui_test_app.hpp"
@@ -270,4 +273,133 @@ TEST_CASE("links: a CPU kernel run links to its rewrite context of the same run,
       CHECK(l.label.contains(QString::fromStdString(tp::plain_text(e.name))));
     }
   }
+}
+
+TEST_CASE("links: a GPU kernel span links to its SQTT waves and counters, and they link back") {
+  wavescope::testing::gui_app();
+  WAVESCOPE_REQUIRE_TESTDATA(file, "tinygrad-viz/amd-sqtt/gfx1100_gemm.pkl");
+  MainWindow w;
+  w.set_interactive(false);
+  w.open_path(QString::fromStdString(file.string()));
+  w.wait_until_idle();
+  REQUIRE(w.errors().isEmpty());
+  const auto *capture = dynamic_cast<const CaptureDocument *>(w.workspace().document(0));
+  REQUIRE(capture);
+  const tp::Profile &p = *capture->profile();
+  const tp::Track *amd = p.track("AMD");
+  REQUIRE(amd);
+  ProfileItem item;
+  item.document = 0;
+  item.track = static_cast<int>(amd - p.tracks.data());
+  for (std::size_t s = 0; s < amd->spans.size(); ++s)
+    if (amd->spans[s].program >= 0) item.span = static_cast<int>(s);
+  REQUIRE(item.span >= 0);
+  w.selection().select_profile_item(item);
+  const auto links = w.links();
+  const auto waves =
+      std::find_if(links.begin(), links.end(), [](const Link &l) { return l.kind == "waves"; });
+  REQUIRE(waves != links.end());
+  REQUIRE(waves->target.focus);
+  const int kernel = waves->target.focus->kernel;
+  const CaptureDispatch *dispatch = capture->dispatch(kernel);
+  REQUIRE(dispatch);
+  CHECK(dispatch->waves > 0);
+  CHECK(waves->label.contains(QString::number(dispatch->waves)));
+  CHECK(has_link(links, "counters") == !dispatch->counters.empty());
+  w.go_to(waves->target);
+  CHECK(w.current_view() == "waves");
+  CHECK(w.selection().focus().kernel == kernel);
+  // Back from the waves: the kernel's runs hold the span.
+  const auto back = w.links();
+  const auto run = std::find_if(back.begin(), back.end(), [&](const Link &l) {
+    return l.kind == "run" && l.target.item && l.target.item->span == item.span;
+  });
+  REQUIRE(run != back.end());
+  if (!dispatch->counters.empty()) {
+    w.selection().select_profile_item({});
+    w.selection().select_profile_item(item);
+    const auto again = w.links();
+    const auto counters = std::find_if(again.begin(), again.end(),
+                                       [](const Link &l) { return l.kind == "counters"; });
+    REQUIRE(counters != again.end());
+    w.go_to(counters->target);
+    CHECK(w.current_view() == "counters");
+  }
+  w.go_to(run->target);
+  CHECK(w.current_view() == "timeline");
+  CHECK(w.selection().profile_item() == item);
+}
+
+TEST_CASE("links: a TINY span links to its rewrite step of the same run, and back") {
+  wavescope::testing::gui_app();
+  WAVESCOPE_REQUIRE_TESTDATA(root, "tinygrad-viz/matmul_relu_sum");
+  MainWindow w;
+  w.set_interactive(false);
+  open_profile_and_trace(w, root);
+  REQUIRE(w.workspace().size() == 2);
+  const tp::Profile &p = *w.workspace().document(0)->profile();
+  const auto &trace = static_cast<const RewriteTraceDocument &>(*w.workspace().document(1));
+  const tp::Track *tiny = p.track("TINY");
+  REQUIRE(tiny);
+  const int track = static_cast<int>(tiny - p.tracks.data());
+  auto span_named = [&](const std::string &name, int nth = 0) {
+    for (std::size_t s = 0; s < tiny->spans.size(); ++s)
+      if (tp::plain_text(std::string(p.str(tiny->spans[s].name))) == name && nth-- == 0)
+        return static_cast<int>(s);
+    return -1;
+  };
+  auto rewrite_link = [&](int span) -> std::optional<Focus> {
+    ProfileItem item;
+    item.document = 0;
+    item.track = track;
+    item.span = span;
+    for (const Link &l : links_of_item(w.workspace(), item))
+      if (l.kind == "rewrite" && l.target.focus) return *l.target.focus;
+    return std::nullopt;
+  };
+  // The outermost span is its context (viz.md: the span's ref), a nested one the pass of its name.
+  const int schedule = span_named("Schedule 8 Kernels n1");
+  REQUIRE(schedule >= 0);
+  const auto context = rewrite_link(schedule);
+  REQUIRE(context);
+  CHECK(context->document == 1);
+  CHECK(strip_ansi(trace.group(context->group)->name) == "Schedule 8 Kernels n1");
+  CHECK(context->pass == -1);
+  const int numbering = span_named("number the uops");
+  REQUIRE(numbering >= 0);
+  const auto step = rewrite_link(numbering);
+  REQUIRE(step);
+  CHECK(strip_ansi(trace.group(step->group)->name) == "Callify 7 Buffers n1");
+  REQUIRE(step->pass >= 0);
+  CHECK(trace.pass(step->group, step->pass)->name == "number the uops");
+  // Kernels codegen'd twice under one name: the n-th "do_to_program for" the n-th context.
+  std::vector<int> contexts;
+  for (std::size_t s = 0; s < tiny->spans.size(); ++s)
+    if (tiny->spans[s].depth == 0 &&
+        std::string(p.str(tiny->spans[s].name)).starts_with("do_to_program for "))
+      if (const auto f = rewrite_link(static_cast<int>(s))) contexts.push_back(f->group);
+  CHECK(contexts.size() == 5);
+  CHECK(std::set<int>(contexts.begin(), contexts.end()).size() == contexts.size());
+
+  // Follow the step, then back to the span.
+  ProfileItem item;
+  item.document = 0;
+  item.track = track;
+  item.span = numbering;
+  w.selection().select_profile_item(item);
+  const auto links = w.links();
+  const auto rewrite =
+      std::find_if(links.begin(), links.end(), [](const Link &l) { return l.kind == "rewrite"; });
+  REQUIRE(rewrite != links.end());
+  w.go_to(rewrite->target);
+  CHECK(w.current_view() == "rewrite");
+  CHECK(w.selection().focus().pass == step->pass);
+  const auto back = links_of_focus(w.workspace(), w.selection().focus());
+  const auto span = std::find_if(back.begin(), back.end(), [&](const Link &l) {
+    return l.kind == "run" && l.target.item && l.target.item->span == numbering;
+  });
+  REQUIRE(span != back.end());
+  w.go_to(span->target);
+  CHECK(w.current_view() == "timeline");
+  CHECK(w.selection().profile_item() == item);
 }

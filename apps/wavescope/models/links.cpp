@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/capture_document.hpp"
 #include "app/document.hpp"
 #include "app/rewrite_trace_document.hpp"
 #include "app/workspace.hpp"
@@ -89,6 +90,24 @@ void add_program_links(std::vector<Link> &out, const Workspace &ws, int prefer,
         out.push_back({QStringLiteral("cfg"),
                        QStringLiteral("CFG of %1").arg(qs(plain)),
                        {QStringLiteral("cfg"), focus, {}, {}}});
+        // A capture traced it: its SQTT waves and its PMC counters.
+        const auto *capture = doc->kind() == DocumentKind::Capture
+                                  ? static_cast<const CaptureDocument *>(doc)->dispatch(k)
+                                  : nullptr;
+        if (capture && capture->waves > 0) {
+          Focus waves = focus;
+          waves.shader_engine = capture->default_engine();
+          out.push_back(
+              {QStringLiteral("waves"),
+               QStringLiteral("SQTT waves of %1 (%2 waves)").arg(qs(plain)).arg(capture->waves),
+               {QStringLiteral("waves"), waves, {}, {}}});
+        }
+        if (capture && !capture->counters.empty())
+          out.push_back({QStringLiteral("counters"),
+                         QStringLiteral("counters of %1 (%2 PMC samples)")
+                             .arg(qs(plain))
+                             .arg(capture->counters.size()),
+                         {QStringLiteral("counters"), focus, {}, {}}});
       }
     }
 }
@@ -148,6 +167,138 @@ void add_run_links(std::vector<Link> &out, const Workspace &ws, const Document &
 
 bool coloured(const std::string &name) { return name.find('\x1b') != std::string::npos; }
 
+// The rewrite context a span of the TINY track names: "Schedule 8 Kernels n1" itself,
+// "do_to_program for <kernel>" its kernel.
+std::string tiny_context(const tp::Profile &profile, const tp::Span &span) {
+  std::string name(profile.str(span.name));
+  constexpr std::string_view kPrefix = "do_to_program for ";
+  if (name.starts_with(kPrefix)) name = name.substr(kPrefix.size());
+  return name;
+}
+
+std::string plain_name(const tp::Profile &profile, const tp::Span &span) {
+  return tp::plain_text(std::string(profile.str(span.name)));
+}
+
+// The outermost span of the TINY track enclosing spans[index] (itself when at depth 0), or -1.
+int tiny_root(const std::vector<tp::Span> &spans, int index) {
+  const tp::Span &span = spans[static_cast<std::size_t>(index)];
+  for (int r = index; r >= 0; --r) {
+    const tp::Span &s = spans[static_cast<std::size_t>(r)];
+    if (s.depth == 0 && s.start <= span.start && s.end >= span.end) return r;
+  }
+  return -1;
+}
+
+// A span of the TINY track → the rewrite pass it timed (viz.md §2.6: a click on a TINY span
+// jumps to the matching rewrite step). Its outermost enclosing span names the context, the n-th
+// such span the n-th context of that name; a nested span is the pass of its name, the k-th span
+// of that name inside the context the k-th pass of that name.
+void add_step_links(std::vector<Link> &out, const Workspace &ws, const Document &from,
+                    const tp::Track &track, int index) {
+  const auto &spans = track.spans;
+  const tp::Profile &profile = *from.profile();
+  const int root = tiny_root(spans, index);
+  if (root < 0) return;
+  const std::string context = tiny_context(profile, spans[static_cast<std::size_t>(root)]);
+  int occurrence = 0;
+  for (int s = 0; s < root; ++s)
+    if (spans[static_cast<std::size_t>(s)].depth == 0 &&
+        tiny_context(profile, spans[static_cast<std::size_t>(s)]) == context)
+      ++occurrence;
+  const std::string pass_name = plain_name(profile, spans[static_cast<std::size_t>(index)]);
+  int pass_occurrence = 0;
+  for (int s = root + 1; s < index; ++s)
+    if (plain_name(profile, spans[static_cast<std::size_t>(s)]) == pass_name) ++pass_occurrence;
+  for (int d = 0; d < ws.size(); ++d) {
+    const Document *doc = ws.document(d);
+    if (!doc || doc->kind() != DocumentKind::RewriteTrace || !same_run(from, *doc)) continue;
+    const auto &trace = static_cast<const RewriteTraceDocument &>(*doc);
+    // The n-th context of that name (the last one when there are fewer).
+    int group = -1;
+    for (int g = 0, seen = 0; g < trace.group_count(); ++g) {
+      if (!same_name(trace.group(g)->name, context, coloured(context))) continue;
+      group = g;
+      if (seen++ == occurrence) break;
+    }
+    if (group < 0) continue;
+    Focus focus;
+    focus.document = d;
+    focus.group = group;
+    const auto &rewrites = trace.group(group)->rewrites;
+    for (int r = 0, seen = 0; index != root && r < static_cast<int>(rewrites.size()); ++r) {
+      if (tp::plain_text(rewrites[static_cast<std::size_t>(r)].name) != pass_name) continue;
+      focus.pass = r;
+      if (seen++ == pass_occurrence) break;
+    }
+    const QString where =
+        focus.pass >= 0 ? QStringLiteral("rewrite step %1 of %2").arg(qs(pass_name), qs(strip_ansi(context)))
+                        : QStringLiteral("rewrite context %1").arg(qs(strip_ansi(context)));
+    out.push_back({QStringLiteral("rewrite"),
+                   QStringLiteral("%1 (%2)").arg(where, doc->title),
+                   {QStringLiteral("rewrite"), focus, {}, {}}});
+  }
+}
+
+// Back: a rewrite context or pass → its span on the TINY track of the same run's profiles.
+void add_tiny_links(std::vector<Link> &out, const Workspace &ws, const RewriteTraceDocument &trace,
+                    const Focus &focus) {
+  const auto *group = trace.group(focus.group);
+  if (!group) return;
+  const std::string &context = group->name;
+  int occurrence = 0;
+  for (int g = 0; g < focus.group; ++g)
+    if (trace.group(g)->name == context) ++occurrence;
+  const auto *pass = focus.pass >= 0 ? trace.pass(focus.group, focus.pass) : nullptr;
+  const std::string pass_name = pass ? tp::plain_text(pass->name) : std::string();
+  int pass_occurrence = 0;
+  for (int r = 0; pass && r < focus.pass; ++r)
+    if (tp::plain_text(group->rewrites[static_cast<std::size_t>(r)].name) == pass_name)
+      ++pass_occurrence;
+  for (int d = 0; d < ws.size(); ++d) {
+    const Document *doc = ws.document(d);
+    const tp::Profile *p = doc ? doc->profile() : nullptr;
+    if (!p || !same_run(trace, *doc)) continue;
+    const tp::Track *tiny = p->track("TINY");
+    if (!tiny) continue;
+    const auto &spans = tiny->spans;
+    int root = -1;
+    for (int s = 0, seen = 0; s < static_cast<int>(spans.size()); ++s)
+      if (spans[static_cast<std::size_t>(s)].depth == 0 &&
+          same_name(tiny_context(*p, spans[static_cast<std::size_t>(s)]), context,
+                    coloured(context)) && seen++ == occurrence) {
+        root = s;
+        break;
+      }
+    if (root < 0) continue;
+    int found = root;
+    if (pass) {
+      found = -1;
+      const tp::Span &r = spans[static_cast<std::size_t>(root)];
+      for (int s = root + 1, seen = 0;
+           s < static_cast<int>(spans.size()) && spans[static_cast<std::size_t>(s)].start <= r.end;
+           ++s)
+        if (spans[static_cast<std::size_t>(s)].end <= r.end &&
+            plain_name(*p, spans[static_cast<std::size_t>(s)]) == pass_name &&
+            seen++ == pass_occurrence) {
+          found = s;
+          break;
+        }
+      if (found < 0) continue;
+    }
+    const tp::Span &span = spans[static_cast<std::size_t>(found)];
+    ProfileItem item;
+    item.document = d;
+    item.track = static_cast<int>(tiny - p->tracks.data());
+    item.span = found;
+    out.push_back({QStringLiteral("run"),
+                   QStringLiteral("TINY span %1 at %2 (%3)")
+                       .arg(qs(plain_name(*p, span)), format_time(static_cast<double>(span.start)),
+                            format_time(static_cast<double>(span.duration()))),
+                   {QStringLiteral("timeline"), {}, item, {}}});
+  }
+}
+
 }  // namespace
 
 std::vector<Link> links_of_item(const Workspace &ws, const ProfileItem &item) {
@@ -162,6 +313,10 @@ std::vector<Link> links_of_item(const Workspace &ws, const ProfileItem &item) {
     const tp::Track &track = p->tracks[static_cast<std::size_t>(item.track)];
     if (item.span >= static_cast<int>(track.spans.size())) return out;
     const tp::Span &span = track.spans[static_cast<std::size_t>(item.span)];
+    if (track.name == "TINY") {
+      add_step_links(out, ws, *doc, track, item.span);
+      return out;
+    }
     kernel.raw = std::string(p->str(span.name));
     if (const tp::SpanDetails *d = p->details(span)) kernel.profile_key = d->profile_key;
     if (span.program >= 0) program_name = p->programs[static_cast<std::size_t>(span.program)].name;
@@ -201,6 +356,7 @@ std::vector<Link> links_of_focus(const Workspace &ws, const Focus &focus) {
       if (!out.empty()) break;
     }
     if (out.empty()) add_run_links(out, ws, *doc, kernel, -1, -1);
+    add_tiny_links(out, ws, trace, focus);
     add_program_links(out, ws, -1, group->name);
     return out;
   }

@@ -10,6 +10,7 @@
 
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/mapped_file.hpp"
+#include "wavescope/base/utf8.hpp"
 
 namespace wavescope::pickle {
 
@@ -103,24 +104,6 @@ const char *opcode_name(std::uint8_t op) {
 
 // Python refuses int <-> str conversions longer than this by default; so do we.
 constexpr std::size_t kMaxIntDigits = 4300;
-
-void append_utf8(std::string &out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';

@@ -435,4 +435,14 @@ Comparison compare_outputs(const std::vector<KernelParam> &params,
   return c;
 }
 
+Comparison check_with_interpreter(const UOp &sink, std::uint64_t seed,
+                                  const std::function<void(std::vector<HostBuffer> &)> &run) {
+  const auto params = kernel_params(sink);
+  auto got = make_buffers(params, seed);
+  auto want = got;
+  run(got);
+  interpret(sink, want);
+  return compare_outputs(params, got, want);
+}
+
 }  // namespace wavescope::compiler::kernel

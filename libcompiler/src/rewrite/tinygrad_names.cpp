@@ -5,92 +5,14 @@
 
 #include <fmt/format.h>
 
+#include "wavescope/compiler/ir/ops.hpp"
+
 namespace wavescope::compiler::rewrite::tinygrad {
 namespace {
 
-// tinygrad's Ops in declaration order; FastEnum numbers them from 1.
-constexpr std::array<std::string_view, 80> kOps = {
-    "SPECIAL",
-    "BUFFER",
-    "NOOP",
-    "REWRITE_ERROR",
-    "PARAM",
-    "FUNCTION",
-    "CALL",
-    "PROGRAM",
-    "LINEAR",
-    "SOURCE",
-    "BINARY",
-    "SINK",
-    "AFTER",
-    "GROUP",
-    "STACK",
-    "TUPLE",
-    "GETTUPLE",
-    "GETADDR",
-    "INDEX",
-    "SHRINK",
-    "LOAD",
-    "STORE",
-    "WMMA",
-    "CAST",
-    "BITCAST",
-    "EXP2",
-    "LOG2",
-    "SIN",
-    "SQRT",
-    "RECIPROCAL",
-    "NEG",
-    "TRUNC",
-    "ADD",
-    "MUL",
-    "SHL",
-    "SHR",
-    "CDIV",
-    "MAX",
-    "CMOD",
-    "CMPLT",
-    "CMPNE",
-    "CMPEQ",
-    "XOR",
-    "OR",
-    "AND",
-    "THREEFRY",
-    "SUB",
-    "FDIV",
-    "POW",
-    "FLOORDIV",
-    "FLOORMOD",
-    "WHERE",
-    "MULACC",
-    "BARRIER",
-    "RANGE",
-    "IF",
-    "END",
-    "ENDIF",
-    "WAIT",
-    "CONST",
-    "CUSTOM",
-    "CUSTOMI",
-    "INS",
-    "CONTIGUOUS",
-    "CONTIGUOUS_BACKWARD",
-    "DETACH",
-    "STAGE",
-    "COPY",
-    "MSELECT",
-    "MSTACK",
-    "CUSTOM_FUNCTION",
-    "RESHAPE",
-    "PERMUTE",
-    "EXPAND",
-    "PAD",
-    "FLIP",
-    "UNSHARD",
-    "REDUCE",
-    "ALLREDUCE",
-    "PYLITERAL",
-};
+// tinygrad's Ops in declaration order, numbered from 1 by FastEnum, are libcompiler's Op (ops.hpp
+// lists them in the same order, from 0).
+static_assert(kOpCount == 80, "libcompiler's Op must stay tinygrad's Ops, in its order");
 
 // AxisType (a plain Enum, from 1) in tinygrad's order, which is libcompiler's.
 constexpr std::array<AxisType, 12> kAxisTypes = {
@@ -138,8 +60,8 @@ const std::array<DTypeName, 22> kDTypes = {{
 }  // namespace
 
 std::string op_name(std::int64_t value) {
-  if (value >= 1 && value <= static_cast<std::int64_t>(kOps.size()))
-    return std::string(kOps[static_cast<std::size_t>(value - 1)]);
+  if (value >= 1 && value <= static_cast<std::int64_t>(kOpCount))
+    return std::string(to_string(static_cast<Op>(value - 1)));
   return fmt::format("Ops({})", value);
 }
 

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/utf8.hpp"
 
 namespace wavescope::trace::profile::detail {
 
@@ -191,23 +192,6 @@ private:
         fail("a malformed \\u escape");
     }
     return v;
-  }
-  static void append_utf8(std::string &out, std::uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
   }
   static std::string printable(char c) {
     if (c >= 0x20 && c < 0x7f) return std::string(1, c);

@@ -23,12 +23,9 @@ using Catch::Matchers::Contains;
 namespace {
 
 Comparison run_both(const UOp &k, std::uint64_t seed) {
-  const auto params = kernel_params(k);
-  auto got = make_buffers(params, seed);
-  auto want = got;
-  render::CKernel::compile(render::render_c(render::lower_for_c(k)), params).run(got);
-  interpret(k, want);
-  return compare_outputs(params, got, want);
+  const auto compiled =
+      render::CKernel::compile(render::render_c(render::lower_for_c(k)), kernel_params(k));
+  return check_with_interpreter(k, seed, [&](std::vector<HostBuffer> &b) { compiled.run(b); });
 }
 
 }  // namespace

@@ -28,12 +28,8 @@ using Catch::Matchers::Contains;
 namespace {
 
 Comparison run_cpu(const UOp &k, std::uint64_t seed) {
-  const auto params = kernel_params(k);
-  auto got = make_buffers(params, seed);
-  auto want = got;
-  codegen::CpuKernel::compile(k).run(got);
-  interpret(k, want);
-  return compare_outputs(params, got, want);
+  const auto compiled = codegen::CpuKernel::compile(k);
+  return check_with_interpreter(k, seed, [&](std::vector<HostBuffer> &b) { compiled.run(b); });
 }
 
 std::size_t count(const std::string &text, const std::string &what) {

@@ -33,23 +33,21 @@ void run(const RunArgs &args, const CliContext &context) {
   const auto kernels = kernel::load_kernels(args.source, args.kernel);
   std::size_t failed = 0;
   for (const auto &k : kernels) {
-    const auto params = kernel::kernel_params(k);
-    auto buffers = kernel::make_buffers(params, args.seed);
-    auto reference = buffers;
     const auto compiled = codegen::compile_for_host(k, args.target);
-    compiled(buffers);
     kernel::RunRecord r;
     r.kernel = kernel::kernel_name(k);
     r.target = args.target;
     if (args.check) {
-      kernel::interpret(k, reference);
-      const auto c = kernel::compare_outputs(params, buffers, reference);
+      const auto c = kernel::check_with_interpreter(k, args.seed, compiled);
       r.checked = true;
       r.max_abs_err = c.max_abs_err;
       r.max_rel_err = c.max_rel_err;
       r.mismatches = c.mismatches;
       r.ok = c.ok;
       failed += !c.ok;
+    } else {
+      auto buffers = kernel::make_buffers(kernel::kernel_params(k), args.seed);
+      compiled(buffers);
     }
     std::cout << (context.json ? kernel::to_json_line(r) : kernel::to_text_line(r)) << '\n';
   }
@@ -64,13 +62,10 @@ void register_run_command(CLI::App &app, CliContext &context) {
   auto args = std::make_shared<RunArgs>();
   auto *cmd = app.add_subcommand("run", "Compile a kernel for the CPU, run it on random inputs "
                                         "and (--check) compare with the interpreter");
-  cmd->footer("SOURCE: a kernel JSON file, a tinygrad rewrites.pkl or a built-in example "
-              "(elementwise, reduce, matmul, "
-              "softmax, layernorm, conv2d).\nExamples:\n  wavectl run matmul --check\n"
-              "  wavectl run conv2d --check --json --seed 7\n"
-              "  wavectl run softmax --target cpu --check");
-  cmd->add_option("SOURCE", args->source, "A kernel JSON file or a built-in example")->required();
-  cmd->add_option("--kernel", args->kernel, "Only the kernel of this name");
+  add_kernel_source_options(*cmd, args->source, args->kernel,
+                            "  wavectl run matmul --check\n"
+                            "  wavectl run conv2d --check --json --seed 7\n"
+                            "  wavectl run softmax --target cpu --check");
   cmd->add_option("--target", args->target,
                   "Target: c (system C compiler) or cpu (LLVM, compiled in process)")
       ->check(CLI::IsMember({"c", "cpu"}));

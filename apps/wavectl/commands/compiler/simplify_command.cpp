@@ -6,18 +6,15 @@
 
 #include <iostream>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "commands/compiler/compiler_commands.hpp"
 #include "progress_printer.hpp"
-#include "table.hpp"
 #include "wavescope/base/error.hpp"
-#include "wavescope/compiler/ir/graph.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 #include "wavescope/compiler/symbolic/corpus.hpp"
 #include "wavescope/compiler/symbolic/expression.hpp"
 #include "wavescope/compiler/symbolic/simplify.hpp"
+#include "wavescope/compiler/symbolic/simplify_report.hpp"
+#include <fmt/format.h>
 
 namespace wavectl {
 namespace {
@@ -72,35 +69,6 @@ VariableDecl parse_var(const std::string &spec) {
   return v;
 }
 
-const PatternMatcher &layer_named(const std::string &name) {
-  if (name == "simple") return symbolic_simple();
-  if (name == "symbolic") return symbolic::symbolic();
-  return sym();
-}
-
-bool may_be_invalid(const UOp &u) {
-  for (const auto &n : toposort(u))
-    if (n.is_invalid()) return true;
-  return false;
-}
-
-nlohmann::json bound_json(const UOp &u, Int v) {
-  if (may_be_invalid(u) || !is_finite(v) || !fits_int64(v)) return nullptr;
-  return static_cast<std::int64_t>(v);
-}
-
-std::string range_text(const UOp &u) {
-  if (may_be_invalid(u)) return "may be invalid";
-  auto end = [](Int v) {
-    return is_finite(v) ? to_string(v) : std::string(v < 0 ? "-inf" : "inf");
-  };
-  return fmt::format("[{}, {}]", end(u.vmin()), end(u.vmax()));
-}
-
-void print_ordered_json_line(const nlohmann::ordered_json &j) {
-  std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-}
-
 void run_one(const SimplifyArgs &args, const CliContext &context) {
   SymbolicCase c;
   c.id = "expr";
@@ -109,44 +77,21 @@ void run_one(const SimplifyArgs &args, const CliContext &context) {
   c.constraints = args.constraints;
   const CaseGraph g = build_case(c);
   rewrite::RewriteTrace trace;
-  UOp result;
+  SimplifyReport report{args.expr, g.expr, {}, {}};
   {
     std::optional<rewrite::TraceSession> session;
     if (!args.trace.empty()) session.emplace(trace);
     rewrite::TraceGroup group("simplify " + args.expr);
-    result = simplify(g.expr, layer_named(args.layer));
+    report.result = simplify(g.expr, rule_layer(args.layer));
   }
   if (!args.trace.empty()) trace.write_json(args.trace);
-  const std::string text = render_expression(result);
-  std::optional<EquivalenceResult> check;
-  if (args.verify) check = check_equivalence(g, result);
-  if (context.json) {
-    nlohmann::ordered_json j;
-    j["expr"] = args.expr;
-    j["simplified"] = text;
-    j["min"] = bound_json(result, result.vmin());
-    j["max"] = bound_json(result, result.vmax());
-    j["ops"] = count_operations(result);
-    j["input_ops"] = count_operations(g.expr);
-    if (check) j["equivalent"] = check->equivalent;
-    print_ordered_json_line(j);
-  } else {
-    std::cout << text << '\n';
-    std::cout << "range: " << range_text(result) << '\n';
-    std::cout << fmt::format("ops: {} (input {})\n", count_operations(result),
-                             count_operations(g.expr));
-    if (check)
-      std::cout << (check->equivalent
-                        ? fmt::format("verified: equivalent at {} points{}\n", check->points,
-                                      check->exhaustive ? " (every point of the domain)"
-                                                        : " (sampled)")
-                        : "NOT EQUIVALENT: " + check->reason + "\n");
-  }
+  if (args.verify) report.check = check_equivalence(g, report.result);
+  std::cout << (context.json ? to_json(report) : to_text(report));
   if (!args.trace.empty() && !context.quiet)
     std::cerr << fmt::format("wrote rewrite trace {}\n", args.trace);
-  if (check && !check->equivalent)
+  if (report.check && !report.check->equivalent)
     throw Error(ErrorKind::Mismatch,
-                "the simplified expression differs from the input: " + check->reason);
+                "the simplified expression differs from the input: " + report.check->reason);
 }
 
 void run_cases(const SimplifyArgs &args, const CliContext &context) {
@@ -161,89 +106,46 @@ void run_cases(const SimplifyArgs &args, const CliContext &context) {
   if (!args.trace.empty()) session.emplace(trace);
   ProgressPrinter progress(!context.quiet);
   auto sink = progress.sink();
-  std::size_t failed = 0, equivalent = 0, not_larger = 0, with_reference = 0, ranges = 0,
-              range_match = 0;
+  CasesSummary summary;
+  summary.cases = cases.size();
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const SymbolicCase &c = cases[i];
     sink({"simplify", i, cases.size(), "cases"});
-    std::string text = c.expr;
-    nlohmann::json lo = nullptr, hi = nullptr;
+    CaseReport report{c.id, c.expr, {}, {}};
     try {
       const CaseGraph g = build_case(c);
       rewrite::TraceGroup group(c.id);
-      const UOp result = simplify(g.expr, layer_named(args.layer));
-      text = render_expression(result);
-      lo = bound_json(result, result.vmin());
-      hi = bound_json(result, result.vmax());
+      const UOp result = simplify(g.expr, rule_layer(args.layer));
+      report = case_report(c, result);
       if (args.verify) {
         const auto check = check_equivalence(g, result);
-        if (check.equivalent)
-          ++equivalent;
-        else
+        if (!check.equivalent)
           std::cerr << fmt::format("case {}: NOT EQUIVALENT: {}\n", c.id, check.reason);
-        if (c.tinygrad_ops) {
-          ++with_reference;
-          if (check.equivalent && count_operations(result) <= *c.tinygrad_ops) ++not_larger;
-        }
-        if (c.expected_min && !lo.is_null()) {
-          ++ranges;
-          if (lo == static_cast<std::int64_t>(*c.expected_min) &&
-              hi == static_cast<std::int64_t>(*c.expected_max))
-            ++range_match;
-        }
+        summary.count(c, report, count_operations(result), check);
       }
     } catch (const Error &e) {
-      ++failed;
+      ++summary.failed;
       std::cerr << fmt::format("case {}: {}\n", c.id, e.what());
     }
-    if (context.json) {
-      nlohmann::ordered_json j;
-      j["id"] = c.id;
-      j["simplified"] = text;
-      j["min"] = lo;
-      j["max"] = hi;
-      print_ordered_json_line(j);
-    } else {
-      std::cout << fmt::format("{}  {}  {}\n", c.id, text,
-                               lo.is_null() ? std::string("[?]")
-                                            : fmt::format("[{}, {}]", lo.dump(), hi.dump()));
-    }
+    std::cout << (context.json ? to_json(report) : to_text(report));
   }
   sink({"simplify", cases.size(), cases.size(), "cases"});
   progress.finish();
   session.reset();
   if (!args.trace.empty()) trace.write_json(args.trace);
-  if (args.verify)
-    std::cerr << fmt::format(
-        "{} cases: {} equivalent, {}/{} with no more ops than tinygrad, ranges {}/{} as "
-        "expected, {} failed\n",
-        cases.size(), equivalent, not_larger, with_reference, range_match, ranges, failed);
-  if (failed)
-    throw Error(ErrorKind::BadInput,
-                fmt::format("{} of {} cases could not be simplified", failed, cases.size()));
-  if (args.verify && equivalent + failed < cases.size())
+  if (args.verify) std::cerr << to_text(summary);
+  if (summary.failed)
+    throw Error(ErrorKind::BadInput, fmt::format("{} of {} cases could not be simplified",
+                                                 summary.failed, cases.size()));
+  if (args.verify && summary.equivalent + summary.failed < cases.size())
     throw Error(ErrorKind::Mismatch,
                 fmt::format("{} cases simplified to a non-equivalent expression",
-                            cases.size() - equivalent - failed));
+                            cases.size() - summary.equivalent - summary.failed));
 }
 
 void list_rules(const std::string &layer, const CliContext &context) {
-  const PatternMatcher &rules = layer_named(layer);
-  if (context.json) {
-    for (const auto &r : rules.rules()) {
-      nlohmann::ordered_json j;
-      j["family"] = r->family();
-      j["rule"] = r->name();
-      j["loc"] = r->location_text();
-      print_ordered_json_line(j);
-    }
-    return;
-  }
-  Table table({"family", "rule", "location"});
-  for (const auto &r : rules.rules()) table.add_row({r->family(), r->name(), r->location_text()});
-  std::cout << table.render()
-            << fmt::format("{} rules in layer '{}'\n", rules.size(),
-                           layer == "simple" ? "symbolic_simple" : layer);
+  const RuleListReport report{rule_layer(layer), rule_layer_name(layer)};
+  std::cout << (context.json ? to_json(report) : to_text(report));
 }
 
 }  // namespace

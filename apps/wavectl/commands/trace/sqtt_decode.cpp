@@ -10,6 +10,7 @@
 #include "progress_printer.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/trace/sqtt/blob_file.hpp"
+#include "wavescope/trace/sqtt/packet_report.hpp"
 
 namespace wavectl {
 namespace {
@@ -28,9 +29,8 @@ struct DecodeArgs {
 class Out {
 public:
   ~Out() { flush(); }
-  fmt::memory_buffer &buffer() { return buffer_; }
+  std::string &buffer() { return buffer_; }
   void line_done() {
-    buffer_.push_back('\n');
     if (buffer_.size() > (1 << 16)) flush();
   }
   void flush() {
@@ -39,73 +39,8 @@ public:
   }
 
 private:
-  fmt::memory_buffer buffer_;
+  std::string buffer_;
 };
-
-void json_line(Out &out, const Packet &p) {
-  auto &b = out.buffer();
-  const auto &spec = p.spec();
-  fmt::format_to(std::back_inserter(b), R"({{"i":{},"type":"{}","time":{},"nib":{},"fields":{{)",
-                 p.index, spec.name, p.time, p.nibble);
-  bool first = true;
-  for (const auto &f : spec.fields) {
-    if (f.hidden) continue;
-    fmt::format_to(std::back_inserter(b), R"({}"{}":{})", first ? "" : ",", f.name, p.field(f));
-    first = false;
-  }
-  b.push_back('}');
-  if (p.in_tail) fmt::format_to(std::back_inserter(b), R"(,"tail":true)");
-  b.push_back('}');
-  out.line_done();
-}
-
-void text_line(Out &out, const Packet &p) {
-  auto &b = out.buffer();
-  const auto &spec = p.spec();
-  fmt::format_to(std::back_inserter(b), "{:>8} {:>12} {:>8}  {:<22}", p.index, p.time, p.nibble,
-                 spec.name);
-  for (const auto &f : spec.fields) {
-    if (f.hidden) continue;
-    const auto value = p.field(f);
-    const auto name = f.enum_names ? f.enum_names->name(value) : std::string_view{};
-    if (!name.empty())
-      fmt::format_to(std::back_inserter(b), " {}={}", f.name, name);
-    else if (f.width > 16)
-      fmt::format_to(std::back_inserter(b), " {}={:#x}", f.name, value);
-    else
-      fmt::format_to(std::back_inserter(b), " {}={}", f.name, value);
-  }
-  if (p.is_marker()) fmt::format_to(std::back_inserter(b), " (realtime marker)");
-  if (p.in_tail) fmt::format_to(std::back_inserter(b), " (tail)");
-  out.line_done();
-}
-
-std::string notes_text(const DecodeSummary &s) {
-  std::string text;
-  const auto &n = s.notes;
-  if (n.missing_layout_header)
-    text += "\nnote: the first packet is not a LAYOUT_HEADER; decoded as RDNA3 (as tinygrad does)";
-  if (n.layout_mismatch)
-    text += fmt::format("\nnote: the LAYOUT_HEADER says layout {}, decoded as {} (--arch)",
-                        s.layout.value_or(0), to_string(s.family));
-  if (n.byte_aligned_ts_delta_s8_w3)
-    text +=
-        fmt::format("\nnote: {} byte-aligned TS_DELTA_S8_W3 packet(s): tinygrad's decoder loses "
-                    "sync there, this decode does not",
-                    n.byte_aligned_ts_delta_s8_w3);
-  if (n.cdna_header_like_timestamps)
-    text += fmt::format("\nnote: {} CDNA_TIMESTAMP(s) start with 0x11/0x91; tinygrad would take "
-                        "them for LAYOUT_HEADERs",
-                        n.cdna_header_like_timestamps);
-  if (n.mid_stream_layout_headers)
-    text += fmt::format("\nnote: {} LAYOUT_HEADER(s) after the first packet (concatenated traces?)",
-                        n.mid_stream_layout_headers);
-  if (n.unknown_ops)
-    text +=
-        fmt::format("\nnote: {} instruction op value(s) outside the known tables", n.unknown_ops);
-  if (n.truncated_last_packet) text += "\nnote: the last packet is cut off by the end of the blob";
-  return text;
-}
 
 void run_decode(const DecodeArgs &args, const CliContext &context) {
   DecodeOptions options;
@@ -125,9 +60,7 @@ void run_decode(const DecodeArgs &args, const CliContext &context) {
   std::uint64_t printed = 0;
   ProgressPrinter progress(!context.quiet && file.size() > (std::uint64_t{64} << 20));
   const auto sink = progress.sink();
-  if (!context.json)
-    fmt::format_to(std::back_inserter(out.buffer()), "{:>8} {:>12} {:>8}  {:<22} fields\n", "i",
-                   "time", "nibble", "type");
+  if (!context.json) append_packet_table_header(out.buffer());
   const auto summary = decode_file(
       file, options,
       [&](const Packet &p) {
@@ -135,20 +68,16 @@ void run_decode(const DecodeArgs &args, const CliContext &context) {
         if (!types.empty() && !types.count(std::string(p.spec().name))) return;
         ++printed;
         if (context.json)
-          json_line(out, p);
+          append_packet_json(out.buffer(), p);
         else
-          text_line(out, p);
+          append_packet_text(out.buffer(), p);
+        out.line_done();
       },
       &sink);
   progress.finish();
   out.flush();
-  const std::string summary_text = fmt::format(
-      "{}: {} packets ({}{}), {} bytes, {} nibbles decoded, {} undecoded at the end{}{}", args.blob,
-      summary.packets, to_string(summary.family),
-      summary.layout ? fmt::format(", layout {}", *summary.layout) : "", file.size(),
-      summary.decoded_nibbles, summary.undecoded_tail_nibbles(),
-      args.tail ? fmt::format(", {} tail packet(s) decoded", summary.tail_packets) : "",
-      notes_text(summary));
+  const std::string summary_text =
+      to_text(DecodeReport{args.blob, summary, file.size(), args.tail});
   if (context.json) {
     if (!context.quiet) std::fprintf(stderr, "%s\n", summary_text.c_str());
   } else {

@@ -5,6 +5,7 @@
 // wide integers (wrapped to their dtype).
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,11 @@ struct Comparison {
 Comparison compare_outputs(const std::vector<KernelParam> &params,
                            const std::vector<HostBuffer> &got, const std::vector<HostBuffer> &want,
                            double atol = 1e-4, double rtol = 1e-3);
+
+// A compiled kernel checked against the interpreter: `run` (the compiled kernel, on buffers in
+// slot order) and the interpreter each get the same random inputs from `seed` (make_buffers), and
+// what they wrote is compared with the default tolerance.
+Comparison check_with_interpreter(const UOp &sink, std::uint64_t seed,
+                                  const std::function<void(std::vector<HostBuffer> &)> &run);
 
 }  // namespace wavescope::compiler::kernel

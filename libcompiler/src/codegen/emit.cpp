@@ -1,0 +1,56 @@
+#include "wavescope/compiler/codegen/emit.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "wavescope/base/json_line.hpp"
+#include "wavescope/compiler/codegen/amdgpu.hpp"
+#include "wavescope/compiler/kernel/kernel_ast.hpp"
+#include "wavescope/compiler/render/c_backend.hpp"
+#include "wavescope/compiler/render/llvm_ir.hpp"
+#include "wavescope/compiler/render/lowering.hpp"
+
+namespace wavescope::compiler::codegen {
+
+std::string default_emit(std::string_view target) {
+  return target == "c" ? "c" : target == "cpu" ? "llvm" : "asm";
+}
+
+std::string emit_extension(std::string_view emit) {
+  return emit == "ast"    ? "json"
+         : emit == "text" ? "txt"
+         : emit == "llvm" ? "ll"
+         : emit == "asm"  ? "s"
+         : emit == "elf"  ? "hsaco"
+                          : "c";
+}
+
+std::string emit_kernel(const UOp &k, std::string_view target, std::string_view emit,
+                        bool lower_ast) {
+  const std::string gpu(target);
+  if (emit == "ast") {
+    std::string text = kernel::kernel_to_json(k) + "\n";
+    if (lower_ast) render::lower_kernel(k);
+    return text;
+  }
+  if (emit == "text") return kernel::kernel_to_text(k);
+  if (is_amdgpu_target(gpu) && emit == "llvm") return render_amdgpu(k, gpu).llvm_ir;
+  if (emit == "asm" || emit == "elf") {
+    const auto compiled = compile_amdgpu(k, gpu, emit == "asm");
+    return emit == "asm" ? compiled.assembly
+                         : std::string(compiled.code_object.begin(), compiled.code_object.end());
+  }
+  if (emit == "llvm") return render::llvm_ir_for_cpu(k);
+  return render::render_c(render::lower_for_c(k));
+}
+
+std::string to_json_line(const EmitRecord &r) {
+  nlohmann::ordered_json j;
+  j["kernel"] = r.kernel;
+  j["target"] = r.target;
+  j["emit"] = r.emit;
+  j["bytes"] = r.output.size();
+  if (!r.written) j["text"] = r.output;
+  return json_line(j);
+}
+
+}  // namespace wavescope::compiler::codegen

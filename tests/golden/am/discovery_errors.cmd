@@ -1,0 +1,17 @@
+am
+discovery
+%%
+am
+discovery
+--profile
+nope
+%%
+am
+discovery
+--table
+@TMP@/missing.bin
+%%
+am
+discovery
+--table
+../isa/small_kernel.s

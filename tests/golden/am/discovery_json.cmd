@@ -1,0 +1,11 @@
+am
+discovery
+--profile
+navi48
+--json
+%%
+am
+discovery
+--profile
+tinygrad-mock
+--json

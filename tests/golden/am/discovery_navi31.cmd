@@ -1,0 +1,9 @@
+am
+discovery
+--profile
+navi31
+%%
+am
+discovery
+--profile
+mi300x-harvest

@@ -1,0 +1,10 @@
+compile
+softmax
+--emit
+ast
+--json
+%%
+compile
+softmax
+--emit
+text

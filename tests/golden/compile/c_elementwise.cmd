@@ -1,0 +1,4 @@
+compile
+elementwise
+--target
+c

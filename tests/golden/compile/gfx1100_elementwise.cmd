@@ -1,0 +1,14 @@
+compile
+elementwise
+--target
+gfx1100
+%%
+compile
+elementwise
+--target
+gfx1100
+--emit
+elf
+-o
+@TMP@/e.hsaco
+--json

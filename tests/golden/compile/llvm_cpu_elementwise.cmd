@@ -1,0 +1,12 @@
+compile
+elementwise
+--target
+cpu
+--emit
+llvm
+%%
+compile
+elementwise
+--target
+cpu
+--json

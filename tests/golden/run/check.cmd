@@ -1,0 +1,11 @@
+run
+matmul
+--check
+%%
+run
+softmax
+--target
+cpu
+--check
+--seed
+7

@@ -1,0 +1,8 @@
+run
+elementwise
+--check
+--json
+%%
+run
+layernorm
+--json

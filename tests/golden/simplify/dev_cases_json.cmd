@@ -1,0 +1,5 @@
+simplify
+--quiet
+--cases
+@DATA@/symbolic/dev.jsonl
+--json

@@ -1,0 +1,19 @@
+simplify
+where(a<3, a, invalid)//2
+--var
+a=0:7:int8
+--json
+--verify
+%%
+simplify
+uint8(a)+int32(b)*2
+--var
+a=250:255:int32
+--var
+b=-3:3
+--verify
+%%
+simplify
+--cases
+@DATA@/symbolic/dev.jsonl
+a+1

@@ -1,0 +1,14 @@
+sqtt
+decode
+@DATA@/sqtt/gfx1100/empty/se1.bin
+--tail
+--type
+INST
+--limit
+20
+%%
+sqtt
+decode
+@DATA@/sqtt/gfx1100/empty/se1.bin
+--type
+NOPE

@@ -154,6 +154,7 @@ TEST_CASE("bad requests are refused before anything touches the device") {
     std::function<void(WriteRequest &, std::vector<std::uint8_t> &)> change;
     ErrorKind kind;
     const char *message;
+    std::optional<Remedy> remedy;
   };
   const auto bad = [](ifwi::TestImageCorruption c) {
     ifwi::TestImageOptions o;
@@ -161,17 +162,20 @@ TEST_CASE("bad requests are refused before anything touches the device") {
     return ifwi::make_test_ifwi_image(o);
   };
   const Case cases[] = {
-      {[](auto &r, auto &) { r.confirmed = false; }, ErrorKind::Usage, "add --yes"},
-      {[](auto &, auto &img) { img.resize(0x100000); }, ErrorKind::BadInput, "exactly 2 MiB"},
+      {[](auto &r, auto &) { r.confirmed = false; }, ErrorKind::Usage, "must be confirmed",
+       Remedy::ConfirmWrite},
+      {[](auto &, auto &img) { img.resize(0x100000); }, ErrorKind::BadInput, "exactly 2 MiB",
+       std::nullopt},
       {[&](auto &, auto &img) { img = bad(ifwi::TestImageCorruption::BadMagic); },
-       ErrorKind::BadInput, "--force-image"},
+       ErrorKind::BadInput, "magic is 0x55aa55ab", Remedy::ForceImage},
       {[&](auto &, auto &img) { img = bad(ifwi::TestImageCorruption::PspEntryOutside); },
-       ErrorKind::BadInput, "--force-image"},
-      {[](auto &r, auto &) { r.start_sector = 512; }, ErrorKind::Usage, "--start-sector 512"},
+       ErrorKind::BadInput, "outside the 0x200000-byte image", Remedy::ForceImage},
+      {[](auto &r, auto &) { r.start_sector = 512; }, ErrorKind::Usage,
+       "start sector 512 is out of range (0-511)", Remedy::StartSectorInRange},
       {[](auto &r, auto &) { r.start_sector = 500, r.sector_count = 13; }, ErrorKind::Usage,
-       "--sector-count 13"},
+       "sector count 13 is out of range (1-12 from sector 500)", Remedy::SectorCountInRange},
       {[](auto &r, auto &) { r.no_backup = true, r.backup = "x.bin"; }, ErrorKind::Usage,
-       "contradict"},
+       "contradict", Remedy::OneBackupChoice},
   };
   for (const auto &c : cases) {
     SimBench bench({}, SimBench::random_flash(2));
@@ -182,6 +186,7 @@ TEST_CASE("bad requests are refused before anything touches the device") {
     const auto outcome = run_write(bench, request);
     CHECK(outcome.error == c.kind);
     CHECK_THAT(outcome.message, Catch::Contains(c.message));
+    CHECK(outcome.remedy == c.remedy);
     CHECK(outcome.operations == 0);
   }
 }

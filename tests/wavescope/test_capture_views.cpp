@@ -215,7 +215,7 @@ TEST_CASE("the demo opens both embedded captures and the trace, the gemm capture
   CHECK(window.selection().focus().document == 0);
   CHECK(window.selection().focus().kernel == 0);
   CHECK(window.view_names() == QStringList({"waves", "timing", "isa", "cfg", "counters", "rewrite",
-                                            "timeline", "memory"}));
+                                            "timeline", "memory", "flash"}));
 }
 
 TEST_CASE("the navigator moves the focus to a capture's SE and back, and filters") {

@@ -244,7 +244,7 @@ TEST_CASE("flash panel: refusals carry the library's message and touch nothing")
   }
 }
 
-TEST_CASE("flash panel: a power loss mid-write stops it; power-cycle and resume finish it") {
+TEST_CASE("flash panel: a power loss mid-write stops it, and power-cycle and resume finish it") {
   TempDir dir;
   create_board(dir.path, "b", std::vector<std::uint8_t>(kFlashSize, 0xFF),
                {"power-loss:op=program,nth=300"});
@@ -255,7 +255,7 @@ TEST_CASE("flash panel: a power loss mid-write stops it; power-cycle and resume 
   const auto failed = p.write(dir.path / "image.bin");
   CHECK(!failed.ok);
   CAPTURE(text(failed.error));
-  CHECK(failed.error.contains(QStringLiteral("--resume")));  // the library's resume hint
+  CHECK(failed.error.contains(QStringLiteral("resume the write")));  // the library's resume remedy
   const auto journal = p.c.journal();
   CHECK(journal.resumable());
   CHECK(journal.status == QStringLiteral("failed"));
@@ -277,7 +277,7 @@ TEST_CASE("flash panel: a power loss mid-write stops it; power-cycle and resume 
   CHECK(board_after(dir.path, "b").flash == image);
 }
 
-TEST_CASE("flash panel: cancel finishes the current sector; the journal resumes the write") {
+TEST_CASE("flash panel: cancel finishes the current sector, and the journal resumes the write") {
   TempDir dir;
   create_board(dir.path, "b");
   const auto image = wavescope::hw::ifwi::make_test_ifwi_image();
@@ -293,7 +293,7 @@ TEST_CASE("flash panel: cancel finishes the current sector; the journal resumes 
   const auto &stopped = p.write(dir.path / "image.bin");
   CHECK(!stopped.ok);
   CHECK(stopped.interrupted);
-  CHECK(stopped.error.contains(QStringLiteral("--resume")));
+  CHECK(stopped.error.contains(QStringLiteral("resume the write")));
   const auto journal = p.c.journal();
   CHECK(journal.status == QStringLiteral("interrupted"));
   CHECK(journal.verified >= 8);

@@ -232,8 +232,9 @@ void add_step_links(std::vector<Link> &out, const Workspace &ws, const Document 
       if (seen++ == pass_occurrence) break;
     }
     const QString where =
-        focus.pass >= 0 ? QStringLiteral("rewrite step %1 of %2").arg(qs(pass_name), qs(strip_ansi(context)))
-                        : QStringLiteral("rewrite context %1").arg(qs(strip_ansi(context)));
+        focus.pass >= 0
+            ? QStringLiteral("rewrite step %1 of %2").arg(qs(pass_name), qs(strip_ansi(context)))
+            : QStringLiteral("rewrite context %1").arg(qs(strip_ansi(context)));
     out.push_back({QStringLiteral("rewrite"),
                    QStringLiteral("%1 (%2)").arg(where, doc->title),
                    {QStringLiteral("rewrite"), focus, {}, {}}});
@@ -266,7 +267,8 @@ void add_tiny_links(std::vector<Link> &out, const Workspace &ws, const RewriteTr
     for (int s = 0, seen = 0; s < static_cast<int>(spans.size()); ++s)
       if (spans[static_cast<std::size_t>(s)].depth == 0 &&
           same_name(tiny_context(*p, spans[static_cast<std::size_t>(s)]), context,
-                    coloured(context)) && seen++ == occurrence) {
+                    coloured(context)) &&
+          seen++ == occurrence) {
         root = s;
         break;
       }

@@ -9,15 +9,15 @@
 namespace wavescope {
 
 enum class ErrorKind : int {
-  Internal = 1,  // a bug or an unexpected condition of the host
-  Usage = 2,     // bad arguments, a refused safety gate (e.g. --yes missing)
-  BadInput = 3,  // a file or image that is malformed, truncated or of the wrong kind
-  Device = 4,    // transport or device: not found, USB/PCIe error, all-ones reads
-  State = 5,     // the device is in the wrong state for the operation
-  Chip = 6,      // a flash-chip level refusal: JEDEC mismatch, protection, WEL
-  Mismatch = 7,  // verification or consistency mismatch
-  Timeout = 8,   // a wait that did not complete
-  Firmware = 9,  // firmware (PSP/SMU) returned an error code
+  Internal = 1,       // a bug or an unexpected condition of the host
+  Usage = 2,          // bad arguments, a refused safety gate (e.g. --yes missing)
+  BadInput = 3,       // a file or image that is malformed, truncated or of the wrong kind
+  Device = 4,         // transport or device: not found, USB/PCIe error, all-ones reads
+  State = 5,          // the device is in the wrong state for the operation
+  Chip = 6,           // a flash-chip level refusal: JEDEC mismatch, protection, WEL
+  Mismatch = 7,       // verification or consistency mismatch
+  Timeout = 8,        // a wait that did not complete
+  Firmware = 9,       // firmware (PSP/SMU) returned an error code
   Interrupted = 130,  // stopped on the user's request (Ctrl-C), as a shell reports SIGINT
 };
 

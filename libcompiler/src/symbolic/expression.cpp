@@ -167,9 +167,30 @@ private:
     adapt(b, a);
   }
 
+  // Operands of two dtypes meet in their least upper dtype (spec §1.5.2), as tinygrad's operator
+  // sugar makes them: a literal adapts (wrapping when it does not fit), anything else is cast. So
+  // the rules and the evaluator only ever see the operands of an operator in one dtype.
+  void promote(const Token &at, UOp &a, UOp &b) const {
+    adapt_literals(a, b);
+    if (a.dtype() == b.dtype() || a.is_invalid() || b.is_invalid()) return;
+    const DType t = least_upper_dtype(a.dtype(), b.dtype());
+    if (!is_int(t) && !is_bool(t))
+      fail(at, fmt::format("no integer type holds both {} and {}; cast one of them",
+                           to_string(a.dtype()), to_string(b.dtype())));
+    a = convert(a, t);
+    b = convert(b, t);
+  }
+
+  static UOp convert(const UOp &x, DType t) {
+    if (x.dtype() == t) return x;
+    if (is_int_literal(x)) return const_int(std::get<Int>(x.arg()), t);  // wraps to t
+    return cast(x, t);
+  }
+
   static UOp negate(const UOp &x) {
     if (is_int_literal(x)) return const_int(-std::get<Int>(x.arg()));
-    return x * const_int(-1);
+    if (is_bool(x.dtype())) return cast(x, dtypes::index) * const_int(-1);
+    return x * literal_for(x, -1);
   }
 
   static UOp logical_not_of(const UOp &x) {
@@ -184,7 +205,13 @@ private:
 
   UOp apply_binary(const Token &op_token, UOp a, UOp b) {
     const std::string &op = op_token.text;
-    adapt_literals(a, b);
+    if (op == "<<" || op == ">>") {
+      // A shift keeps its left operand's dtype; the count takes it too.
+      adapt_literals(a, b);
+      if (!b.is_invalid() && !a.is_invalid()) b = convert(b, a.dtype());
+      return op == "<<" ? shl(a, b) : shr(a, b);
+    }
+    promote(op_token, a, b);
     if (op == "|") return bit_or(a, b);
     if (op == "^") return bit_xor(a, b);
     if (op == "&") return bit_and(a, b);
@@ -194,12 +221,10 @@ private:
     if (op == ">") return lt(b, a);
     if (op == ">=") return ne(lt(a, b), const_bool(true));
     if (op == "<=") return ne(lt(b, a), const_bool(true));
-    if (op == "<<") return shl(a, b);
-    if (op == ">>") return shr(a, b);
     if (op == "+") return a + b;
     if (op == "-") {
       UOp nb = negate(b);
-      adapt_literals(a, nb);
+      promote(op_token, a, nb);  // -b of a bool is an index
       return a + nb;
     }
     if (op == "*") return a * b;
@@ -246,21 +271,19 @@ private:
   UOp call(const Token &name, std::vector<UOp> args) {
     const std::string &f = name.text;
     if (f == "where") {
-      UOp t = args[1], e = args[2];
-      return where(as_condition(args[0]), t, e);
+      promote(name, args[1], args[2]);
+      return where(as_condition(args[0]), args[1], args[2]);
     }
-    if (f == "max") {
-      adapt_literals(args[0], args[1]);
-      return maximum(args[0], args[1]);
-    }
+    if (f == "max" || f == "min" || f == "cdiv" || f == "cmod") promote(name, args[0], args[1]);
+    if (f == "max") return maximum(args[0], args[1]);
     if (f == "min") {
-      adapt_literals(args[0], args[1]);
-      return negate(maximum(negate(args[0]), negate(args[1])));
+      // -max(-a, -b) as tinygrad writes it, where negation cannot wrap (index); else a select.
+      if (args[0].dtype() == dtypes::index)
+        return negate(maximum(negate(args[0]), negate(args[1])));
+      return where(lt(args[0], args[1]), args[0], args[1]);
     }
-    if (f == "cdiv" || f == "cmod") {
-      adapt_literals(args[0], args[1]);
-      return f == "cdiv" ? cdiv(args[0], args[1]) : cmod(args[0], args[1]);
-    }
+    if (f == "cdiv") return cdiv(args[0], args[1]);
+    if (f == "cmod") return cmod(args[0], args[1]);
     if (f == "trunc") return alu(Op::TRUNC, {args[0]});
     if (auto t = cast_function(f)) return UOp::make(Op::CAST, *t, {args[0]}, *t);
     fail(name, "unknown function '" + f + "'");

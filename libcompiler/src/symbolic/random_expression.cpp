@@ -19,12 +19,30 @@ private:
   std::size_t pos_ = 0;
 };
 
+// The bytes a seeded case is made from.
+std::vector<std::uint8_t> seed_bytes(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint8_t> bytes(512);
+  for (auto &b : bytes) b = static_cast<std::uint8_t>(rng());
+  return bytes;
+}
+
 class Generator {
 public:
-  Generator(ByteSource &in, std::size_t vars) : in_(in), vars_(vars) {}
+  // `mixed`: the variables have several dtypes and meet without casts, as users write them; now
+  // and then a value is cast or a condition is used as a number.
+  Generator(ByteSource &in, std::size_t vars, bool mixed = false)
+      : in_(in), vars_(vars), mixed_(mixed) {}
 
   std::string value(int depth) {
     if (depth <= 0 || in_.pick(5) == 0) return leaf();
+    if (mixed_ && in_.pick(6) == 0) {
+      static constexpr DType kCasts[] = {dtypes::index, dtypes::bool_, dtypes::int8,
+                                         dtypes::uint8, dtypes::int32, dtypes::int64};
+      const DType t = kCasts[in_.pick(std::size(kCasts))];
+      return fmt::format("{}({})", to_string(t),
+                         in_.pick(3) == 0 ? condition(depth - 1) : value(depth - 1));
+    }
     const unsigned choice = in_.pick(24);
     auto a = [&] { return value(depth - 1); };
     switch (choice) {
@@ -87,6 +105,7 @@ private:
 
   ByteSource &in_;
   std::size_t vars_;
+  bool mixed_;
 };
 
 // Well-typed expressions over mixed dtypes, as tinygrad's UOps are: both operands of a binary
@@ -212,21 +231,17 @@ SymbolicCase random_case(std::span<const std::uint8_t> bytes) {
   return c;
 }
 
-SymbolicCase random_case(std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<std::uint8_t> bytes(512);
-  for (auto &b : bytes) b = static_cast<std::uint8_t>(rng());
-  return random_case(bytes);
-}
+SymbolicCase random_case(std::uint64_t seed) { return random_case(seed_bytes(seed)); }
 
 }  // namespace wavescope::compiler::symbolic
 
 namespace wavescope::compiler::symbolic {
 
-SymbolicCase random_typed_case(std::span<const std::uint8_t> bytes) {
-  ByteSource in(bytes);
-  SymbolicCase c;
-  c.id = "random-typed";
+namespace {
+
+// One to three variables of the dtypes TypedGenerator uses, some at the edge of their type.
+std::vector<VariableDecl> typed_variables(ByteSource &in) {
+  std::vector<VariableDecl> vars;
   const std::size_t nvars = 1 + in.pick(3);
   for (std::size_t i = 0; i < nvars; ++i) {
     VariableDecl v;
@@ -240,19 +255,37 @@ SymbolicCase random_typed_case(std::span<const std::uint8_t> bytes) {
       v.min = static_cast<Int>(in.pick(25)) - (is_unsigned(v.dtype) ? 0 : 12);
     }
     v.max = v.min + width;
-    c.vars.push_back(v);
+    vars.push_back(v);
   }
+  return vars;
+}
+
+}  // namespace
+
+SymbolicCase random_typed_case(std::span<const std::uint8_t> bytes) {
+  ByteSource in(bytes);
+  SymbolicCase c;
+  c.id = "random-typed";
+  c.vars = typed_variables(in);
   TypedGenerator gen(in, c.vars);
   const int depth = 1 + static_cast<int>(in.pick(5));
   c.expr = in.pick(4) == 0 ? gen.condition(depth) : gen.value(depth, gen.any_type());
   return c;
 }
 
-SymbolicCase random_typed_case(std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<std::uint8_t> bytes(512);
-  for (auto &b : bytes) b = static_cast<std::uint8_t>(rng());
-  return random_typed_case(bytes);
+SymbolicCase random_typed_case(std::uint64_t seed) { return random_typed_case(seed_bytes(seed)); }
+
+SymbolicCase random_mixed_case(std::span<const std::uint8_t> bytes) {
+  ByteSource in(bytes);
+  SymbolicCase c;
+  c.id = "random-mixed";
+  c.vars = typed_variables(in);
+  Generator gen(in, c.vars.size(), true);
+  const int depth = 1 + static_cast<int>(in.pick(5));
+  c.expr = in.pick(4) == 0 ? gen.condition(depth) : gen.value(depth);
+  return c;
 }
+
+SymbolicCase random_mixed_case(std::uint64_t seed) { return random_mixed_case(seed_bytes(seed)); }
 
 }  // namespace wavescope::compiler::symbolic

@@ -105,3 +105,10 @@ TEST_CASE("cast-heavy random expressions over mixed dtypes simplify to equivalen
   run_property(env_or("WAVESCOPE_PROPERTY_SEED", 0), env_or("WAVESCOPE_TYPED_CASES", 5000),
                [](std::uint64_t seed) { return random_typed_case(seed); });
 }
+
+TEST_CASE("random expressions mixing dtypes without casts simplify to equivalent expressions") {
+  // The operands of an operator differ in dtype (int8 beside int64, a condition beside uint8,
+  // index literals); the parser promotes them. WAVESCOPE_MIXED_CASES=N runs more.
+  run_property(env_or("WAVESCOPE_PROPERTY_SEED", 0), env_or("WAVESCOPE_MIXED_CASES", 5000),
+               [](std::uint64_t seed) { return random_mixed_case(seed); });
+}

@@ -23,4 +23,10 @@ SymbolicCase random_case(std::uint64_t seed);
 SymbolicCase random_typed_case(std::span<const std::uint8_t> bytes);
 SymbolicCase random_typed_case(std::uint64_t seed);
 
+// Mixed-dtype cases: the same variables, in expressions that mix their dtypes without casts (int8
+// beside int32, a condition beside uint8, bare literals), as users write them; the parser promotes
+// the operands (spec §1.5.2). Now and then a value is cast.
+SymbolicCase random_mixed_case(std::span<const std::uint8_t> bytes);
+SymbolicCase random_mixed_case(std::uint64_t seed);
+
 }  // namespace wavescope::compiler::symbolic

@@ -1,7 +1,7 @@
 // Fuzz target: the symbolic simplifier. Even first byte: the bytes drive the random-expression
-// generator (variables with small ranges; when the byte is 2 mod 4, cast-heavy expressions over
-// mixed dtypes), and the simplified result must be equivalent to the
-// input over the whole domain. Odd first byte: the bytes are expression text; parsing may refuse
+// generator (variables with small ranges; when the byte is 2 mod 8, cast-heavy expressions over
+// mixed dtypes; when it is 6 mod 8, expressions mixing dtypes without casts), and the simplified
+// result must be equivalent to the input over the whole domain. Odd first byte: the bytes are expression text; parsing may refuse
 // it (wavescope::Error), but whatever parses must simplify without error. A non-equivalent
 // result, a runaway rewrite or a crash is a bug: the target aborts.
 
@@ -27,8 +27,13 @@ using namespace wavescope::compiler::symbolic;
   std::abort();
 }
 
-void fuzz_generated(std::span<const std::uint8_t> bytes, bool typed) {
-  const SymbolicCase c = typed ? random_typed_case(bytes) : random_case(bytes);
+SymbolicCase generate(std::uint8_t kind, std::span<const std::uint8_t> bytes) {
+  if (kind % 4 == 0) return random_case(bytes);
+  return kind % 8 == 2 ? random_typed_case(bytes) : random_mixed_case(bytes);
+}
+
+void fuzz_generated(std::uint8_t kind, std::span<const std::uint8_t> bytes) {
+  const SymbolicCase c = generate(kind, bytes);
   const CaseGraph g = build_case(c);
   UOp result;
   try {
@@ -70,7 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   // Keep inputs small: the replay of the real corpus feeds whole capture files.
   const std::span<const std::uint8_t> bytes(data + 1, std::min<std::size_t>(size - 1, 2048));
   if (data[0] % 2 == 0)
-    fuzz_generated(bytes, data[0] % 4 == 2);
+    fuzz_generated(data[0], bytes);
   else
     fuzz_text(bytes);
   return 0;

@@ -1,9 +1,9 @@
 // Fuzz target: the symbolic simplifier. Even first byte: the bytes drive the random-expression
 // generator (variables with small ranges; when the byte is 2 mod 8, cast-heavy expressions over
 // mixed dtypes; when it is 6 mod 8, expressions mixing dtypes without casts), and the simplified
-// result must be equivalent to the input over the whole domain. Odd first byte: the bytes are expression text; parsing may refuse
-// it (wavescope::Error), but whatever parses must simplify without error. A non-equivalent
-// result, a runaway rewrite or a crash is a bug: the target aborts.
+// result must be equivalent to the input over the whole domain. Odd first byte: the bytes are
+// expression text; parsing may refuse it (wavescope::Error), but whatever parses must simplify
+// without error. A non-equivalent result, a runaway rewrite or a crash is a bug: the target aborts.
 
 #include <cstdint>
 #include <cstdio>

@@ -206,7 +206,8 @@ private:
   UOp apply_binary(const Token &op_token, UOp a, UOp b) {
     const std::string &op = op_token.text;
     if (op == "<<" || op == ">>") {
-      // A shift keeps its left operand's dtype; the count takes it too.
+      // A shift keeps its left operand's dtype (a bool counts as an index); the count takes it.
+      if (is_bool(a.dtype()) && !a.is_invalid()) a = cast(a, dtypes::index);
       adapt_literals(a, b);
       if (!b.is_invalid() && !a.is_invalid()) b = convert(b, a.dtype());
       return op == "<<" ? shl(a, b) : shr(a, b);
@@ -416,8 +417,8 @@ private:
     }
     if (auto syntax = binary_syntax(u.op()); syntax && u.size() == 2) {
       const auto [symbol, level] = *syntax;
-      const Rendered &a = render(u.src(0));
-      const Rendered &b = render(u.src(1));
+      const Rendered &a = render(operand(u, 0));
+      const Rendered &b = render(operand(u, 1));
       const bool logical_parent = level <= 5;
       const bool chain = u.op() == Op::AND || u.op() == Op::OR || u.op() == Op::XOR;
       bool paren_a =
@@ -439,6 +440,19 @@ private:
     for (std::size_t i = 0; i < u.size(); ++i) text += (i ? ", " : "") + render(u.src(i)).text;
     r.text = text + ")";
     return r;
+  }
+
+  static bool is_bool_as_index(const UOp &u) {
+    return u.op() == Op::CAST && u.dtype() == dtypes::index && is_bool(u.src(0).dtype());
+  }
+
+  // A bool cast to index beside an index operand prints without the cast (`a|(b<3)`, spec §9.4):
+  // the parser inserts exactly that cast when it reads it back.
+  static UOp operand(const UOp &u, std::size_t i) {
+    const UOp &x = u.src(i), &other = u.src(1 - i);
+    const bool implicit = is_bool_as_index(x) && other.dtype() == dtypes::index &&
+                          !is_bool_as_index(other) && u.op() != Op::SHL && u.op() != Op::SHR;
+    return implicit ? x.src(0) : x;
   }
 
   std::unordered_map<const UOpNode *, Rendered> memo_;

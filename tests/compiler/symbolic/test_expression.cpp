@@ -151,3 +151,14 @@ TEST_CASE("evaluation follows the corpus semantics") {
   CHECK(eval("int8(a*100)", {{"a", 3}}) == "44");
   CHECK(eval("bool(a)", {{"a", 3}}) == "true");
 }
+
+TEST_CASE("operands of two dtypes are promoted, and int64 beside uint64 is refused") {
+  Scope s;
+  s.declare("a", 0, 7, dtypes::int8);
+  s.declare("b", 0, 7, dtypes::uint8);
+  s.declare("c", 0, 7, dtypes::int64);
+  s.declare("d", 0, 7, dtypes::uint64);
+  CHECK(render_expression(parse_expression("a+b", s)) == "int16(a)+int16(b)");
+  CHECK(render_expression(parse_expression("a+300", s)) == "a+44");  // the literal wraps to int8
+  CHECK_THROWS_WITH(parse_expression("c+d", s), Catch::Contains("no integer type holds both"));
+}

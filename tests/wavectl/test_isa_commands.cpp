@@ -121,8 +121,11 @@ TEST_CASE("wavectl disasm and cfg give a clear error on the code object that cra
                        ": code ends in the middle of an instruction at 0x1b3c: it needs 8 bytes, "
                        "4 are left\n");
   }
-  // The header and symbols still read: codeobj describes it, with what is wrong in it.
+  // codeobj describes what still reads (the header, what is unusual in it), then gives the
+  // same error.
   const auto info = wavectl({"codeobj", elf});
-  CHECK(info.exit_code == 0);
+  CHECK(info.exit_code == 3);
   CHECK_THAT(info.out, Catch::Contains("gfx950"));
+  CHECK_THAT(info.out, Catch::Contains("15 symbols with an unreadable name or value were skipped"));
+  CHECK_THAT(info.err, Catch::Contains("code ends in the middle of an instruction at 0x1b3c"));
 }

@@ -181,6 +181,7 @@ std::vector<Symbol> read_symbols(const llvm::object::ELF64LEObjectFile &object,
                                  std::vector<std::string> &quirks) {
   std::vector<Symbol> symbols;
   std::set<std::pair<std::string, std::uint64_t>> seen;
+  std::size_t unreadable = 0;
   auto add_symbols = [&](auto range) {
     for (const llvm::object::ELFSymbolRef symbol : range) {
       auto name = symbol.getName();
@@ -188,7 +189,7 @@ std::vector<Symbol> read_symbols(const llvm::object::ELF64LEObjectFile &object,
       if (!name || !value) {
         if (!name) llvm::consumeError(name.takeError());
         if (!value) llvm::consumeError(value.takeError());
-        quirks.push_back("a symbol with an unreadable name or value was skipped");
+        ++unreadable;
         continue;
       }
       if (name->empty() || !seen.insert({name->str(), *value}).second) continue;
@@ -206,6 +207,10 @@ std::vector<Symbol> read_symbols(const llvm::object::ELF64LEObjectFile &object,
   };
   add_symbols(object.symbols());
   add_symbols(object.getDynamicSymbolIterators());
+  if (unreadable == 1) quirks.push_back("a symbol with an unreadable name or value was skipped");
+  if (unreadable > 1)
+    quirks.push_back(
+        fmt::format("{} symbols with an unreadable name or value were skipped", unreadable));
   return symbols;
 }
 

@@ -42,6 +42,9 @@ std::vector<Instruction> select_code(const CodeObject &code, const std::string &
 void run_codeobj(const CodeObjectArgs &args, const CliContext &context) {
   const auto code = args.load();
   print_report(CodeObjectReport{code}, context);
+  // Code the summary cannot show as broken (an instruction cut off at the end of .text) is an
+  // error all the same: the summary of what reads, then the error and exit 3.
+  (void)disassemble_text(code);
 }
 
 void run_disasm(const CodeObjectArgs &args, const std::string &kernel, bool no_collapse,

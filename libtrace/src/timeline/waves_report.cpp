@@ -104,7 +104,8 @@ CaptureWaves collect_waves(const Capture &capture, const std::string &kernel,
   result.kernel_found = kernel.empty();
   result.source = capture.source.string();
   result.arch = capture.arch;
-  CaptureAnalyzer analyzer(capture);
+  result.analyzer = std::make_shared<CaptureAnalyzer>(capture);
+  auto &analyzer = *result.analyzer;
   for (const auto &blob : capture.blobs) {
     if (!kernel.empty() && blob.program != kernel) continue;
     result.kernel_found = true;

@@ -4,11 +4,13 @@
 // instruction stream, as JSON (one object per wave, keys sorted) and as a text table.
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "wavescope/base/progress.hpp"
 #include "wavescope/trace/capture.hpp"
+#include "wavescope/trace/timeline/capture_analysis.hpp"
 #include "wavescope/trace/timeline/wave_trace.hpp"
 
 namespace wavescope::trace::timeline {
@@ -24,6 +26,7 @@ struct CaptureWaves {
   bool cdna = false;          // CDNA locations (se, sh, cu) instead of RDNA's (se, sa, wgp, cu)
   std::string source;         // the capture's folder or file
   std::string arch;
+  std::shared_ptr<CaptureAnalyzer> analyzer;  // owns the program maps the traces point into
 };
 
 // Analyses the blobs of `kernel` (empty: every blob) of a capture; reports "analyze" progress per

@@ -346,8 +346,8 @@ private:
     fail(t, "unknown function '" + t.text + "'");
   }
   [[noreturn, gnu::noinline]] void fail_arity(const Token &t, int arity, std::size_t got) const {
-    fail(t, fmt::format("{} takes {} argument{}, got {}", t.text, arity, arity == 1 ? "" : "s",
-                        got));
+    fail(t,
+         fmt::format("{} takes {} argument{}, got {}", t.text, arity, arity == 1 ? "" : "s", got));
   }
   [[noreturn, gnu::noinline]] void fail_expected_value(const Token &t) const {
     fail(t, "expected a value, found '" + t.text + "'");

@@ -42,7 +42,7 @@ public:
       const std::size_t n = std::min({std::size_t{data[4]}, size - 5, image_.size() - at});
       if (flags & 2) {
         length = std::min<std::size_t>(length, at);
-      } else {
+      } else if (n > 0) {  // memcpy of nothing from an empty vector's null data() is UB
         undo_.push_back(
             {at, std::vector<std::uint8_t>(image_.begin() + at, image_.begin() + at + n)});
         std::memcpy(image_.data() + at, data + 5, n);

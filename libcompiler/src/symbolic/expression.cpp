@@ -423,47 +423,77 @@ public:
   std::string print(const UOp &root) { return render(root).text; }
 
 private:
-  const Rendered &render(const UOp &u) {
+  [[gnu::noinline]] const Rendered &render(const UOp &u) {
     if (auto it = memo_.find(u.get()); it != memo_.end()) return it->second;
     Rendered r = build(u);
     return memo_.emplace(u.get(), std::move(r)).first->second;
   }
 
-  Rendered build(const UOp &u) {
-    Rendered r;
-    r.op = u.op();
+  // One frame per nesting level: only the recursion lives here; the strings are assembled out of
+  // line (the sanitizers' frames for string temporaries are large, and deep expressions print).
+  [[gnu::noinline]] Rendered build(const UOp &u) {
     switch (u.op()) {
-    case Op::CONST: r.text = constant_text(u); return r;
+    case Op::CONST:
     case Op::PARAM:
     case Op::BUFFER:
     case Op::RANGE:
-    case Op::SPECIAL: r.text = node_name(u); return r;
+    case Op::SPECIAL: return leaf(u);
     default: break;
     }
     if (auto syntax = binary_syntax(u.op()); syntax && u.size() == 2) {
-      const auto [symbol, level] = *syntax;
       const Rendered &a = render(operand(u, 0));
       const Rendered &b = render(operand(u, 1));
-      const bool logical_parent = level <= 5;
-      const bool chain = u.op() == Op::AND || u.op() == Op::OR || u.op() == Op::XOR;
-      bool paren_a =
-          a.level < level || (logical_parent && a.level <= 5 && !(chain && a.op == u.op()));
-      bool paren_b = b.level <= level || (logical_parent && b.level <= 5);
-      if (u.op() == Op::SUB && u.src(1).is_const() && b.text.starts_with("-")) paren_b = true;
-      r.text = (paren_a ? "(" + a.text + ")" : a.text) + std::string(symbol) +
-               (paren_b ? "(" + b.text + ")" : b.text);
-      r.level = level;
-      return r;
+      return join_binary(u, syntax->first, syntax->second, a, b);
     }
-    if (u.op() == Op::NEG && u.size() == 1) {
-      const Rendered &a = render(u.src(0));
-      r.text = "-" + (a.level < 10 || a.text.starts_with("-") ? "(" + a.text + ")" : a.text);
-      r.level = 9;
-      return r;
-    }
-    std::string text = call_name(u) + "(";
-    for (std::size_t i = 0; i < u.size(); ++i) text += (i ? ", " : "") + render(u.src(i)).text;
-    r.text = text + ")";
+    if (u.op() == Op::NEG && u.size() == 1) return join_negation(render(u.src(0)));
+    return render_call(u);
+  }
+
+  [[gnu::noinline]] Rendered render_call(const UOp &u) {
+    std::vector<const Rendered *> args;
+    args.reserve(u.size());
+    for (std::size_t i = 0; i < u.size(); ++i) args.push_back(&render(u.src(i)));
+    return join_call(u, args);
+  }
+
+  [[gnu::noinline]] static Rendered leaf(const UOp &u) {
+    Rendered r;
+    r.op = u.op();
+    r.text = u.op() == Op::CONST ? constant_text(u) : node_name(u);
+    return r;
+  }
+
+  [[gnu::noinline]] static Rendered join_binary(const UOp &u, std::string_view symbol, int level,
+                                                const Rendered &a, const Rendered &b) {
+    Rendered r;
+    r.op = u.op();
+    const bool logical_parent = level <= 5;
+    const bool chain = u.op() == Op::AND || u.op() == Op::OR || u.op() == Op::XOR;
+    bool paren_a =
+        a.level < level || (logical_parent && a.level <= 5 && !(chain && a.op == u.op()));
+    bool paren_b = b.level <= level || (logical_parent && b.level <= 5);
+    if (u.op() == Op::SUB && u.src(1).is_const() && b.text.starts_with("-")) paren_b = true;
+    r.text = (paren_a ? "(" + a.text + ")" : a.text) + std::string(symbol) +
+             (paren_b ? "(" + b.text + ")" : b.text);
+    r.level = level;
+    return r;
+  }
+
+  [[gnu::noinline]] static Rendered join_negation(const Rendered &a) {
+    Rendered r;
+    r.op = Op::NEG;
+    r.text = "-" + (a.level < 10 || a.text.starts_with("-") ? "(" + a.text + ")" : a.text);
+    r.level = 9;
+    return r;
+  }
+
+  [[gnu::noinline]] static Rendered join_call(const UOp &u,
+                                              const std::vector<const Rendered *> &args) {
+    Rendered r;
+    r.op = u.op();
+    r.text = call_name(u) + "(";
+    for (std::size_t i = 0; i < args.size(); ++i) r.text += (i ? ", " : "") + args[i]->text;
+    r.text += ")";
     return r;
   }
 
@@ -473,7 +503,7 @@ private:
 
   // A bool cast to index beside an index operand prints without the cast (`a|(b<3)`, spec §9.4):
   // the parser inserts exactly that cast when it reads it back.
-  static UOp operand(const UOp &u, std::size_t i) {
+  [[gnu::noinline]] static UOp operand(const UOp &u, std::size_t i) {
     const UOp &x = u.src(i), &other = u.src(1 - i);
     const bool implicit = is_bool_as_index(x) && other.dtype() == dtypes::index &&
                           !is_bool_as_index(other) && u.op() != Op::SHL && u.op() != Op::SHR;

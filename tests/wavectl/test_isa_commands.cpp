@@ -129,3 +129,19 @@ TEST_CASE("wavectl disasm and cfg give a clear error on the code object that cra
   CHECK_THAT(info.out, Catch::Contains("15 symbols with an unreadable name or value were skipped"));
   CHECK_THAT(info.err, Catch::Contains("code ends in the middle of an instruction at 0x1b3c"));
 }
+
+TEST_CASE("wavectl disasm, cfg and codeobj refuse a code object whose .text is NOBITS") {
+  // Found by fuzz_code_object: the section claims 0x100000000000450 bytes but has none in the file.
+  const std::string elf =
+      std::string(WAVESCOPE_FUZZ_REGRESSIONS) + "/fuzz_code_object/code_object-nobits-text.elf";
+  REQUIRE(std::filesystem::exists(elf));
+  for (const char *verb : {"disasm", "cfg", "codeobj"}) {
+    INFO(verb);
+    const auto r = wavectl({verb, elf});
+    CHECK(r.exit_code == 3);
+    CHECK(r.out.empty());
+    CHECK(r.err == "error: " + elf +
+                       ": .text is a NOBITS section of 0x100000000000450 bytes: the file holds no "
+                       "code for it\n");
+  }
+}

@@ -133,19 +133,30 @@ TEST_CASE("a truncated SQTT blob is refused by size, or decoded as far as it goe
   CHECK(r.exit_code == 0);
 }
 
-TEST_CASE("the code object that crashed LLVM's disassembler opens with an error, not a crash") {
-  const std::string elf = std::string(WAVESCOPE_FUZZ_REGRESSIONS) +
-                          "/fuzz_code_object/code_object-gfx950-disasm-segv.elf";
-  REQUIRE(fs::exists(elf));
+TEST_CASE("code objects the fuzzer found open with an error, not a crash") {
+  struct Case {
+    const char *file, *error;
+  };
+  const Case cases[] = {
+      // Crashed LLVM's AMDGPU disassembler.
+      {"code_object-gfx950-disasm-segv.elf",
+       ": code ends in the middle of an instruction at 0x1b3c"},
+      // A NOBITS .text of 0x100000000000450 bytes: read past the end of the file.
+      {"code_object-nobits-text.elf",
+       ": .text is a NOBITS section of 0x100000000000450 bytes: the file holds no code for it"},
+  };
   const wavescope::testing::TempDir temp;
-  for (const char *view : {"isa", "cfg"}) {
-    INFO(view);
-    const auto r = run_process({WAVESCOPE_APP_BINARY, elf, "--screenshot",
-                                (temp.path / "shot.png").string(), "--view", view},
-                               {"QT_QPA_PLATFORM=offscreen"});
-    CHECK(r.exit_code == 3);
-    CHECK_THAT(r.err,
-               Catch::Contains(elf + ": code ends in the middle of an instruction at 0x1b3c"));
-    CHECK_FALSE(fs::exists(temp.path / "shot.png"));
+  for (const auto &c : cases) {
+    const std::string elf = std::string(WAVESCOPE_FUZZ_REGRESSIONS) + "/fuzz_code_object/" + c.file;
+    REQUIRE(fs::exists(elf));
+    for (const char *view : {"isa", "cfg"}) {
+      INFO(c.file << " in view " << view);
+      const auto r = run_process({WAVESCOPE_APP_BINARY, elf, "--screenshot",
+                                  (temp.path / "shot.png").string(), "--view", view},
+                                 {"QT_QPA_PLATFORM=offscreen"});
+      CHECK(r.exit_code == 3);
+      CHECK_THAT(r.err, Catch::Contains(elf + c.error));
+      CHECK_FALSE(fs::exists(temp.path / "shot.png"));
+    }
   }
 }

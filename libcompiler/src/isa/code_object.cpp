@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <set>
 
 #include <fmt/format.h>
@@ -150,12 +151,17 @@ SectionScan read_sections(const llvm::object::ELF64LEObjectFile &object, const s
   SectionScan scan;
   auto &text = scan.text;
   auto &rodata = scan.rodata;
+  bool text_is_nobits = false;
   for (const auto &section : object.sections()) {
     auto name = section.getName();
     if (!name)
       throw_bad_input(
           fmt::format("{}: bad section name: {}", origin, llvm_message(name.takeError())));
     Section s{name->str(), section.getAddress(), 0, section.getSize()};
+    if (s.size > std::numeric_limits<std::uint64_t>::max() - s.address)
+      throw_bad_input(fmt::format("{}: section {} at {:#x} of {:#x} bytes wraps around the "
+                                  "64-bit address space",
+                                  origin, s.name, s.address, s.size));
     if (!section.isBSS() && s.size != 0) {
       auto contents = section.getContents();
       if (!contents)
@@ -165,10 +171,18 @@ SectionScan read_sections(const llvm::object::ELF64LEObjectFile &object, const s
           reinterpret_cast<const std::uint8_t *>(contents->data()) - normalized.data());
     }
     scan.sections.push_back(s);
-    if (s.name == ".text" || (!text && section.isText())) text = s;
+    if (s.name == ".text" || (!text && section.isText())) {
+      text = s;
+      text_is_nobits = section.isBSS();
+    }
     if (s.name == ".rodata") rodata = s;
   }
   if (!text) throw_bad_input(fmt::format("{}: no .text section", origin));
+  // A NOBITS section occupies no file bytes, so there is no code to read for it.
+  if (text_is_nobits && text->size != 0)
+    throw_bad_input(
+        fmt::format("{}: .text is a NOBITS section of {:#x} bytes: the file holds no code for it",
+                    origin, text->size));
   if (text->size % 4 != 0)
     throw_bad_input(fmt::format("{}: .text is {} bytes, not a whole number of 4-byte words; the "
                                 "last instruction is cut off",
@@ -245,7 +259,10 @@ CodeObject CodeObject::from_bytes(std::vector<std::uint8_t> bytes, const CodeObj
   // Kernels: every "<name>.kd" descriptor object.
   auto descriptor_bytes = [&](std::uint64_t address) -> std::span<const std::uint8_t> {
     for (const auto &s : co.sections_) {
-      if (s.file_offset == 0 || address < s.address || address + 64 > s.address + s.size) continue;
+      // Written as differences so that an address near 2^64 cannot wrap past the check.
+      if (s.file_offset == 0 || address < s.address || s.size < 64 ||
+          address - s.address > s.size - 64)
+        continue;
       return {co.normalized_.data() + s.file_offset + (address - s.address), 64};
     }
     throw_bad_input(fmt::format("{}: kernel descriptor at {:#x} is not inside any section",

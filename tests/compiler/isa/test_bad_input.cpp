@@ -30,8 +30,8 @@ std::string error_of(std::vector<std::uint8_t> bytes, CodeObjectOptions options 
   return {};
 }
 
-// Sets the size of the section named `name` in an ELF64 image.
-void set_section_size(std::vector<std::uint8_t> &elf, const char *name, std::uint64_t size) {
+// The file offset of the header of the section named `name` in an ELF64 image.
+std::size_t section_header(const std::vector<std::uint8_t> &elf, const char *name) {
   std::uint64_t shoff;
   std::uint16_t shnum, shstrndx;
   std::memcpy(&shoff, &elf[0x28], 8);
@@ -42,12 +42,22 @@ void set_section_size(std::vector<std::uint8_t> &elf, const char *name, std::uin
   for (std::uint16_t i = 0; i < shnum; ++i) {
     std::uint32_t name_offset;
     std::memcpy(&name_offset, &elf[shoff + 64 * i], 4);
-    if (std::strcmp(reinterpret_cast<const char *>(&elf[strtab + name_offset]), name) == 0) {
-      std::memcpy(&elf[shoff + 64 * i + 32], &size, 8);
-      return;
-    }
+    if (std::strcmp(reinterpret_cast<const char *>(&elf[strtab + name_offset]), name) == 0)
+      return shoff + 64 * i;
   }
   FAIL("no section " << name);
+  return 0;
+}
+
+template <typename T> void put(std::vector<std::uint8_t> &elf, std::size_t offset, T value) {
+  std::memcpy(&elf[offset], &value, sizeof value);
+}
+
+// Elf64_Shdr field offsets.
+constexpr std::size_t kShType = 4, kShAddr = 16, kShSize = 32;
+
+void set_section_size(std::vector<std::uint8_t> &elf, const char *name, std::uint64_t size) {
+  put(elf, section_header(elf, name) + kShSize, size);
 }
 
 }  // namespace
@@ -141,4 +151,31 @@ TEST_CASE("deterministic random inputs never crash the reader or disassembler") 
   // Both outcomes occur: the mutations are neither all harmless nor all fatal.
   CHECK(loaded > 0);
   CHECK(rejected > 0);
+}
+
+TEST_CASE("a NOBITS .text is refused: the file holds no code to disassemble") {
+  WAVESCOPE_REQUIRE_TESTDATA(path, "sqtt/gfx1100/gemm/program.elf");
+  auto elf = corpus_elf("sqtt/gfx1100/gemm/program.elf");
+  const auto text = section_header(elf, ".text");
+  put<std::uint32_t>(elf, text + kShType, 8);  // SHT_NOBITS
+  // The size the fuzzer chose: far past the end of the file.
+  put<std::uint64_t>(elf, text + kShSize, 0x100000000000450);
+  CHECK(error_of(elf) ==
+        "test.elf: .text is a NOBITS section of 0x100000000000450 bytes: the file holds no "
+        "code for it");
+  // An empty NOBITS .text holds no instructions either, and that is not an error.
+  put<std::uint64_t>(elf, text + kShSize, 0);
+  CHECK_THAT(error_of(elf), !Catch::Contains("NOBITS"));
+}
+
+TEST_CASE("a section whose range wraps the 64-bit address space is refused") {
+  WAVESCOPE_REQUIRE_TESTDATA(path, "sqtt/gfx1100/gemm/program.elf");
+  auto elf = corpus_elf("sqtt/gfx1100/gemm/program.elf");
+  const auto text = section_header(elf, ".text");
+  put<std::uint32_t>(elf, text + kShType, 8);  // NOBITS: the size is not bounded by the file
+  put<std::uint64_t>(elf, text + kShAddr, 0xfffffffffffff000);
+  put<std::uint64_t>(elf, text + kShSize, 0x2000);
+  CHECK(error_of(elf) ==
+        "test.elf: section .text at 0xfffffffffffff000 of 0x2000 bytes wraps around the 64-bit "
+        "address space");
 }

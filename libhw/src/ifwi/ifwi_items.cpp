@@ -1,5 +1,7 @@
 #include "wavescope/hw/ifwi/ifwi_items.hpp"
 
+#include <array>
+#include <optional>
 #include <variant>
 
 #include <fmt/format.h>
@@ -37,8 +39,18 @@ Result<IfwiItem> directory_item(std::span<const std::uint8_t> image, std::uint32
   return IfwiItem{item, offset, (std::uint64_t{*count} + 1) * 16, std::move(description)};
 }
 
-Result<IfwiItem> signature_entry_item(std::span<const std::uint8_t> image, std::uint32_t item) {
-  const std::uint32_t sign_type = item - 0x81;
+// Items 0x82..0x88 are the $SGN entries of sign types 1..7.
+constexpr std::uint32_t kFirstSignatureItem = 0x82, kSignTypes = 7;
+
+// One walk of the $SGN table for all seven sign types: resolving every item walks it once, not
+// seven times (a damaged table can claim ~131,000 entries).
+struct SignatureScan {
+  std::uint32_t table = 0, count = 0;
+  std::array<std::optional<IfwiItem>, kSignTypes> found;  // [sign type - 1]
+  std::array<bool, kSignTypes> repeated{};
+};
+
+Result<SignatureScan> scan_signatures(std::span<const std::uint8_t> image) {
   const auto pointer = u32_at(image, kSgnPointerOffset);
   if (!pointer) return past_end(image, kSgnPointerOffset);
   const std::uint32_t table = *pointer;
@@ -53,21 +65,39 @@ Result<IfwiItem> signature_entry_item(std::span<const std::uint8_t> image, std::
   if (count > fit)
     return Failure{fmt::format("the $SGN table at {:#08x} claims {} entries; {} fit in the image",
                                table, count, fit)};
-  std::optional<IfwiItem> found;
+  SignatureScan scan{table, count, {}, {}};
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::uint64_t entry = first_entry + 16 * i;  // inside the image: count <= fit
-    if (*u32_at(image, entry) != sign_type) continue;
-    if (found)
-      return Failure{fmt::format(
-          "the $SGN table at {:#08x} has more than one entry of sign type {}", table, sign_type)};
-    found = IfwiItem{item, *u32_at(image, entry + 12), *u32_at(image, entry + 8),
-                     fmt::format("$SGN entry of sign type {}", sign_type)};
+    const std::uint32_t sign_type = *u32_at(image, entry);
+    if (sign_type < 1 || sign_type > kSignTypes) continue;
+    auto &found = scan.found[sign_type - 1];
+    if (found) {
+      scan.repeated[sign_type - 1] = true;
+      continue;
+    }
+    found =
+        IfwiItem{kFirstSignatureItem + sign_type - 1, *u32_at(image, entry + 12),
+                 *u32_at(image, entry + 8), fmt::format("$SGN entry of sign type {}", sign_type)};
   }
-  if (!found)
+  return scan;
+}
+
+Result<IfwiItem> signature_entry_item(const Result<SignatureScan> &result, std::uint32_t item) {
+  if (const auto *failure = std::get_if<Failure>(&result)) return *failure;
+  const auto &scan = std::get<SignatureScan>(result);
+  const std::uint32_t sign_type = item - kFirstSignatureItem + 1;
+  if (scan.repeated[sign_type - 1])
+    return Failure{fmt::format("the $SGN table at {:#08x} has more than one entry of sign type {}",
+                               scan.table, sign_type)};
+  if (!scan.found[sign_type - 1])
     return Failure{
-        fmt::format("the $SGN table at {:#08x} ({} entries) has no entry of sign type {}", table,
-                    count, sign_type)};
-  return *found;
+        fmt::format("the $SGN table at {:#08x} ({} entries) has no entry of sign type {}",
+                    scan.table, scan.count, sign_type)};
+  return *scan.found[sign_type - 1];
+}
+
+bool is_signature_item(std::uint32_t item) {
+  return item >= kFirstSignatureItem && item < kFirstSignatureItem + kSignTypes;
 }
 
 Result<IfwiItem> partition_item(std::span<const std::uint8_t> image, std::uint32_t item) {
@@ -99,13 +129,13 @@ Result<IfwiItem> resolve_unchecked(std::span<const std::uint8_t> image, std::uin
   }
   case 0x89: return IfwiItem{item, 0x1F0000, 0x100, "region at 0x1F0000"};
   default:
-    if (item >= 0x82 && item <= 0x88) return signature_entry_item(image, item);
+    if (is_signature_item(item)) return signature_entry_item(scan_signatures(image), item);
     return Failure{"not an item the host can resolve (known: 0x01-0x08, 0x80-0x89)"};
   }
 }
 
-Result<IfwiItem> resolve(std::span<const std::uint8_t> image, std::uint32_t item) {
-  auto result = resolve_unchecked(image, item);
+// The bounds check every resolved item passes.
+Result<IfwiItem> inside_image(std::span<const std::uint8_t> image, Result<IfwiItem> result) {
   auto *resolved = std::get_if<IfwiItem>(&result);
   if (resolved &&
       (resolved->offset > image.size() || resolved->size > image.size() - resolved->offset)) {
@@ -115,6 +145,10 @@ Result<IfwiItem> resolve(std::span<const std::uint8_t> image, std::uint32_t item
                     resolved->size, image.size())};
   }
   return result;
+}
+
+Result<IfwiItem> resolve(std::span<const std::uint8_t> image, std::uint32_t item) {
+  return inside_image(image, resolve_unchecked(image, item));
 }
 
 std::string item_error(std::uint32_t item, const Failure &failure) {
@@ -133,8 +167,11 @@ IfwiItem resolve_ifwi_item(std::span<const std::uint8_t> image, std::uint32_t it
 std::vector<IfwiItemResolution> resolve_all_ifwi_items(std::span<const std::uint8_t> image) {
   std::vector<IfwiItemResolution> out;
   out.reserve(kResolvableIfwiItems.size());
+  const auto signatures = scan_signatures(image);
   for (const std::uint32_t item : kResolvableIfwiItems) {
-    auto result = resolve(image, item);
+    auto result = is_signature_item(item)
+                      ? inside_image(image, signature_entry_item(signatures, item))
+                      : resolve(image, item);
     if (auto *failure = std::get_if<Failure>(&result))
       out.push_back({item, std::nullopt, item_error(item, *failure)});
     else

@@ -30,7 +30,7 @@ seed_pattern() {
     fuzz_code_object) echo '*.elf' ;;
     fuzz_sqtt_decoder) echo 'se*.bin' ;;
     fuzz_pmc_decoder) echo 'pmc_*.bin' ;;
-    fuzz_pickle) echo '*.pkl' ;;
+    fuzz_pickle | fuzz_tinygrad_viz) echo '*.pkl' ;;
     fuzz_chrome_trace) echo '*.json' ;;
     fuzz_rgp) echo '*.rgp' ;;
     fuzz_symbolic) echo '*.txt' ;;

@@ -91,4 +91,23 @@ TEST_CASE("malformed captures are refused with the file and field named") {
       R"({"format":"sqtt-corpus/1",)" + device +
       R"(,"programs":[{"tag":0,"name":"k","file":"p.elf","base":"zz","size":3,"text":{"addr":"0x100","size":4},"entry_pc":"0x100"}],"sqtt":[]})");
   CHECK_THAT(error(), Catch::Contains("programs[0].base is not a hex number"));
+  // Lists of the wrong type and unreadable times are the reader's errors too, not the JSON
+  // library's exceptions.
+  write_meta(R"({"format":"sqtt-corpus/1",)" + device + R"(,"programs":7,"sqtt":[]})");
+  CHECK(error() == (dir / "meta.json").string() + ": meta.programs is not an array");
+  const std::string program =
+      R"({"tag":0,"name":"k","file":"p.elf","base":"0x1000","size":3,"text":{"addr":"0x100","size":4},"entry_pc":"0x100")";
+  write_meta(R"({"format":"sqtt-corpus/1",)" + device + R"(,"programs":[)" + program +
+             R"(],"sqtt":{"se":0}})");
+  CHECK(error() == (dir / "meta.json").string() + ": meta.sqtt is not an array");
+  write_meta(R"({"format":"sqtt-corpus/1",)" + device + R"(,"programs":[)" + program +
+             R"(],"sqtt":[],"pmc":"none"})");
+  CHECK(error() == (dir / "meta.json").string() + ": meta.pmc is not an array");
+  write_meta(R"({"format":"sqtt-corpus/1",)" + device + R"(,"programs":[)" + program +
+             R"(,"exec_ranges":[{"st_us":"soon","en_us":"1"}]}],"sqtt":[]})");
+  CHECK(error() == (dir / "meta.json").string() +
+                       ": programs[0].exec_ranges.st_us is not a decimal number: \"soon\"");
+  write_meta(R"({"format":"sqtt-corpus/1",)" + device + R"(,"programs":[)" + program +
+             R"(,"exec_ranges":{"st_us":"1"}}],"sqtt":[]})");
+  CHECK(error() == (dir / "meta.json").string() + ": programs[0].exec_ranges is not an array");
 }

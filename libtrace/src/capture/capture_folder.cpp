@@ -2,6 +2,7 @@
 
 #include "wavescope/trace/capture.hpp"
 
+#include <charconv>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -27,6 +28,12 @@ struct MetaReader {
       fail(fmt::format("{} has no \"{}\"", where, key));
     return object.at(key);
   }
+  // A list field: iterating or indexing anything else would throw nlohmann's own exception.
+  const json &array(const json &object, const char *key, const std::string &where) const {
+    const json &value = at(object, key, where);
+    if (!value.is_array()) fail(fmt::format("{}.{} is not an array", where, key));
+    return value;
+  }
   template <typename T> T get(const json &object, const char *key, const std::string &where) const {
     try {
       return at(object, key, where).get<T>();
@@ -48,6 +55,15 @@ struct MetaReader {
     } catch (const std::exception &) {
       fail(fmt::format("{}.{} is not a hex number: \"{}\"", where, key, text));
     }
+  }
+  // A number written as a decimal string ("12.5"), as tinygrad writes times.
+  double decimal(const json &object, const char *key, const std::string &where) const {
+    const auto text = get<std::string>(object, key, where);
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size())
+      fail(fmt::format("{}.{} is not a decimal number: \"{}\"", where, key, text));
+    return value;
   }
   std::string file_name(const json &object, const std::string &where) const {
     const auto name = get<std::string>(object, "file", where);
@@ -109,7 +125,7 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
   d.pci_device_id = r.get_or<unsigned>(props, "device_id", 0, "device.props");
   d.max_engine_clock_mhz = r.get_or<unsigned>(props, "max_engine_clk_fcompute", 0, "device.props");
 
-  const auto &programs = r.at(meta, "programs", "meta");
+  const auto &programs = r.array(meta, "programs", "meta");
   for (std::size_t i = 0; i < programs.size(); ++i) {
     const auto &p = programs[i];
     const std::string where = fmt::format("programs[{}]", i);
@@ -122,16 +138,15 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
     program.text_size = r.get<std::uint64_t>(r.at(p, "text", where), "size", where + ".text");
     program.entry_pc = r.hex(p, "entry_pc", where);
     if (p.contains("exec_ranges"))
-      for (const auto &range : p["exec_ranges"])
-        program.exec_ranges.push_back(
-            {std::stod(r.get<std::string>(range, "st_us", where + ".exec_ranges")),
-             std::stod(r.get<std::string>(range, "en_us", where + ".exec_ranges"))});
+      for (const auto &range : r.array(p, "exec_ranges", where))
+        program.exec_ranges.push_back({r.decimal(range, "st_us", where + ".exec_ranges"),
+                                       r.decimal(range, "en_us", where + ".exec_ranges")});
     program.code = checked_file(c.source / program.file_name,
                                 r.get<std::uint64_t>(p, "size", where), meta_path);
     c.programs.push_back(std::move(program));
   }
 
-  const auto &blobs = r.at(meta, "sqtt", "meta");
+  const auto &blobs = r.array(meta, "sqtt", "meta");
   for (std::size_t i = 0; i < blobs.size(); ++i) {
     const auto &b = blobs[i];
     const std::string where = fmt::format("sqtt[{}]", i);
@@ -152,7 +167,7 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
   }
 
   if (meta.contains("pmc")) {
-    const auto &events = meta["pmc"];
+    const auto &events = r.array(meta, "pmc", "meta");
     for (std::size_t i = 0; i < events.size(); ++i) {
       const auto &e = events[i];
       const std::string where = fmt::format("pmc[{}]", i);
@@ -163,7 +178,7 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
       pmc.program = r.get_or<std::string>(e, "program", "", where);
       pmc.size = r.get<std::uint64_t>(e, "size", where);
       pmc.used_bytes = r.get_or<std::uint64_t>(e, "used_bytes", pmc.size, where);
-      const auto &sched = r.at(e, "sched", where);
+      const auto &sched = r.array(e, "sched", where);
       for (std::size_t k = 0; k < sched.size(); ++k) {
         const auto &s = sched[k];
         const std::string swhere = fmt::format("{}.sched[{}]", where, k);

@@ -34,6 +34,8 @@ seed_pattern() {
     fuzz_chrome_trace) echo '*.json' ;;
     fuzz_rgp) echo '*.rgp' ;;
     fuzz_symbolic) echo '*.txt' ;;
+    fuzz_rewrite_trace) echo '*rewrites.json' ;;
+    fuzz_capture_meta) echo 'meta.json' ;;
     *) echo '' ;;
   esac
 }
@@ -43,8 +45,16 @@ run_one() {
   mkdir -p "$corpus" "$seeds" "$work/logs" "$work/artifacts"
   local pattern
   pattern=$(seed_pattern "$target")
-  if [ -n "$pattern" ] && [ -d "$data" ]; then
-    find "$data" -type f -name "$pattern" -exec cp -n {} "$seeds/" \; 2>/dev/null || true
+  # Named after their path, so that the many program.elf and meta.json files are all seeds. The
+  # demo data adds formats the corpus has no file of (a rewrite trace JSON).
+  if [ -n "$pattern" ]; then
+    local root file
+    for root in "$data" resources/demo; do
+      [ -d "$root" ] || continue
+      find "$root" -type f -name "$pattern" | while read -r file; do
+        cp -n "$file" "$seeds/$(echo "${file#"$root"/}" | tr / _)"
+      done
+    done
   fi
   [ -d "tests/fuzz/regressions/$target" ] && cp -n "tests/fuzz/regressions/$target"/* "$seeds/" 2>/dev/null
   "build/fuzz/bin/$target" -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=4096 \

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -307,15 +308,32 @@ std::vector<UOp> RewriteTrace::replay(const TraceRewrite &rewrite) const {
   // Every before -> after pair seen so far applies, again and again: the engine rewrites a node
   // once, so a node that reappears later (rebuilt from other parts) takes its known result
   // without a new step.
+  // An engine run reaches the fixpoint in a pass or two. Pairs that re-expand (x -> f(x)) or
+  // cycle (a -> b, b -> a) never do, and only a damaged or hand-made trace holds them: the replay
+  // ends there with an error graph instead of growing the graph pass after pass.
+  constexpr int kMaxPasses = 64;
   std::vector<UOp> graphs{rebuild(rewrite.input)};
   std::unordered_map<UOp, UOp> seen;
-  for (const auto &step : rewrite.steps) {
+  for (std::size_t i = 0; i < rewrite.steps.size(); ++i) {
+    const auto &step = rewrite.steps[i];
     seen[rebuild(step.before)] = rebuild(step.after);
     UOp current = graphs.back();
-    for (int pass = 0; pass < 1000; ++pass) {
+    std::unordered_set<UOp> passed{current};
+    bool fixpoint = false;
+    for (int pass = 0; pass < kMaxPasses && !fixpoint; ++pass) {
       UOp next = substitute(current, seen);
-      if (next == current) break;
+      fixpoint = next == current;
+      if (!fixpoint && !passed.insert(next).second) break;  // back to an earlier graph: a cycle
       current = next;
+    }
+    if (!fixpoint) {
+      graphs.push_back(UOp::make(
+          Op::REWRITE_ERROR, dtypes::void_, {},
+          fmt::format("step {} of '{}': its before -> after pairs do not settle (they re-expand "
+                      "or cycle), so the graph after it cannot be rebuilt",
+                      i, rewrite.name),
+          Arg{}));
+      break;
     }
     graphs.push_back(current);
   }

@@ -204,3 +204,27 @@ TEST_CASE("every dev-corpus simplification replays step by step to its output") 
   }
   CHECK(steps > cases.size());
 }
+
+TEST_CASE("a replay whose pairs re-expand or cycle ends in an error graph instead of growing") {
+  // No engine run records such pairs; a damaged trace can (fuzz_rewrite_trace found one that took
+  // 77 s to replay under ASan).
+  const UOp b = variable("b", 0, 8);
+  const std::vector<std::pair<UOp, UOp>> reexpand{{a, a + 1}}, cycle{{a, b}, {b, a}};
+  for (const auto *pairs : {&reexpand, &cycle}) {
+    RewriteTrace trace;
+    TraceRewrite header;
+    header.name = "broken";
+    header.input = trace.record_node(a);
+    const auto handle = trace.begin_rewrite(header);
+    for (const auto &[before, after] : *pairs)
+      trace.add_step(handle, {trace.record_node(before), trace.record_node(after), "r", "x:1", 0});
+    trace.end_rewrite(handle, std::nullopt);
+    const auto graphs = trace.replay(trace.groups().back().rewrites.back());
+    // The input, the graphs of the steps that settled, then the error.
+    REQUIRE(graphs.size() == pairs->size() + 1);
+    CHECK(graphs.back().op() == Op::REWRITE_ERROR);
+    CHECK_THAT(std::get<std::string>(graphs.back().arg()),
+               Catch::Contains("step " + std::to_string(pairs->size() - 1) + " of 'broken'") &&
+                   Catch::Contains("do not settle"));
+  }
+}

@@ -74,6 +74,9 @@ TEST_CASE("malformed captures are refused with the file and field named") {
   CHECK_THAT(error(), Catch::Contains("not a capture folder"));
   write_meta("{not json");
   CHECK_THAT(error(), Catch::Contains("not valid JSON"));
+  // A number beyond a double (fuzz_capture_meta): nlohmann's out_of_range, not a parse_error.
+  write_meta(R"({"format":"sqtt-corpus/1","run":1e5012})");
+  CHECK_THAT(error(), Catch::Contains("not valid JSON") && Catch::Contains("number overflow"));
   write_meta(R"({"format":"other"})");
   CHECK_THAT(error(), Catch::Contains("expected \"sqtt-corpus/1\""));
   const std::string device = R"("device":{"props":{"gfx_target_version":110000}})";

@@ -427,7 +427,7 @@ RewriteTrace RewriteTrace::read_json(std::string_view text, std::string_view ori
   json root;
   try {
     root = json::parse(text);
-  } catch (const json::parse_error &e) {
+  } catch (const json::exception &e) {  // not only parse_error: 1e5012 is out_of_range
     throw Error(ErrorKind::BadInput, fmt::format("{}: not JSON: {}", origin, e.what()));
   }
   RewriteTrace trace;

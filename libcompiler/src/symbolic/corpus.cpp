@@ -46,7 +46,7 @@ SymbolicCase SymbolicCase::parse_json(std::string_view line, std::string_view wh
   json j;
   try {
     j = json::parse(line);
-  } catch (const json::parse_error &e) {
+  } catch (const json::exception &e) {  // not only parse_error: 1e5012 is out_of_range
     throw Error(ErrorKind::BadInput, fmt::format("{}: not JSON: {}", where, e.what()));
   }
   if (!j.is_object())

@@ -98,7 +98,7 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
   json meta;
   try {
     meta = json::parse(in);
-  } catch (const json::parse_error &e) {
+  } catch (const json::exception &e) {  // not only parse_error: 1e5012 is out_of_range
     r.fail(fmt::format("not valid JSON: {}", e.what()));
   }
   const auto format = r.get_or<std::string>(meta, "format", "", "meta");

@@ -148,6 +148,8 @@ TEST_CASE("a trace survives a JSON round trip exactly") {
 
 TEST_CASE("malformed traces are refused with the path of the problem") {
   CHECK_THAT(read_error("{"), Catch::Contains("t.json: not JSON"));
+  CHECK_THAT(read_error(R"({"version":1e5012})"),
+             Catch::Contains("t.json: not JSON") && Catch::Contains("number overflow"));
   CHECK_THAT(read_error(R"({"nodes":{},"groups":[]})"), Catch::Contains("missing field 'version'"));
   CHECK_THAT(read_error(R"({"version":7,"nodes":{},"groups":[]})"),
              Catch::Contains("unsupported version 7"));

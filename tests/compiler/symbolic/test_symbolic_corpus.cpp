@@ -85,6 +85,9 @@ TEST_CASE("malformed case lines are rejected with the field at fault") {
     return std::string("no error");
   };
   CHECK_THAT(error_of("{"), Catch::Contains("cases.jsonl:3: not JSON"));
+  // A number beyond a double is nlohmann's out_of_range, not a parse_error: refused all the same.
+  CHECK_THAT(error_of(R"({"id":"x","expr":"a","expected_min":1e5012})"),
+             Catch::Contains("cases.jsonl:3: not JSON") && Catch::Contains("number overflow"));
   CHECK_THAT(error_of(R"({"id":"x"})"), Catch::Contains("missing field 'expr'"));
   CHECK_THAT(error_of(R"({"id":"x","expr":"a","vars":{"a":[0]}})"),
              Catch::Contains("vars.a: expected [min, max]"));

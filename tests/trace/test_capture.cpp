@@ -101,10 +101,10 @@ TEST_CASE("malformed captures are refused with the file and field named") {
   const std::string program =
       R"({"tag":0,"name":"k","file":"p.elf","base":"0x1000","size":3,"text":{"addr":"0x100","size":4},"entry_pc":"0x100")";
   write_meta(R"({"format":"sqtt-corpus/1",)" + device + R"(,"programs":[)" + program +
-             R"(],"sqtt":{"se":0}})");
+             R"(}],"sqtt":{"se":0}})");
   CHECK(error() == (dir / "meta.json").string() + ": meta.sqtt is not an array");
   write_meta(R"({"format":"sqtt-corpus/1",)" + device + R"(,"programs":[)" + program +
-             R"(],"sqtt":[],"pmc":"none"})");
+             R"(}],"sqtt":[],"pmc":"none"})");
   CHECK(error() == (dir / "meta.json").string() + ": meta.pmc is not an array");
   write_meta(R"({"format":"sqtt-corpus/1",)" + device + R"(,"programs":[)" + program +
              R"(,"exec_ranges":[{"st_us":"soon","en_us":"1"}]}],"sqtt":[]})");

@@ -52,8 +52,8 @@ FlashSessionOptions options_of(Variant v) {
   switch (v) {
   case Variant::Reference: o.reference_procedure = true; break;
   case Variant::Conservative: break;
-  case Variant::All: o.optimise = FlashOptimisations::all(); break;
-  default: o.optimise = FlashOptimisations::parse(kVariantNames[static_cast<int>(v)]); break;
+  case Variant::All: o.optimize = FlashOptimizations::all(); break;
+  default: o.optimize = FlashOptimizations::parse(kVariantNames[static_cast<int>(v)]); break;
   }
   return o;
 }

@@ -1,5 +1,5 @@
 // Fuzzes what the flash area reads from text a user or a damaged disk can hand it: a simulated
-// board's saved state (board.json), fault specs, USB fault specs and optimisation lists. Each
+// board's saved state (board.json), fault specs, USB fault specs and optimization lists. Each
 // either loads or throws wavescope::Error — never crashes, never reads outside the chip.
 
 #include <cstddef>
@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     }
   };
   guarded([&] { (void)sim::parse_fault(text); });
-  guarded([&] { (void)flash::FlashOptimisations::parse(text); });
+  guarded([&] { (void)flash::FlashOptimizations::parse(text); });
   guarded([&] {
     UsbFaultPlan plan;
     device::apply_usb_fault(plan, text);

@@ -159,7 +159,7 @@ TEST_CASE(
         SimBench bench(config, flash, path);
         CAPTURE(bench.path_name(), lag, pipelined);
         FlashSessionOptions options;
-        options.optimise.pipelined_reads = pipelined;
+        options.optimize.pipelined_reads = pipelined;
         const auto outcome = run_dump(bench, options);
         REQUIRE(outcome.ok());
         CHECK((outcome.bytes == flash));

@@ -103,6 +103,6 @@ TEST_CASE("USB fault specs cover transfers, TLP statuses and the link, nonsense 
   CHECK_THROWS_WITH(apply_usb_fault(plan, "transfer=bulk-sideways,effect=io"),
                     Catch::Contains("unknown transfer"));
   CHECK_THROWS_WITH(apply_usb_fault(plan, "nth=3"), Catch::Contains("needs effect="));
-  CHECK_THROWS_WITH(apply_usb_fault(plan, "effect=io,colour=red"),
-                    Catch::Contains("unknown key 'colour'"));
+  CHECK_THROWS_WITH(apply_usb_fault(plan, "effect=io,color=red"),
+                    Catch::Contains("unknown key 'color'"));
 }

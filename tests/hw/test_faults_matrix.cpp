@@ -28,7 +28,7 @@ struct FaultCase {
   ErrorKind kind;
   const char *message;                 // the error must contain this
   std::vector<std::string> may_break;  // invariants the fault itself may break
-  bool optimised = false;              // run with every §9.11 optimisation (10× fewer operations)
+  bool optimized = false;              // run with every §9.11 optimization (10× fewer operations)
   bool usb_only = false;
 };
 
@@ -166,7 +166,7 @@ void run_case(const FaultCase &c, Path path) {
   SimBench bench({}, old, path);
   CAPTURE(c.name, bench.path_name());
   FlashSessionOptions options;
-  if (c.optimised) options.optimise = FlashOptimisations::all();
+  if (c.optimized) options.optimize = FlashOptimizations::all();
   c.arm(bench);
 
   const auto failed = run_write(bench, write_request(image, dir), options);
@@ -271,7 +271,7 @@ TEST_CASE("a power loss late in an ascending write could leave a bootable half i
     auto request = write_request(image, dir);
     request.header_last = header_last;
     FlashSessionOptions options;
-    options.optimise = FlashOptimisations::all();
+    options.optimize = FlashOptimizations::all();
     REQUIRE(run_write(bench, request, options).error == ErrorKind::Device);
     bench.board().faults().clear();
     bench.board().power_restore();

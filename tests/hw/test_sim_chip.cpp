@@ -285,6 +285,6 @@ TEST_CASE("fault specs parse, describe themselves and reject nonsense") {
   CHECK_THROWS_WITH(parse_fault("meteor"), Catch::Contains("unknown fault 'meteor'"));
   CHECK_THROWS_WITH(parse_fault("bitflip:bit=3"), Catch::Contains("needs addr="));
   CHECK_THROWS_WITH(parse_fault("stuck-busy:op=dance"), Catch::Contains("op='dance'"));
-  CHECK_THROWS_WITH(parse_fault("slow:factor=2,colour=red"),
-                    Catch::Contains("unknown key 'colour'"));
+  CHECK_THROWS_WITH(parse_fault("slow:factor=2,color=red"),
+                    Catch::Contains("unknown key 'color'"));
 }

@@ -209,7 +209,7 @@ TEST_CASE("profile builder: kernel spans link to their programs by name or profi
   CHECK(p.programs[0].runs.size() == 1);
 }
 
-TEST_CASE("profile builder: plain_text strips tinygrad's ANSI colours") {
+TEST_CASE("profile builder: plain_text strips tinygrad's ANSI colors") {
   CHECK(plain_text("r\x1b[90m_\x1b[0m\x1b[34m32\x1b[0m") == "r_32");
   CHECK(plain_text("plain") == "plain");
 }

@@ -12,12 +12,12 @@
 namespace wavescope::testing {
 
 namespace {
-// Distinct colours in a downsampled image: a blank or single-colour render has very few.
-std::size_t colour_variety(const QImage &image) {
-  std::set<QRgb> colours;
+// Distinct colors in a downsampled image: a blank or single-color render has very few.
+std::size_t color_variety(const QImage &image) {
+  std::set<QRgb> colors;
   for (int y = 0; y < image.height(); y += 4)
-    for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
-  return colours.size();
+    for (int x = 0; x < image.width(); x += 4) colors.insert(image.pixel(x, y));
+  return colors.size();
 }
 }  // namespace
 
@@ -36,7 +36,7 @@ void check_screenshot(const std::vector<std::string> &paths, const std::string &
   QImage image(QString::fromStdString(out.string()));
   REQUIRE(!image.isNull());
   CHECK(image.width() >= 800);
-  CHECK(colour_variety(image) > 40);
+  CHECK(color_variety(image) > 40);
 }
 
 }  // namespace wavescope::testing

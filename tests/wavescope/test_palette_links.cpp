@@ -261,7 +261,7 @@ TEST_CASE("links: a CPU kernel run links to its rewrite context of the same run,
   CHECK(w.current_view() == "timeline");
   CHECK(w.selection().profile_item().time == x->time);
   // E_2 with an upcast axis (yellow) is not E_2 with a global one (white): names match with
-  // their colours, so no kernel links to a context of another.
+  // their colors, so no kernel links to a context of another.
   for (const tp::Execution &e : p.executions) {
     ProfileItem m;
     m.document = 0;

@@ -378,7 +378,7 @@ TEST_CASE("bad rewrite trace files are refused with a message naming the problem
                   wavescope::Error);
 }
 
-TEST_CASE("strip_ansi removes tinygrad's colour codes from rewrite group names") {
+TEST_CASE("strip_ansi removes tinygrad's color codes from rewrite group names") {
   CHECK(strip_ansi("r\x1b[90m_\x1b[0m\x1b[97m32\x1b[0m") == "r_32");
   CHECK(strip_ansi("plain") == "plain");
   CHECK(strip_ansi("cut \x1b[3") == "cut ");

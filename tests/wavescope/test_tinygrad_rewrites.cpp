@@ -34,14 +34,14 @@ namespace {
 
 QString q(const std::filesystem::path &p) { return QString::fromStdString(p.string()); }
 
-std::size_t colour_variety(const QImage &image) {
-  std::set<QRgb> colours;
+std::size_t color_variety(const QImage &image) {
+  std::set<QRgb> colors;
   for (int y = 0; y < image.height(); y += 4)
-    for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
-  return colours.size();
+    for (int x = 0; x < image.width(); x += 4) colors.insert(image.pixel(x, y));
+  return colors.size();
 }
 
-// The group whose name, without colours, is `name`.
+// The group whose name, without colors, is `name`.
 int group_named(const RewriteTraceDocument &doc, const std::string &name) {
   for (int g = 0; g < doc.group_count(); ++g)
     if (strip_ansi(doc.group(g)->name) == name) return g;
@@ -152,7 +152,7 @@ TEST_CASE("the rewrite view renders a tinygrad kernel's graph and its source") {
   CHECK_FALSE(view.showing_source());
   CHECK(view.header_text().contains("postopt symbolic"));
   QImage image = view.grab().toImage();
-  CHECK(colour_variety(image) > 40);
+  CHECK(color_variety(image) > 40);
   CHECK(image.save(QString::fromStdString((dir / "tinygrad-rewrite-step.png").string())));
 
   focus.step = -1;

@@ -40,7 +40,7 @@ fs::path resolve_root(const QString &root) {
 }
 
 flash::FlashRun run_of(device::OpenedDevice &dev, const flash::FlashSessionOptions &options) {
-  return {dev.id(), options.optimise.describe(), dev.bar5().stats()};
+  return {dev.id(), options.optimize.describe(), dev.bar5().stats()};
 }
 
 // The JSON a report records with a simulated board's run (as wavectl's print_report returns it).

@@ -97,7 +97,7 @@ private:
   mutable std::vector<compiler::UOp> id_nodes_;  // keeps the nodes of ids_ alive
 };
 
-// Display names without ANSI colour escapes (tinygrad colours kernel names): the library's.
+// Display names without ANSI color escapes (tinygrad colors kernel names): the library's.
 using compiler::rewrite::strip_ansi;
 
 // Loads a rewrite trace file: ours (JSON) or tinygrad's rewrites.pkl, told by content. Throws

@@ -1,5 +1,5 @@
 #pragma once
-// The app's look: a dark palette and the colours that carry meaning across views.
+// The app's look: a dark palette and the colors that carry meaning across views.
 
 #include <QColor>
 #include <QFont>
@@ -22,9 +22,9 @@ QColor muted_text();
 QColor accent();
 QColor selection();
 
-// Colour of an instruction category (ISA text, timeline bars, CFG tokens).
+// Color of an instruction category (ISA text, timeline bars, CFG tokens).
 QColor category_color(compiler::isa::InstCategory category);
-// Colour of a timeline event category (wave and exec-unit bars, the legend); matches
+// Color of a timeline event category (wave and exec-unit bars, the legend); matches
 // category_color for the instruction kinds both know.
 QColor event_color(trace::timeline::EventCategory category);
 // Short legend name of an event category ("SALU", "VMEM", "barrier", ...).
@@ -32,16 +32,16 @@ QString event_category_label(trace::timeline::EventCategory category);
 // Occupancy lanes: waves whose instructions were traced, and all the others.
 QColor traced_wave_color();
 QColor other_wave_color();
-// Colour of the n-th series of a set (shader engines in charts).
+// Color of the n-th series of a set (shader engines in charts).
 QColor series_color(int index);
 // Window background of plots and timelines, a shade darker than background().
 QColor canvas();
 // Grid and separator lines on canvases.
 QColor grid();
 
-// Colour of a CFG edge by kind: taken green, not-taken red, unconditional blue.
+// Color of a CFG edge by kind: taken green, not-taken red, unconditional blue.
 QColor edge_color(compiler::isa::EdgeKind kind);
-// A heat colour for a share in [0, 1] (cold blue to hot red).
+// A heat color for a share in [0, 1] (cold blue to hot red).
 QColor heat_color(double share);
 
 QFont monospace_font(int point_size = 10);

@@ -1,6 +1,6 @@
 #pragma once
-// tinygrad colours kernel names with ANSI escapes (each axis by its type: global blue, local cyan,
-// reduce red, upcast yellow, ...): the same colours as HTML spans for rich-text labels.
+// tinygrad colors kernel names with ANSI escapes (each axis by its type: global blue, local cyan,
+// reduce red, upcast yellow, ...): the same colors as HTML spans for rich-text labels.
 
 #include <QString>
 
@@ -8,7 +8,7 @@
 
 namespace wavescope::gui {
 
-// `text` HTML-escaped, its SGR colour escapes as <span style='color:...'> (other escapes dropped).
+// `text` HTML-escaped, its SGR color escapes as <span style='color:...'> (other escapes dropped).
 QString ansi_to_html(std::string_view text);
 
 }  // namespace wavescope::gui

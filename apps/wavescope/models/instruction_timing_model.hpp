@@ -61,7 +61,7 @@ public:
   };
 
   explicit InstructionTimingModel(QObject *parent = nullptr);
-  // `code` (may be null, must outlive the model's use) colours instructions by category.
+  // `code` (may be null, must outlive the model's use) colors instructions by category.
   void set_table(TimingTable table, const KernelCode *code = nullptr);
   const TimingTable &table() const { return table_; }
 

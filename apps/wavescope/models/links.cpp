@@ -37,11 +37,11 @@ bool same_name(const std::string &a, const std::string &b, bool exact) {
   return a == b || (!exact && tp::plain_text(a) == tp::plain_text(b));
 }
 
-// A kernel as a profile names it: the raw (coloured) name and, if known, its profile key.
+// A kernel as a profile names it: the raw (colored) name and, if known, its profile key.
 struct KernelName {
   std::string raw;
   std::string profile_key;
-  bool exact = false;  // the raw name carries tinygrad's colours: match it exactly
+  bool exact = false;  // the raw name carries tinygrad's colors: match it exactly
 };
 
 // Codegen contexts of `kernel` in rewrite traces of the same run as `from`.
@@ -165,7 +165,7 @@ void add_run_links(std::vector<Link> &out, const Workspace &ws, const Document &
   }
 }
 
-bool coloured(const std::string &name) { return name.find('\x1b') != std::string::npos; }
+bool colored(const std::string &name) { return name.find('\x1b') != std::string::npos; }
 
 // The rewrite context a span of the TINY track names: "Schedule 8 Kernels n1" itself,
 // "do_to_program for <kernel>" its kernel.
@@ -217,7 +217,7 @@ void add_step_links(std::vector<Link> &out, const Workspace &ws, const Document 
     // The n-th context of that name (the last one when there are fewer).
     int group = -1;
     for (int g = 0, seen = 0; g < trace.group_count(); ++g) {
-      if (!same_name(trace.group(g)->name, context, coloured(context))) continue;
+      if (!same_name(trace.group(g)->name, context, colored(context))) continue;
       group = g;
       if (seen++ == occurrence) break;
     }
@@ -267,7 +267,7 @@ void add_tiny_links(std::vector<Link> &out, const Workspace &ws, const RewriteTr
     for (int s = 0, seen = 0; s < static_cast<int>(spans.size()); ++s)
       if (spans[static_cast<std::size_t>(s)].depth == 0 &&
           same_name(tiny_context(*p, spans[static_cast<std::size_t>(s)]), context,
-                    coloured(context)) &&
+                    colored(context)) &&
           seen++ == occurrence) {
         root = s;
         break;
@@ -332,7 +332,7 @@ std::vector<Link> links_of_item(const Workspace &ws, const ProfileItem &item) {
     return out;
   }
   if (kernel.raw.empty()) return out;
-  kernel.exact = coloured(kernel.raw);
+  kernel.exact = colored(kernel.raw);
   add_program_links(out, ws, item.document, program_name.empty() ? kernel.raw : program_name);
   add_rewrite_links(out, ws, *doc, kernel);
   return out;
@@ -349,7 +349,7 @@ std::vector<Link> links_of_focus(const Workspace &ws, const Focus &focus) {
     if (!group) return out;
     KernelName kernel;
     kernel.raw = group->name;
-    kernel.exact = coloured(group->name);
+    kernel.exact = colored(group->name);
     for (const std::string &key : group->keys) {
       // A key that a profile span names (hex) links exactly.
       KernelName keyed = kernel;
@@ -367,7 +367,7 @@ std::vector<Link> links_of_focus(const Workspace &ws, const Focus &focus) {
   if (!code) return out;
   KernelName kernel;
   kernel.raw = code->name;
-  kernel.exact = coloured(code->name);
+  kernel.exact = colored(code->name);
   add_run_links(out, ws, *doc, kernel, focus.document, focus.kernel);
   add_rewrite_links(out, ws, *doc, kernel);
   return out;

@@ -7,7 +7,7 @@
 //  * a kernel of a capture or code object → its runs in the profile timeline, and its codegen
 //    context;
 //  * a rewrite context → the runs of that kernel in the profiles of the same run.
-// Names match as tinygrad writes them (colour escapes included: E_2 with an upcast axis is not E_2
+// Names match as tinygrad writes them (color escapes included: E_2 with an upcast axis is not E_2
 // with a global one), else by their plain text.
 
 #include <QString>

@@ -1,6 +1,6 @@
 #pragma once
-// How the rewrite graph draws a node of each op: its fill colour and the legend group it belongs
-// to. The colours are tinygrad VIZ's (spec/viz.md §2.3) where VIZ has one; VIZ paints every ALU op
+// How the rewrite graph draws a node of each op: its fill color and the legend group it belongs
+// to. The colors are tinygrad VIZ's (spec/viz.md §2.3) where VIZ has one; VIZ paints every ALU op
 // the same yellow, which says little in index math, so ALU ops are split into families of
 // neighbouring warm tones (add/mul stays VIZ's yellow).
 

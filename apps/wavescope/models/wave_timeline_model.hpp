@@ -136,7 +136,7 @@ public:
   // The SeTimeline::waves index a wave-row event belongs to, -1 if none.
   int wave_of_event(TimelineEventRef ref) const;
 
-  // The colour category of an event: its own, except on exec rows whose unit says more than the
+  // The color category of an event: its own, except on exec rows whose unit says more than the
   // event name (libtrace files the transcendental unit's events under Other).
   trace::timeline::EventCategory category_of(int row,
                                              const trace::timeline::TimelineEvent &event) const;

@@ -1,5 +1,5 @@
 #pragma once
-// The CFG view: the focused kernel's basic blocks laid out by Graphviz; edges coloured taken
+// The CFG view: the focused kernel's basic blocks laid out by Graphviz; edges colored taken
 // (green), not-taken (red), unconditional (blue), fall-through (grey); block and instruction
 // heat from the timing data; click an instruction to select it everywhere, click a register or
 // opcode token to highlight all its uses. Ctrl+wheel or W/S zoom, drag pans, F fits.

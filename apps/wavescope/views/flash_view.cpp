@@ -40,15 +40,15 @@ QString row(const QString &key, const QString &value) {
       .arg(key, value);
 }
 
-QString coloured(const QString &text, const char *colour) {
-  return QStringLiteral("<span style='color:%1'>%2</span>").arg(QLatin1String(colour), text);
+QString colored(const QString &text, const char *color) {
+  return QStringLiteral("<span style='color:%1'>%2</span>").arg(QLatin1String(color), text);
 }
 
-// The board states of docs/flash-recovery.md §1, coloured by what still works.
+// The board states of docs/flash-recovery.md §1, colored by what still works.
 QString state_html(const QString &state) {
-  if (state == QStringLiteral("bricked")) return coloured(esc(state), "#e09a3e");
-  if (state == QStringLiteral("booted")) return coloured(esc(state), "#6cc06a");
-  return coloured(esc(state), "#e05a5a");
+  if (state == QStringLiteral("bricked")) return colored(esc(state), "#e09a3e");
+  if (state == QStringLiteral("booted")) return colored(esc(state), "#6cc06a");
+  return colored(esc(state), "#e05a5a");
 }
 
 QString eta_text(const FlashPhase &p) {
@@ -306,8 +306,8 @@ void FlashView::validate() {
                 .arg(esc(v.sha256.left(16)) + QStringLiteral("…"))
                 .arg(v.errors)
                 .arg(v.warnings);
-  html += v.accepted ? coloured(tr("accepted for writing"), "#6cc06a")
-                     : coloured(tr("refused: ") + esc(v.error), "#e05a5a");
+  html += v.accepted ? colored(tr("accepted for writing"), "#6cc06a")
+                     : colored(tr("refused: ") + esc(v.error), "#e05a5a");
   if (!v.report.isEmpty()) html += QStringLiteral("<pre>%1</pre>").arg(esc(v.report));
   validation_->setHtml(html);
   update_buttons();
@@ -401,7 +401,7 @@ void FlashView::show_board(const FlashOutcome &o) {
     const QString jedec = esc(hw::navi31::hex_bytes(i.jedec.bytes));
     html +=
         row(tr("JEDEC id"),
-            (i.jedec.expected ? coloured(jedec, "#6cc06a") : coloured(jedec, "#e05a5a")) +
+            (i.jedec.expected ? colored(jedec, "#6cc06a") : colored(jedec, "#e05a5a")) +
                 QStringLiteral(" — ") + esc(i.part ? i.part->name : std::string("unknown part")));
     html += row(tr("SR1"),
                 QStringLiteral("0x%1").arg(
@@ -415,8 +415,8 @@ void FlashView::show_board(const FlashOutcome &o) {
     html += row(tr("Status"), esc(hw::flash::describe_status_registers(i.sr1, i.sr2)));
     const QString range = esc(i.protection.describe(hw::navi31::kFlashSize));
     html += row(tr("Protected"),
-                (i.protection.empty() ? range : coloured(range, "#e09a3e")) +
-                    (i.status_register_locked ? coloured(tr(" — status register locked"), "#e05a5a")
+                (i.protection.empty() ? range : colored(range, "#e09a3e")) +
+                    (i.status_register_locked ? colored(tr(" — status register locked"), "#e05a5a")
                                               : QString()));
     html += row(tr("SFDP"),
                 esc(i.sfdp_signature ? tr("signature at offset %1").arg(*i.sfdp_signature)
@@ -424,7 +424,7 @@ void FlashView::show_board(const FlashOutcome &o) {
                     (i.sfdp_density ? tr(", density %1 bytes").arg(*i.sfdp_density) : QString()));
     html += row(tr("Transport"), esc(hw::to_text(o.info->run.transport)));
   }
-  if (!o.error.isEmpty()) html += row(tr("Flash"), coloured(esc(o.error), "#e05a5a"));
+  if (!o.error.isEmpty()) html += row(tr("Flash"), colored(esc(o.error), "#e05a5a"));
   html += QStringLiteral("</table>");
   board_->setHtml(html);
 }
@@ -433,13 +433,13 @@ void FlashView::on_finished(const FlashOutcome &o) {
   const QString what = operation_name(o.operation);
   if (o.operation == FlashOperation::Probe) show_board(o);
   if (o.ok)
-    log(coloured(tr("%1 done").arg(what), "#6cc06a"));
+    log(colored(tr("%1 done").arg(what), "#6cc06a"));
   else if (o.interrupted)
-    log(coloured(tr("%1 stopped: ").arg(what), "#e09a3e") + esc(o.error));
+    log(colored(tr("%1 stopped: ").arg(what), "#e09a3e") + esc(o.error));
   else
-    log(coloured(tr("%1 failed (exit status %2): ").arg(what).arg(o.exit_code), "#e05a5a") +
+    log(colored(tr("%1 failed (exit status %2): ").arg(what).arg(o.exit_code), "#e05a5a") +
         esc(o.error));
-  for (const QString &w : o.warnings) log(coloured(tr("warning: "), "#e09a3e") + esc(w));
+  for (const QString &w : o.warnings) log(colored(tr("warning: "), "#e09a3e") + esc(w));
   if (!o.report.isEmpty())
     log_->append(QStringLiteral("<pre>%1</pre>").arg(esc(o.report.trimmed())));
   update_journal();
@@ -463,7 +463,7 @@ void FlashView::update_journal() {
             .arg(j.sectors)
             .arg(j.last_error.isEmpty()
                      ? QString()
-                     : QStringLiteral(" — ") + coloured(esc(j.last_error), "#e05a5a")));
+                     : QStringLiteral(" — ") + colored(esc(j.last_error), "#e05a5a")));
     if (j.resumable() && image_->text().isEmpty() && !j.image_path.isEmpty())
       image_->setText(j.image_path);
   }

@@ -1,5 +1,5 @@
 #pragma once
-// Draws one instruction's text with syntax colours, optional search-match and token highlights.
+// Draws one instruction's text with syntax colors, optional search-match and token highlights.
 // Shared by the ISA table and the CFG blocks so both look the same.
 
 #include <QColor>

@@ -1,5 +1,5 @@
 #pragma once
-// Splits AMDGPU instruction text into coloured tokens (mnemonic, registers, numbers, modifiers)
+// Splits AMDGPU instruction text into colored tokens (mnemonic, registers, numbers, modifiers)
 // for syntax highlighting and for click-a-token-to-highlight-its-uses.
 
 #include <QString>

@@ -22,7 +22,7 @@
 namespace wavescope::gui {
 namespace {
 
-// Paints the heat margin and the syntax-coloured instruction column.
+// Paints the heat margin and the syntax-colored instruction column.
 class IsaDelegate : public QStyledItemDelegate {
 public:
   IsaDelegate(const QString &search, const Selection &selection, QObject *parent)

@@ -1,5 +1,5 @@
 #pragma once
-// The ISA view: the focused kernel's disassembly with syntax colours, s_code_end padding
+// The ISA view: the focused kernel's disassembly with syntax colors, s_code_end padding
 // collapsed, timing heat in the margin, branch targets followable (double-click or Enter; back
 // with Backspace), Ctrl+F search, and click-a-register-or-opcode to highlight its uses.
 

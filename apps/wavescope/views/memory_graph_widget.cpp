@@ -368,7 +368,7 @@ void MemoryGraphWidget::paint_bands(QPainter &p, const Panel &panel, int top) {
       const double y1 = bottom - static_cast<double>(it->base) * scale;
       const QRectF seg(x0, y1 - h, std::max(1.0, x1 - x0), h);
       p.fillRect(seg, fill);
-      // A darker seam on top parts stacked bands of one colour.
+      // A darker seam on top parts stacked bands of one color.
       if (h >= 3) p.fillRect(QRectF(seg.left(), seg.top(), seg.width(), 1), fill.darker(150));
       ++drawn_segments_;
       if (is_selected) selected_path.addRect(seg);

@@ -17,7 +17,7 @@ namespace wavescope::gui {
 namespace tp = trace::profile;
 
 namespace {
-// A pleasant, stable colour per span name (Perfetto hashes names to hues the same way).
+// A pleasant, stable color per span name (Perfetto hashes names to hues the same way).
 QColor span_color(std::uint32_t name) {
   std::uint32_t h = name * 2654435761u;
   h ^= h >> 15;
@@ -322,7 +322,7 @@ void ProfileTimelineWidget::paint_spans(QPainter &p, const tp::Track &track, int
       const double w = std::max(kMinBarPixels, x1 - x0);
       const QRectF bar(x0, y + 1, w, kRowHeight - 2);
       if (run.count > 1) {
-        // Merged short spans: one neutral colour, brighter the more spans it holds, so density
+        // Merged short spans: one neutral color, brighter the more spans it holds, so density
         // reads without a confetti of hues.
         const int more = std::min(60, static_cast<int>(12 * std::log2(double(run.count))));
         p.fillRect(bar, QColor(0x5c, 0x66, 0x78).lighter(100 + more));

@@ -19,7 +19,7 @@ QColor rewrite_consumer_color();  // consumers of the selected node (VIZ: childr
 
 enum class RewriteHighlight { None, Selected, Source, Consumer };
 
-// One node: a box in its op's colour with the label lines.
+// One node: a box in its op's color with the label lines.
 class RewriteNodeItem : public QGraphicsItem {
 public:
   RewriteNodeItem(const RewriteGraphNode &node, int index, QSizeF size)

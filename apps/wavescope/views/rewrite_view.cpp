@@ -47,7 +47,7 @@ QString nothing_open_message() {
 QColor added_color() { return QColor(0x3a, 0xa5, 0x6d); }    // VIZ's diff green
 QColor removed_color() { return QColor(0xd1, 0x4b, 0x4b); }  // VIZ's diff red
 
-// Appends one line to a text panel in a colour (invalid: the default) and optionally bold.
+// Appends one line to a text panel in a color (invalid: the default) and optionally bold.
 void append_line(QPlainTextEdit &edit, const QString &text, const QColor &color = {},
                  bool bold = false) {
   QTextCursor cursor(edit.document());

@@ -1,5 +1,5 @@
 #pragma once
-// Colours a kernel's rendered C-like source as VIZ's source view does (keywords, types including
+// Colors a kernel's rendered C-like source as VIZ's source view does (keywords, types including
 // vector types such as float4 and half4, numbers, strings, comments, preprocessor lines).
 
 #include <QRegularExpression>

@@ -1,6 +1,6 @@
 #pragma once
-// The colour legend above the wave timeline: one swatch per event category that occurs, plus
-// the occupancy colours.
+// The color legend above the wave timeline: one swatch per event category that occurs, plus
+// the occupancy colors.
 
 #include <QWidget>
 

@@ -19,7 +19,7 @@
 namespace wavescope::gui {
 namespace {
 
-// Paints the syntax-coloured instruction, the latency range bar and the cost bar.
+// Paints the syntax-colored instruction, the latency range bar and the cost bar.
 class TimingDelegate : public QStyledItemDelegate {
 public:
   using QStyledItemDelegate::QStyledItemDelegate;

@@ -23,7 +23,7 @@ const QColor kSelected(0x00, 0xc7, 0x2f);
 const QColor kOutline(0x85, 0x8b, 0x9d);
 const QColor kClockLine(0x4f, 0xa3, 0xff);
 
-// Rectangles batched per colour: one drawRects call per colour per frame.
+// Rectangles batched per color: one drawRects call per color per frame.
 class RectBatch {
 public:
   void add(const QColor &color, const QRectF &rect) {
@@ -48,7 +48,7 @@ private:
   std::vector<std::pair<QRgb, std::vector<QRectF>>> batches_;
 };
 
-// Adjacent one-pixel columns of one colour on one row, drawn as one rectangle.
+// Adjacent one-pixel columns of one color on one row, drawn as one rectangle.
 class ColumnRun {
 public:
   ColumnRun(RectBatch &batch, double y, double height) : batch_(batch), y_(y), height_(height) {}

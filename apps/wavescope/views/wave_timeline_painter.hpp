@@ -1,6 +1,6 @@
 #pragma once
 // Paints any visible window of a WaveTimelineModel (viz.md §2.8): the wall-time and cycle axes,
-// the shader-clock line, exec-unit and wave-slot bars coloured by category, the occupancy lanes,
+// the shader-clock line, exec-unit and wave-slot bars colored by category, the occupancy lanes,
 // the selection with its dispatch -> exec link, the occurrences of the selected PC and a measured
 // range. Only visible tracks and events are touched, and bars narrower than a pixel merge into
 // one column per pixel (the rows' skip indexes jump over the rest), so a frame costs about

@@ -1,6 +1,6 @@
 #pragma once
 // The waves view: the wave timeline of one shader engine of the focused kernel (an SE chooser,
-// the colour legend, the timeline, and an inspector for the selected bar, wave or measured
+// the color legend, the timeline, and an inspector for the selected bar, wave or measured
 // range). Focusing a kernel shows its most informative SE; focusing an SE or a wave in the
 // navigator shows that one (a wave is outlined and zoomed to). Selecting a bar selects its
 // instruction everywhere; an instruction selected elsewhere is marked and its first occurrence

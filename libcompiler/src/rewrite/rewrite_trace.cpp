@@ -538,27 +538,27 @@ RewriteTrace RewriteTrace::from_records(std::map<std::uint64_t, TraceNode> nodes
   for (const auto &[id, n] : nodes)
     for (auto s : n.src)
       if (!nodes.count(s)) missing(fmt::format("node {}", id), s);
-  // No cycles: rebuilding walks sources and must end (three colours, no recursion).
-  std::unordered_map<std::uint64_t, std::uint8_t> colour;  // 1 on the path, 2 done
+  // No cycles: rebuilding walks sources and must end (three colors, no recursion).
+  std::unordered_map<std::uint64_t, std::uint8_t> color;  // 1 on the path, 2 done
   for (const auto &[start, unused] : nodes) {
-    if (colour[start] == 2) continue;
+    if (color[start] == 2) continue;
     std::vector<std::pair<std::uint64_t, std::size_t>> path{{start, 0}};
-    colour[start] = 1;
+    color[start] = 1;
     while (!path.empty()) {
       auto &[id, next] = path.back();
       const auto &src = nodes.at(id).src;
       if (next == src.size()) {
-        colour[id] = 2;
+        color[id] = 2;
         path.pop_back();
         continue;
       }
       const std::uint64_t s = src[next++];
-      if (colour[s] == 1)
+      if (color[s] == 1)
         throw Error(
             ErrorKind::BadInput,
             fmt::format("{}: node {} is its own source (a cycle in the node table)", origin, s));
-      if (colour[s] == 0) {
-        colour[s] = 1;
+      if (color[s] == 0) {
+        color[s] = 1;
         path.emplace_back(s, 0);
       }
     }

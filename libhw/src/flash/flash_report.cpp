@@ -17,7 +17,7 @@ using nlohmann::json;
 
 json run_json(const FlashRun &run) {
   return {{"device", run.device},
-          {"optimize", run.optimise},
+          {"optimize", run.optimize},
           {"transport", transport_stats_json(run.transport)}};
 }
 

@@ -17,26 +17,26 @@ using namespace navi31;
 namespace {
 struct OptionName {
   const char *name;
-  bool FlashOptimisations::*field;
+  bool FlashOptimizations::*field;
 };
 constexpr OptionName kOptionNames[] = {
-    {"session", &FlashOptimisations::session_registers},
-    {"no-check-reads", &FlashOptimisations::skip_check_reads},
-    {"pipeline", &FlashOptimisations::pipelined_reads},
-    {"block-read", &FlashOptimisations::block_status_read},
-    {"block-write", &FlashOptimisations::block_writes},
-    {"skip-erase", &FlashOptimisations::skip_erase},
+    {"session", &FlashOptimizations::session_registers},
+    {"no-check-reads", &FlashOptimizations::skip_check_reads},
+    {"pipeline", &FlashOptimizations::pipelined_reads},
+    {"block-read", &FlashOptimizations::block_status_read},
+    {"block-write", &FlashOptimizations::block_writes},
+    {"skip-erase", &FlashOptimizations::skip_erase},
 };
 }  // namespace
 
-FlashOptimisations FlashOptimisations::all() {
-  FlashOptimisations o;
+FlashOptimizations FlashOptimizations::all() {
+  FlashOptimizations o;
   for (const auto &n : kOptionNames) o.*(n.field) = true;
   return o;
 }
 
-FlashOptimisations FlashOptimisations::parse(std::string_view list) {
-  FlashOptimisations o;
+FlashOptimizations FlashOptimizations::parse(std::string_view list) {
+  FlashOptimizations o;
   if (list.empty() || list == "none") return o;
   if (list == "all") return all();
   std::size_t start = 0;
@@ -53,7 +53,7 @@ FlashOptimisations FlashOptimisations::parse(std::string_view list) {
     }
     if (!found)
       throw Error(ErrorKind::Usage,
-                  fmt::format("unknown optimisation '{}' (choose from: session, no-check-reads, "
+                  fmt::format("unknown optimization '{}' (choose from: session, no-check-reads, "
                               "pipeline, block-read, block-write, skip-erase; or all / none)",
                               item));
     start = end + 1;
@@ -61,7 +61,7 @@ FlashOptimisations FlashOptimisations::parse(std::string_view list) {
   return o;
 }
 
-std::string FlashOptimisations::describe() const {
+std::string FlashOptimizations::describe() const {
   std::string out;
   for (const auto &n : kOptionNames) {
     if (this->*(n.field)) out += (out.empty() ? "" : ",") + std::string(n.name);
@@ -69,7 +69,7 @@ std::string FlashOptimisations::describe() const {
   return out.empty() ? "none" : out;
 }
 
-bool FlashOptimisations::any() const {
+bool FlashOptimizations::any() const {
   for (const auto &n : kOptionNames)
     if (this->*(n.field)) return true;
   return false;
@@ -78,10 +78,10 @@ bool FlashOptimisations::any() const {
 RomSwOptions FlashSession::rom_sw_options(const FlashSessionOptions &o) {
   RomSwOptions r;
   r.prescale = o.prescale;
-  r.session_registers = o.optimise.session_registers;
-  r.skip_check_reads = o.optimise.skip_check_reads;
-  r.block_status_read = o.optimise.block_status_read;
-  r.block_writes = o.optimise.block_writes;
+  r.session_registers = o.optimize.session_registers;
+  r.skip_check_reads = o.optimize.skip_check_reads;
+  r.block_status_read = o.optimize.block_status_read;
+  r.block_writes = o.optimize.block_writes;
   if (o.reference_procedure) {
     r.reference_resets = true;
     r.restore_rom_cntl = false;
@@ -91,7 +91,7 @@ RomSwOptions FlashSession::rom_sw_options(const FlashSessionOptions &o) {
 
 Gd25Options FlashSession::chip_options(const FlashSessionOptions &o) {
   Gd25Options c;
-  c.pipelined_reads = o.optimise.pipelined_reads;
+  c.pipelined_reads = o.optimize.pipelined_reads;
   c.assume_lag = o.assume_lag;
   return c;
 }
@@ -144,7 +144,7 @@ ReadResult FlashSession::read(std::uint32_t address, std::size_t size, ReadCheck
   std::uint64_t done = 0;
   if (!eta_.cost("sector-read")) {
     const double per_txn = eta_.cost("rx-transaction").value_or(25);
-    const double txns = options_.optimise.pipelined_reads ? 17 : 32;
+    const double txns = options_.optimize.pipelined_reads ? 17 : 32;
     eta_.assume("sector-read", per_txn * txns * (check == ReadCheck::ReadTwice ? 2 : 1));
   }
   for (std::uint32_t p = address; p < end;) {

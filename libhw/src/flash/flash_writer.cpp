@@ -40,7 +40,7 @@ public:
         header_in_range_(request.header_last && journal.start_sector == 0) {
     auto &eta = s_.eta();
     const double txn = eta.cost("rx-transaction").value_or(25);
-    eta.assume("sector-read", txn * (s_.options().optimise.pipelined_reads ? 17 : 32));
+    eta.assume("sector-read", txn * (s_.options().optimize.pipelined_reads ? 17 : 32));
     eta.assume("erase", txn * 20);
     eta.assume("page", txn * 6);
     const std::uint32_t end = journal_.start_sector + journal_.sector_count;
@@ -129,7 +129,7 @@ public:
     bool erase = true;
     if (current && all_ff(*current))
       erase = false;
-    else if (current && s_.options().optimise.skip_erase) {
+    else if (current && s_.options().optimize.skip_erase) {
       erase = !std::equal(
           current->begin(), current->end(), expected.begin(),
           [](std::uint8_t flash, std::uint8_t image) { return (flash & image) == image; });

@@ -26,7 +26,7 @@ std::string bytes_text(double bytes) {
   return fmt::format("{:.0f} B", bytes);
 }
 
-// A kernel's name as a table shows it: no colours, no padding.
+// A kernel's name as a table shows it: no colors, no padding.
 std::string kernel_name(std::string_view name) {
   std::string s = plain_text(name);
   const auto first = s.find_first_not_of(' ');

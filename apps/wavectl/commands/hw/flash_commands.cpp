@@ -43,7 +43,7 @@ void add_common(CLI::App &cmd, Common &c, CliContext &context) {
 }
 
 FlashRun flash_run(device::OpenedDevice &dev, const Common &c) {
-  return {dev.id(), c.flash.session().optimise.describe(), dev.bar5().stats()};
+  return {dev.id(), c.flash.session().optimize.describe(), dev.bar5().stats()};
 }
 
 // Reads a range with every sector read twice and compared, in its own session, and reports the

@@ -59,14 +59,14 @@ std::filesystem::path sim_root(const std::string &option) {
 
 flash::FlashSessionOptions FlashOptions::session() const {
   flash::FlashSessionOptions s;
-  s.optimise = flash::FlashOptimisations::parse(optimise);
+  s.optimize = flash::FlashOptimizations::parse(optimize);
   s.prescale = prescale;
   return s;
 }
 
 void add_flash_options(CLI::App &command, FlashOptions &o) {
-  command.add_option("--optimize", o.optimise,
-                     "Register-traffic optimisations (navi31-flash.md §9.11), each validated only "
+  command.add_option("--optimize", o.optimize,
+                     "Register-traffic optimizations (navi31-flash.md §9.11), each validated only "
                      "in the simulator: none (default), all, or a list of session, "
                      "no-check-reads, pipeline, block-read, block-write, skip-erase");
   command.add_option("--prescale", o.prescale, "SPI clock prescaler 0-15 (default 8)")

@@ -42,9 +42,9 @@ void add_device_options(CLI::App &command, DeviceOptions &options);
 void add_sim_root_option(CLI::App &command, std::string &sim_root);
 std::filesystem::path sim_root(const std::string &option);
 
-// The §9.11 optimisations and the SPI prescaler of the flash commands.
+// The §9.11 optimizations and the SPI prescaler of the flash commands.
 struct FlashOptions {
-  std::string optimise = "none";  // the --optimize list
+  std::string optimize = "none";  // the --optimize list
   unsigned prescale = 8;
   wavescope::hw::flash::FlashSessionOptions session() const;
 };

@@ -35,7 +35,7 @@ struct KernelParam {
 
 // The SINK arg of a kernel called `name`.
 Arg kernel_info(std::string_view name);
-// The kernel's name from its SINK's KernelInfo ("kernel" when it has none); colour escapes removed.
+// The kernel's name from its SINK's KernelInfo ("kernel" when it has none); color escapes removed.
 std::string kernel_name(const UOp &sink);
 // The kernel's buffer parameters in slot order. Throws Error(BadInput) when a PARAM has no
 // constant size or two PARAMs share a slot.

@@ -19,7 +19,7 @@ namespace wavescope::compiler::kernel {
 std::vector<UOp> load_kernels(const std::string &source, const std::string &only = {});
 
 // The kernel ASTs of a tinygrad rewrites.pkl: per kernel context, the input graph of its first
-// "View Base AST" step (VIZ's "View Base AST"), named by the context (colour codes removed).
+// "View Base AST" step (VIZ's "View Base AST"), named by the context (color codes removed).
 std::vector<UOp> tinygrad_kernels(const std::filesystem::path &path);
 
 // One kernel's result of `wavectl run`.

@@ -39,14 +39,14 @@ std::optional<std::string> rendered_source(const RewriteTrace &trace, const Trac
 // "loc": [file, line]}]} (null match_count and loc for view steps), as VIZ's /ctxs lists them.
 void print_contexts_json(std::ostream &out, const RewriteTrace &trace);
 // A readable tree: each context, then its steps indented by depth with match counts and call
-// sites (ANSI colours of tinygrad's kernel names removed).
+// sites (ANSI colors of tinygrad's kernel names removed).
 void print_contexts_text(std::ostream &out, const RewriteTrace &trace);
 
 // What a step is called: its rule, or where the rule is written when the trace names none
 // (tinygrad's matches), as "folder/file.py:123".
 std::string rule_title(const TraceStep &step);
 
-// `text` without ANSI colour escapes (tinygrad colours kernel names by axis type).
+// `text` without ANSI color escapes (tinygrad colors kernel names by axis type).
 std::string strip_ansi(const std::string &text);
 
 }  // namespace wavescope::compiler::rewrite

@@ -1,6 +1,6 @@
 #pragma once
 // What the flash commands report, and the printers for it: JSON (one object, one line) and text.
-// Every report names the device it ran on, the ROM_SW optimisations in force and the transport's
+// Every report names the device it ran on, the ROM_SW optimizations in force and the transport's
 // operation counts. The tool picks the printer; the library prints.
 
 #include <cstdint>
@@ -18,7 +18,7 @@ namespace wavescope::hw::flash {
 // The device a command ran on, as every flash report names it.
 struct FlashRun {
   std::string device;    // e.g. "sim:board", "pci:0000:03:00.0"
-  std::string optimise;  // FlashOptimisations::describe()
+  std::string optimize;  // FlashOptimizations::describe()
   TransportStats transport;
 };
 

@@ -1,7 +1,7 @@
 #pragma once
 // One flash command's session on a board: the read-only state probe (§8), the ROM_SW session
 // with its register save/restore, the chip driver and its RDID gate, and the chosen §9.11
-// optimisations. Every flash procedure (info, read, dump, verify, write) runs inside one.
+// optimizations. Every flash procedure (info, read, dump, verify, write) runs inside one.
 
 #include <cstdint>
 #include <optional>
@@ -18,8 +18,8 @@
 
 namespace wavescope::hw::flash {
 
-// The §9.11 optimisations, each an explicit option; all off is the conservative procedure.
-struct FlashOptimisations {
+// The §9.11 optimizations, each an explicit option; all off is the conservative procedure.
+struct FlashOptimizations {
   bool session_registers = false;  // "session": save/set up registers once per session
   bool skip_check_reads = false;   // "no-check-reads": no STATUS check, no CNTL flush read
   bool pipelined_reads = false;    // "pipeline": lag calibration, N+1 launches, markers
@@ -27,15 +27,15 @@ struct FlashOptimisations {
   bool block_writes = false;       // "block-write": TX window and STATUS+COMMAND as blocks
   bool skip_erase = false;         // "skip-erase": program without erase when bits only clear
 
-  static FlashOptimisations all();
+  static FlashOptimizations all();
   // "none", "all", or a comma list of the names above; throws Error(Usage) naming the choices.
-  static FlashOptimisations parse(std::string_view list);
+  static FlashOptimizations parse(std::string_view list);
   std::string describe() const;  // "none" or the comma list
   bool any() const;
 };
 
 struct FlashSessionOptions {
-  FlashOptimisations optimise;
+  FlashOptimizations optimize;
   unsigned prescale = 8;
   // Reproduces the reference tool's register traffic (CNTL ← 0 resets, ROM_CNTL left changed,
   // no state probe) to measure it; for benchmarks and tests only.

@@ -9,7 +9,7 @@
 // read the RX window, and restore everything — also when anything fails. Session start sets the
 // SPI prescaler (§4.1); close() restores ROM_CNTL and every other register to its value at open.
 //
-// The §9.11 optimisations are options, each off by default:
+// The §9.11 optimizations are options, each off by default:
 //  * session_registers: save and set up once per session, restore at close (fast session, §9.2);
 //  * skip_check_reads: no STATUS read-back after clearing it, no CNTL flush read — the first
 //    STATUS poll is a non-posted read that orders after the posted writes and itself detects the

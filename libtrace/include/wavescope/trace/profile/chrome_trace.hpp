@@ -17,7 +17,7 @@
 // same name; instants are "i", markers global "i", memory totals and counter series "C", graph
 // dependencies and flows "s"/"f". A capture adds, per shader engine, its waves (in shader cycles,
 // shown as nanoseconds, from the start of their kernel's span when the profile has one) and, when
-// there is no profile timeline, its kernels. Names are written without tinygrad's ANSI colours.
+// there is no profile timeline, its kernels. Names are written without tinygrad's ANSI colors.
 
 #include <filesystem>
 #include <ostream>

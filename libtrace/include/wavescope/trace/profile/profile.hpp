@@ -225,7 +225,7 @@ struct Profile {
   const Device *gpu() const;
 };
 
-// Strips ANSI colour escapes (tinygrad colours kernel names): "r\x1b[90m_\x1b[0m32" -> "r_32".
+// Strips ANSI color escapes (tinygrad colors kernel names): "r\x1b[90m_\x1b[0m32" -> "r_32".
 std::string plain_text(std::string_view text);
 
 }  // namespace wavescope::trace::profile

@@ -31,7 +31,7 @@ struct ProfileSummary {
   };
   std::vector<TrackRow> tracks;
   struct KernelRow {
-    std::string name;  // plain text (ANSI colours stripped)
+    std::string name;  // plain text (ANSI colors stripped)
     std::string device;
     std::size_t runs = 0;  // executions launched (exec events) or device spans
     double total_ms = 0;   // device time, when the device recorded spans

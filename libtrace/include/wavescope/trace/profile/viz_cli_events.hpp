@@ -24,7 +24,7 @@ enum class VizTimes { Packed, Exact };
 struct VizCliEvent {
   enum class Kind { Source, Span, Marker } kind = Kind::Span;
   std::string device;  // the track's name; "SOURCE" or "MARKER" for those lines
-  std::string name;    // as tinygrad wrote it (ANSI colours kept)
+  std::string name;    // as tinygrad wrote it (ANSI colors kept)
   double st_ms = 0;
   std::optional<double> dur_ms;  // spans only
   // VIZ's extra fields ("fmt"): key and JSON-encoded value, in VIZ's order.

@@ -22,7 +22,7 @@ namespace wavescope::trace::timeline {
 
 enum class RowKind : std::uint8_t { ExecUnit, WaveSlot };
 
-// A colour-worthy grouping of event names (the viewer's legend).
+// A color-worthy grouping of event names (the viewer's legend).
 enum class EventCategory : std::uint8_t {
   Salu,
   Smem,

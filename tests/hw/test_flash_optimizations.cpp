@@ -1,7 +1,7 @@
-// The §9.11 optimisations, each an explicit option: every combination reads and writes the same
+// The §9.11 optimizations, each an explicit option: every combination reads and writes the same
 // bytes as the conservative procedure under both RX lags and both lag hypotheses (§10.13
 // scenario 6), pipelining calibrates the lag and its markers stop a wrong assumption, and the
-// fully optimised procedure needs at most a quarter of the reference's operations.
+// fully optimized procedure needs at most a quarter of the reference's operations.
 
 #include <catch2/catch.hpp>
 
@@ -22,21 +22,21 @@ sim::SimConfig lag_config(unsigned lag, sim::RxLagTrigger trigger) {
   return c;
 }
 
-FlashSessionOptions with(FlashOptimisations o) {
+FlashSessionOptions with(FlashOptimizations o) {
   FlashSessionOptions options;
-  options.optimise = o;
+  options.optimize = o;
   return options;
 }
 
 }  // namespace
 
-TEST_CASE("optimisation names parse and print, unknown names are refused") {
-  CHECK(FlashOptimisations::parse("none").describe() == "none");
-  CHECK(FlashOptimisations::parse("all").describe() ==
+TEST_CASE("optimization names parse and print, unknown names are refused") {
+  CHECK(FlashOptimizations::parse("none").describe() == "none");
+  CHECK(FlashOptimizations::parse("all").describe() ==
         "session,no-check-reads,pipeline,block-read,block-write,skip-erase");
-  CHECK(FlashOptimisations::parse("pipeline,session").describe() == "session,pipeline");
-  CHECK_THROWS_WITH(FlashOptimisations::parse("warp"),
-                    Catch::Contains("unknown optimisation 'warp'"));
+  CHECK(FlashOptimizations::parse("pipeline,session").describe() == "session,pipeline");
+  CHECK_THROWS_WITH(FlashOptimizations::parse("warp"),
+                    Catch::Contains("unknown optimization 'warp'"));
 }
 
 TEST_CASE(
@@ -49,7 +49,7 @@ TEST_CASE(
       for (const char *variant : variants) {
         CAPTURE(lag, trigger == sim::RxLagTrigger::Rx ? "rx" : "any", variant);
         SimBench bench(lag_config(lag, trigger), flash);
-        const auto outcome = run_dump(bench, with(FlashOptimisations::parse(variant)));
+        const auto outcome = run_dump(bench, with(FlashOptimizations::parse(variant)));
         REQUIRE(outcome.ok());
         CHECK((outcome.bytes == flash));
         CHECK(outcome.findings.empty());
@@ -66,7 +66,7 @@ TEST_CASE("every option writes the same image under both lags (random old conten
       TempDir dir;
       SimBench bench(lag_config(lag, sim::RxLagTrigger::Any), SimBench::random_flash(lag + 30));
       const auto outcome =
-          run_write(bench, write_request(image, dir), with(FlashOptimisations::parse(variant)));
+          run_write(bench, write_request(image, dir), with(FlashOptimizations::parse(variant)));
       REQUIRE(outcome.ok());
       CHECK((bench.board().flash() == image));
       CHECK(outcome.findings.empty());
@@ -77,7 +77,7 @@ TEST_CASE("every option writes the same image under both lags (random old conten
 TEST_CASE("pipelining measures the lag of the engine it talks to") {
   for (unsigned lag : {0u, 1u}) {
     SimBench bench(lag_config(lag, sim::RxLagTrigger::Rx));
-    FlashSession session(bench.bar5(), bench.clock(), with(FlashOptimisations::parse("pipeline")));
+    FlashSession session(bench.bar5(), bench.clock(), with(FlashOptimizations::parse("pipeline")));
     session.open();
     CHECK(session.chip().lag() == lag);
     session.close();
@@ -87,7 +87,7 @@ TEST_CASE("pipelining measures the lag of the engine it talks to") {
 TEST_CASE("a tool that does not prime reads shifted data from a lag-1 engine") {
   const auto flash = SimBench::random_flash(22);
   SimBench bench(lag_config(1, sim::RxLagTrigger::Rx), flash);
-  auto options = with(FlashOptimisations::parse("pipeline"));
+  auto options = with(FlashOptimizations::parse("pipeline"));
   options.assume_lag = 0;  // trusts every window as its own capture
   const auto outcome = run_dump(bench, options);
   // Two reads agree with each other, yet both are wrong: why markers are mandatory (§9.3).
@@ -97,7 +97,7 @@ TEST_CASE("a tool that does not prime reads shifted data from a lag-1 engine") {
 
 TEST_CASE("pipelining forced to assume lag 1 on a lag-0 engine is stopped by its markers") {
   SimBench bench(lag_config(0, sim::RxLagTrigger::Rx), SimBench::random_flash(23));
-  auto options = with(FlashOptimisations::parse("pipeline"));
+  auto options = with(FlashOptimizations::parse("pipeline"));
   options.assume_lag = 1;
   const auto outcome = run_dump(bench, options);
   CHECK(outcome.error == ErrorKind::Mismatch);
@@ -118,8 +118,8 @@ TEST_CASE("skip-erase programs without erasing when the image only clears bits")
   for (auto &b : first) b |= 0x0F;
   auto first_request = request;
   first_request.image = first;
-  REQUIRE(run_write(bench, first_request, with(FlashOptimisations::parse("skip-erase"))).ok());
-  const auto outcome = run_write(bench, request, with(FlashOptimisations::parse("skip-erase")));
+  REQUIRE(run_write(bench, first_request, with(FlashOptimizations::parse("skip-erase"))).ok());
+  const auto outcome = run_write(bench, request, with(FlashOptimizations::parse("skip-erase")));
   REQUIRE(outcome.ok());
   CHECK(outcome.summary.erases == 0);
   CHECK(outcome.summary.erases_skipped == 4);
@@ -127,10 +127,10 @@ TEST_CASE("skip-erase programs without erasing when the image only clears bits")
                    bench.board().flash().begin() + 8 * 4096));
 }
 
-TEST_CASE("the fully optimised procedure needs at most a quarter of the reference's operations") {
+TEST_CASE("the fully optimized procedure needs at most a quarter of the reference's operations") {
   // Reference (§6.7): 409 652 for a dump, 2 375 782 for a full flash of random data.
   SimBench dump_bench(usb_timing_config(), SimBench::random_flash(25));
-  const auto dump = run_dump(dump_bench, with(FlashOptimisations::all()));  // reads twice
+  const auto dump = run_dump(dump_bench, with(FlashOptimizations::all()));  // reads twice
   REQUIRE(dump.ok());
   CHECK(dump.operations * 4 <= 409652);
 
@@ -140,7 +140,7 @@ TEST_CASE("the fully optimised procedure needs at most a quarter of the referenc
   auto request = write_request(image, dir);
   request.force_image = true;
   request.no_backup = true;
-  const auto write = run_write(write_bench, request, with(FlashOptimisations::all()));
+  const auto write = run_write(write_bench, request, with(FlashOptimizations::all()));
   REQUIRE(write.ok());
   CHECK(write.operations * 4 <= 2375782);
 }
@@ -152,7 +152,7 @@ TEST_CASE("block reads use their window only when its STATUS dword shows DONE (s
   for (const char *variant : {"block-read", "all"}) {
     CAPTURE(variant);
     SimBench bench(config, flash);
-    const auto outcome = run_dump(bench, with(FlashOptimisations::parse(variant)));
+    const auto outcome = run_dump(bench, with(FlashOptimizations::parse(variant)));
     REQUIRE(outcome.ok());
     CHECK((outcome.bytes == flash));
   }

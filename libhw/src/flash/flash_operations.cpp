@@ -51,10 +51,7 @@ FlashInfo read_flash_info(FlashSession &session) {
 
 VerifyResult verify_flash(FlashSession &session, std::span<const std::uint8_t> image,
                           const OperationProgressSink &progress) {
-  if (image.size() != kFlashSize)
-    throw Error(ErrorKind::BadInput, fmt::format("image is {} bytes; a Navi31 flash image is "
-                                                 "exactly 2 MiB ({} bytes)",
-                                                 image.size(), kFlashSize));
+  navi31::check_flash_image_size(image.size(), "to verify against");
   session.open();
   VerifyResult result;
   std::vector<std::uint8_t> read;

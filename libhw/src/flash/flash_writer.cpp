@@ -229,11 +229,7 @@ WritePlan check_write_request(const WriteRequest &request) {
     throw Refusal(ErrorKind::Usage, {Remedy::OneBackupChoice, "", {}});
   if (request.resume && (request.start_sector || request.sector_count))
     throw Refusal(ErrorKind::Usage, {Remedy::ResumeKeepsRange, "", {}});
-  if (request.image.size() != kFlashSize)
-    throw Error(
-        ErrorKind::BadInput,
-        fmt::format("image {} is {} bytes; a Navi31 flash image is exactly 2 MiB ({} bytes)",
-                    request.image_path, request.image.size(), kFlashSize));
+  navi31::check_flash_image_size(request.image.size(), request.image_path);
   WritePlan plan;
   const auto check = ifwi::validate_flash_image(request.image);
   for (const auto &f : check.findings) {

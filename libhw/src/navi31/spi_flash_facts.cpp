@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "wavescope/base/error.hpp"
+
 namespace wavescope::hw::navi31 {
 
 namespace {
@@ -46,6 +48,20 @@ std::string hex_bytes(std::span<const std::uint8_t> bytes) {
     out += fmt::format("{:02X}", bytes[i]);
   }
   return out;
+}
+
+void check_flash_image_size(std::size_t size, std::string_view name) {
+  if (size != kFlashSize)
+    throw Error(
+        ErrorKind::BadInput,
+        fmt::format("image {} is {} bytes; a Navi31 flash image is exactly 2 MiB ({} bytes)", name,
+                    size, kFlashSize));
+}
+
+void check_flash_range(std::uint64_t address, std::uint64_t size) {
+  if (address > kFlashSize || size > kFlashSize - address)
+    throw Error(ErrorKind::Usage,
+                fmt::format("range 0x{:X}+0x{:X} is outside the 2 MiB flash", address, size));
 }
 
 }  // namespace wavescope::hw::navi31

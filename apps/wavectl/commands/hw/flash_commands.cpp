@@ -72,9 +72,7 @@ void read(const Common &c, const std::string &address_text, const std::string &s
           const std::string &output, const CliContext &ctx) {
   const auto address = hw_cli::parse_number(address_text, "ADDR");
   const auto size = hw_cli::parse_number(size_text, "SIZE");
-  if (address > navi31::kFlashSize || size > navi31::kFlashSize - address)
-    throw Error(ErrorKind::Usage,
-                fmt::format("range 0x{:X}+0x{:X} is outside the 2 MiB flash", address, size));
+  navi31::check_flash_range(address, size);
   hw_cli::run_on_device(c.device, ctx, "flash read", {true, false}, [&](device::OpenedDevice &dev) {
     hw_cli::EtaProgressPrinter progress(!ctx.quiet && size >= 0x10000, dev.simulated());
     FlashSession session(dev.bar5(), dev.clock(), c.flash.session());
@@ -110,10 +108,7 @@ void dump(const Common &c, const std::string &output, const CliContext &ctx) {
 
 void verify(const Common &c, const std::string &image_path, const CliContext &ctx) {
   const auto image = wavescope::read_file_bytes(image_path);
-  if (image.size() != navi31::kFlashSize)
-    throw Error(ErrorKind::BadInput,
-                fmt::format("image {} is {} bytes; a Navi31 flash image is exactly 2 MiB",
-                            image_path, image.size()));
+  navi31::check_flash_image_size(image.size(), image_path);
   hw_cli::run_on_device(c.device, ctx, "flash verify", {true, false},
                         [&](device::OpenedDevice &dev) {
                           hw_cli::EtaProgressPrinter progress(!ctx.quiet, dev.simulated());

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace wavescope::hw::navi31 {
 
@@ -86,5 +87,11 @@ bool contains_jedec_cyclically(std::span<const std::uint8_t> capture,
 
 // "C8 60 15 C8" style hex of a few bytes.
 std::string hex_bytes(std::span<const std::uint8_t> bytes);
+
+// Throws Error(BadInput) unless `size` is the chip's: "image NAME is N bytes; a Navi31 flash image
+// is exactly 2 MiB (2097152 bytes)".
+void check_flash_image_size(std::size_t size, std::string_view name);
+// Throws Error(Usage) unless [address, address + size) lies within the chip.
+void check_flash_range(std::uint64_t address, std::uint64_t size);
 
 }  // namespace wavescope::hw::navi31

@@ -16,16 +16,16 @@
 
 #include <stdlib.h>
 
+#include "sim/navi31_board.hpp"
+#include "sim/sim_pci_function.hpp"
+#include "sim/sim_random.hpp"
+#include "usb/simulated_asm24_bridge.hpp"
 #include "wavescope/hw/flash/flash_session.hpp"
 #include "wavescope/hw/flash/flash_writer.hpp"
 #include "wavescope/hw/ifwi/test_image.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
 #include "wavescope/hw/psp/psp_procedures.hpp"
-#include "wavescope/hw/sim/navi31_board.hpp"
-#include "wavescope/hw/sim/sim_pci_function.hpp"
-#include "wavescope/hw/sim/sim_random.hpp"
 #include "wavescope/hw/usb/asm24_transport.hpp"
-#include "wavescope/hw/usb/simulated_asm24_bridge.hpp"
 
 using namespace wavescope::hw;
 using namespace wavescope::hw::flash;

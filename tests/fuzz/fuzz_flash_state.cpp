@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fault/usb_fault_spec.hpp"
+#include "sim/navi31_board.hpp"
 #include "wavescope/base/error.hpp"
-#include "wavescope/hw/device/usb_fault_spec.hpp"
 #include "wavescope/hw/flash/flash_session.hpp"
 #include "wavescope/hw/navi31/bar5_registers.hpp"
-#include "wavescope/hw/sim/navi31_board.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
   using namespace wavescope::hw;

@@ -6,10 +6,12 @@
 
 #include <cstdlib>
 
+#include "fault/fault_plan.hpp"
+#include "fault/usb_fault_spec.hpp"
+#include "sim/navi31_board.hpp"
 #include "support_flash/temp_dir.hpp"
 #include "wavescope/base/error.hpp"
-#include "wavescope/hw/device/device_selector.hpp"
-#include "wavescope/hw/device/usb_fault_spec.hpp"
+#include "wavescope/hw/device.hpp"
 #include "wavescope/hw/navi31/bar5_registers.hpp"
 #include "wavescope/hw/sim/sim_store.hpp"
 

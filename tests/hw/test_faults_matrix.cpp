@@ -10,9 +10,9 @@
 #include <fstream>
 #include <functional>
 
+#include "fault/usb_fault_plan.hpp"
 #include "support_flash/flash_runs.hpp"
 #include "wavescope/hw/flash/flash_journal.hpp"
-#include "wavescope/hw/usb/usb_fault_plan.hpp"
 
 using namespace wavescope::hw;
 using namespace wavescope::hw::flash;

@@ -8,7 +8,7 @@
 #include "support_transport/fake_sysfs.hpp"
 #include "support_transport/fake_vfio_kernel.hpp"
 #include "wavescope/base/error.hpp"
-#include "wavescope/hw/device_enumerator.hpp"
+#include "wavescope/hw/device/device_enumerator.hpp"
 #include "wavescope/hw/pci/vfio_transport.hpp"
 
 using namespace wavescope::hw;

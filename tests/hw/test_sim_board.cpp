@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/boot_rules.hpp"
 #include "support_flash/sim_bench.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/navi31/bar5_registers.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
-#include "wavescope/hw/sim/boot_rules.hpp"
 
 using namespace wavescope::hw;
 using namespace wavescope::hw::navi31;

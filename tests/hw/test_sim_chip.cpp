@@ -6,9 +6,9 @@
 
 #include <algorithm>
 
+#include "sim/gd25_flash_model.hpp"
 #include "wavescope/hw/navi31/protection.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
-#include "wavescope/hw/sim/gd25_flash_model.hpp"
 
 using namespace wavescope::hw;
 using namespace wavescope::hw::sim;
@@ -285,6 +285,5 @@ TEST_CASE("fault specs parse, describe themselves and reject nonsense") {
   CHECK_THROWS_WITH(parse_fault("meteor"), Catch::Contains("unknown fault 'meteor'"));
   CHECK_THROWS_WITH(parse_fault("bitflip:bit=3"), Catch::Contains("needs addr="));
   CHECK_THROWS_WITH(parse_fault("stuck-busy:op=dance"), Catch::Contains("op='dance'"));
-  CHECK_THROWS_WITH(parse_fault("slow:factor=2,color=red"),
-                    Catch::Contains("unknown key 'color'"));
+  CHECK_THROWS_WITH(parse_fault("slow:factor=2,color=red"), Catch::Contains("unknown key 'color'"));
 }

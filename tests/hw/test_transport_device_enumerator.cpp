@@ -4,7 +4,7 @@
 
 #include "support_transport/fake_sysfs.hpp"
 #include "wavescope/base/error.hpp"
-#include "wavescope/hw/device_enumerator.hpp"
+#include "wavescope/hw/device/device_enumerator.hpp"
 #include "wavescope/hw/pci/sysfs_transport.hpp"
 #include "wavescope/hw/usb/libusb_device.hpp"
 

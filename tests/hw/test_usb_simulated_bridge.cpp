@@ -4,11 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include "support_transport/test_endpoint.hpp"
+#include "usb/simulated_asm24_bridge.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/usb/asm24_protocol.hpp"
 #include "wavescope/hw/usb/asm24_transport.hpp"
-#include "wavescope/hw/usb/simulated_asm24_bridge.hpp"
 
 using namespace wavescope::hw;
 using wavescope::Error;

@@ -24,7 +24,9 @@
 #include "wavescope/base/read_file.hpp"
 #include "wavescope/base/sha256.hpp"
 #include "wavescope/hw/ifwi/test_image.hpp"
-#include "wavescope/hw/sim/sim_store.hpp"
+#include "wavescope/hw/sim/board_commands.hpp"
+#include "wavescope/hw/sim/board_creation.hpp"
+#include "wavescope/hw/sim/board_export.hpp"
 
 using namespace wavescope::gui;
 namespace fs = std::filesystem;
@@ -46,10 +48,12 @@ void write_file(const fs::path &path, const std::vector<std::uint8_t> &bytes) {
 void create_board(const fs::path &root, const std::string &name,
                   std::vector<std::uint8_t> flash = std::vector<std::uint8_t>(kFlashSize, 0xFF),
                   const std::vector<std::string> &faults = {}) {
-  wavescope::hw::VirtualClock clock;
-  sim::Navi31Board board({}, clock, std::move(flash));
-  for (const auto &f : faults) board.arm_fault(sim::parse_fault(f));
-  sim::SimStore(root).create(name, board);
+  sim::SimStore store(root);
+  sim::BoardRecipe recipe;
+  recipe.flash = sim::BoardRecipe::Flash::Image;
+  recipe.image = std::move(flash);
+  sim::create_board(store, name, recipe);
+  if (!faults.empty()) sim::arm_board_faults(store, name, faults, false);
 }
 
 // The board as the store keeps it after the panel's commands.
@@ -59,12 +63,11 @@ struct BoardAfter {
 };
 BoardAfter board_after(const fs::path &root, const std::string &name, bool power_cycle = false) {
   sim::SimStore store(root);
-  auto loaded = store.open(name);
-  if (power_cycle) {
-    loaded.board->power_cycle();
-    store.save(loaded);
-  }
-  return {sim::to_string(loaded.board->state()), loaded.board->flash()};
+  const auto status =
+      power_cycle ? sim::power_cycle_board(store, name) : sim::stored_board_status(store, name);
+  const auto image = root / (name + ".after.bin");
+  sim::export_board(store, name, image);
+  return {status.state, wavescope::read_file_bytes(image)};
 }
 
 // A controller on `root` working on `device`, backups and journals in root/work.

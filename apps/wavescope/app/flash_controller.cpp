@@ -14,8 +14,8 @@
 #include "wavescope/hw/flash/flash_operations.hpp"
 #include "wavescope/hw/ifwi/image_report.hpp"
 #include "wavescope/hw/navi31/board_probe.hpp"
+#include "wavescope/hw/sim/board_commands.hpp"
 #include "wavescope/hw/sim/board_report.hpp"
-#include "wavescope/hw/sim/sim_store.hpp"
 
 namespace wavescope::gui {
 
@@ -119,10 +119,10 @@ struct FlashController::Job {
     try {
       summary = body(*dev);
     } catch (const Error &e) {
-      findings(dev->close(json{{"error", e.what()}, {"exit_code", e.exit_code()}}));
+      findings(dev->close(json{{"error", e.what()}, {"exit_code", e.exit_code()}}.dump()));
       throw;
     }
-    findings(dev->close(summary));
+    findings(dev->close(summary.is_null() ? std::string() : summary.dump()));
   }
 };
 
@@ -363,14 +363,10 @@ bool FlashController::start_power_cycle() {
         throw Error(ErrorKind::Usage,
                     "only a simulated board (sim:NAME) can be power-cycled from here; power-cycle "
                     "a real board by hand, with no driver loading it");
-      hw::sim::SimStore store(job.sim_root);
-      auto loaded = store.open(spec->name);
-      loaded.board->power_cycle();
-      store.save(loaded, json{{"command", "power-cycle"}, {"device", spec->text()}});
+      const auto status = hw::sim::power_cycle_board(hw::sim::SimStore(job.sim_root), spec->name);
       out.device = q(spec->text());
-      out.report = q(hw::sim::to_text(
-          hw::sim::board_status(*loaded.board, spec->name, store.board_dir(spec->name))));
-      out.board_state = q(hw::sim::to_string(loaded.board->state()));
+      out.report = q(hw::sim::to_text(status));
+      out.board_state = q(status.state);
     });
   });
 }

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "wavescope/base/cancel_token.hpp"
-#include "wavescope/hw/device/device_selector.hpp"
+#include "wavescope/hw/device.hpp"
 #include "wavescope/hw/flash/flash_backup.hpp"
 #include "wavescope/hw/flash/flash_report.hpp"
 #include "wavescope/hw/flash/flash_writer.hpp"

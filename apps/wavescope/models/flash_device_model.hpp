@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "wavescope/hw/device/device_selector.hpp"
+#include "wavescope/hw/device.hpp"
 
 namespace wavescope::gui {
 

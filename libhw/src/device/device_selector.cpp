@@ -1,18 +1,20 @@
-#include "wavescope/hw/device/device_selector.hpp"
+#include "wavescope/hw/device.hpp"
 
 #include <cstdlib>
 #include <fstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "fault/usb_fault_spec.hpp"
+#include "sim/navi31_board.hpp"
+#include "sim/sim_pci_function.hpp"
+#include "usb/simulated_asm24_bridge.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/scope_guard.hpp"
-#include "wavescope/hw/device/usb_fault_spec.hpp"
 #include "wavescope/hw/remedy/refusal.hpp"
-#include "wavescope/hw/sim/sim_pci_function.hpp"
 #include "wavescope/hw/sim/sim_store.hpp"
 #include "wavescope/hw/usb/asm24_transport.hpp"
-#include "wavescope/hw/usb/simulated_asm24_bridge.hpp"
 
 namespace wavescope::hw::device {
 
@@ -32,7 +34,7 @@ public:
         options_(std::move(options)) {
     loaded_.board->begin_run(options_.expectations);
     // What happened while opening (used-up USB faults, time) belongs to the board too.
-    const OnFailure close_on_failure([this] { close(nullptr); });
+    const OnFailure close_on_failure([this] { close({}); });
     if (spec_.kind == DeviceSpec::Kind::SimPci) {
       function_ = std::make_unique<sim::SimPciFunction>(spec_.name, *loaded_.board, *loaded_.clock,
                                                         loaded_.board->config().op_cost_native);
@@ -41,7 +43,7 @@ public:
     }
   }
   ~SimulatedDevice() override {
-    best_effort([this] { close(nullptr); });
+    best_effort([this] { close({}); });
   }
 
   std::string id() const override { return spec_.text(); }
@@ -50,7 +52,7 @@ public:
   bool simulated() const override { return true; }
   sim::Navi31Board *board() override { return loaded_.board.get(); }
 
-  std::vector<sim::Finding> close(const nlohmann::json &summary = nullptr) override {
+  std::vector<sim::Finding> close(std::string_view summary_json = {}) override {
     if (closed_) return {};
     closed_ = true;
     function_.reset();
@@ -59,8 +61,8 @@ public:
     nlohmann::json list = nlohmann::json::array();
     for (const auto &f : findings) list.push_back({{"check", f.check}, {"message", f.message}});
     run["findings"] = list;
-    if (!summary.is_null()) run["summary"] = summary;
-    store_.save(loaded_, run);
+    if (!summary_json.empty()) run["summary"] = nlohmann::json::parse(summary_json);
+    store_.save(loaded_, run.dump());
     loaded_.lock = sim::SimBoardLock{};  // another command may open the board now
     return findings;
   }
@@ -101,12 +103,12 @@ class RealDevice final : public OpenedDevice {
 public:
   explicit RealDevice(std::unique_ptr<PciFunction> function) : function_(std::move(function)) {}
   ~RealDevice() override {
-    best_effort([this] { close(nullptr); });
+    best_effort([this] { close({}); });
   }
   std::string id() const override { return function_->id(); }
   PciFunction &function() override { return *function_; }
   Clock &clock() override { return clock_; }
-  std::vector<sim::Finding> close(const nlohmann::json &) override {
+  std::vector<sim::Finding> close(std::string_view) override {
     if (!closed_) function_->close();
     closed_ = true;
     return {};

@@ -2,11 +2,11 @@
 
 #include <vector>
 
+#include "sim/navi31_board.hpp"
 #include "wavescope/base/sha256.hpp"
 #include "wavescope/hw/flash/flash_operations.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
 #include "wavescope/hw/remedy/refusal.hpp"
-#include "wavescope/hw/sim/navi31_board.hpp"
 #include "wavescope/hw/sim/sim_store.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 

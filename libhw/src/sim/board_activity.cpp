@@ -1,4 +1,4 @@
-#include "wavescope/hw/sim/board_activity.hpp"
+#include "sim/board_activity.hpp"
 
 #include <fmt/format.h>
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/navi31_board.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/ifwi/test_image.hpp"
 #include "wavescope/hw/navi31/protection.hpp"

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/navi31_board.hpp"
 #include "wavescope/base/atomic_file.hpp"
 #include "wavescope/base/json_line.hpp"
 #include "wavescope/base/sha256.hpp"

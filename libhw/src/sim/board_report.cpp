@@ -3,7 +3,9 @@
 #include <chrono>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "sim/navi31_board.hpp"
 #include "wavescope/base/json_line.hpp"
 #include "wavescope/base/sha256.hpp"
 #include "wavescope/hw/navi31/protection.hpp"
@@ -58,7 +60,8 @@ std::string to_json(const BoardStatus &s) {
             {"rx_lag_trigger", s.rx_lag_trigger},
             {"op_cost_us", s.op_cost_us},
             {"psp_commits", s.psp_commits}};
-  if (s.last_run) j["last_run"] = *s.last_run;
+  if (s.last_run_json)
+    j["last_run"] = s.last_run_json->empty() ? json() : json::parse(*s.last_run_json);
   return json_line(j);
 }
 
@@ -75,10 +78,11 @@ std::string to_text(const BoardStatus &s) {
   if (s.faults.empty()) out += "  faults       none\n";
   for (const auto &f : s.faults)
     out += fmt::format("  fault        {} (matched {}, fired {})\n", f.spec, f.matched, f.fired);
-  if (s.last_run && !s.last_run->is_null()) {
-    out += "  last run     " + s.last_run->value("command", "") + " on " +
-           s.last_run->value("device", "") + '\n';
-    for (const auto &f : s.last_run->value("findings", json::array()))
+  if (s.last_run_json && !s.last_run_json->empty()) {
+    const json last_run = json::parse(*s.last_run_json);
+    out += "  last run     " + last_run.value("command", "") + " on " +
+           last_run.value("device", "") + '\n';
+    for (const auto &f : last_run.value("findings", json::array()))
       out += "    " + f["check"].get<std::string>() + ": " + f["message"].get<std::string>() + '\n';
   }
   return out;

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "sim/navi31_board.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/remedy/refusal.hpp"
 

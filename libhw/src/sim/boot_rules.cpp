@@ -1,4 +1,4 @@
-#include "wavescope/hw/sim/boot_rules.hpp"
+#include "sim/boot_rules.hpp"
 
 #include <array>
 #include <cstring>

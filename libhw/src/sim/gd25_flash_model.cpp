@@ -1,4 +1,4 @@
-#include "wavescope/hw/sim/gd25_flash_model.hpp"
+#include "sim/gd25_flash_model.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "wavescope/hw/sim/navi31_board.hpp"
+#include "sim/navi31_board.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "wavescope/hw/sim/psp_mailbox_model.hpp"
+#include "sim/psp_mailbox_model.hpp"
 
 #include <cstring>
 

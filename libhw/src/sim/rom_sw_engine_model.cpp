@@ -1,4 +1,4 @@
-#include "wavescope/hw/sim/rom_sw_engine_model.hpp"
+#include "sim/rom_sw_engine_model.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

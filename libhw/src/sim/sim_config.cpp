@@ -1,4 +1,4 @@
-#include "wavescope/hw/sim/sim_config.hpp"
+#include "sim/sim_config.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "wavescope/hw/sim/sim_pci_function.hpp"
+#include "sim/sim_pci_function.hpp"
 
 #include <fmt/format.h>
 

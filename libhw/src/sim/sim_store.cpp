@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "sim/navi31_board.hpp"
 #include "wavescope/base/atomic_file.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
@@ -82,14 +84,19 @@ bool SimStore::exists(const std::string &name) const {
   return fs::exists(board_dir(name) / "board.json");
 }
 
+LoadedBoard::LoadedBoard() = default;
+LoadedBoard::LoadedBoard(LoadedBoard &&) noexcept = default;
+LoadedBoard &LoadedBoard::operator=(LoadedBoard &&) noexcept = default;
+LoadedBoard::~LoadedBoard() = default;
+
 void SimStore::write(const std::string &name, Navi31Board &board,
-                     const nlohmann::json &last_run) const {
+                     std::string_view last_run_json) const {
   const auto dir = board_dir(name);
   const auto &flash = board.flash();
   write_file_atomically(dir / "flash.bin",
                         std::span<const unsigned char>(flash.data(), flash.size()));
   nlohmann::json j = board.save();
-  if (!last_run.is_null()) j["last_run"] = last_run;
+  if (!last_run_json.empty()) j["last_run"] = nlohmann::json::parse(last_run_json);
   write_file_atomically(dir / "board.json", j.dump(1));
 }
 
@@ -106,7 +113,7 @@ void SimStore::create(const std::string &name, Navi31Board &board) {
     throw Error(ErrorKind::Internal,
                 fmt::format("cannot create {}: {}", board_dir(name).string(), ec.message()));
   SimBoardLock lock(board_dir(name) / "lock", name);
-  write(name, board, nullptr);
+  write(name, board, {});
 }
 
 LoadedBoard SimStore::open(const std::string &name) const {
@@ -141,13 +148,14 @@ LoadedBoard SimStore::open(const std::string &name) const {
   }
   loaded.clock = std::make_unique<VirtualClock>();
   loaded.clock->advance(Clock::Duration(j.value("time_ns", std::int64_t{0})));
-  loaded.last_run = j.value("last_run", nlohmann::json());
+  if (auto last = j.find("last_run"); last != j.end() && !last->is_null())
+    loaded.last_run_json = last->dump();
   loaded.board = Navi31Board::load(j, *loaded.clock, std::move(flash));
   return loaded;
 }
 
-void SimStore::save(LoadedBoard &loaded, const nlohmann::json &last_run) const {
-  write(loaded.name, *loaded.board, last_run);
+void SimStore::save(LoadedBoard &loaded, std::string_view last_run_json) const {
+  write(loaded.name, *loaded.board, last_run_json);
 }
 
 void SimStore::remove(const std::string &name) {

@@ -1,4 +1,4 @@
-#include "wavescope/hw/usb/simulated_asm24_bridge.hpp"
+#include "usb/simulated_asm24_bridge.hpp"
 
 #include <algorithm>
 #include <bit>

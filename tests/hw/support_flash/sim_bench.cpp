@@ -1,11 +1,11 @@
 #include "sim_bench.hpp"
 
+#include "sim/sim_pci_function.hpp"
+#include "sim/sim_random.hpp"
+#include "usb/simulated_asm24_bridge.hpp"
 #include "wavescope/hw/ifwi/test_image.hpp"
 #include "wavescope/hw/navi31/spi_flash_facts.hpp"
-#include "wavescope/hw/sim/sim_pci_function.hpp"
-#include "wavescope/hw/sim/sim_random.hpp"
 #include "wavescope/hw/usb/asm24_transport.hpp"
-#include "wavescope/hw/usb/simulated_asm24_bridge.hpp"
 
 namespace wavescope::testing {
 

@@ -7,12 +7,12 @@
 #include <memory>
 #include <vector>
 
-#include "wavescope/hw/sim/navi31_board.hpp"
-#include "wavescope/hw/sim/sim_config.hpp"
+#include "fault/usb_fault_plan.hpp"
+#include "sim/navi31_board.hpp"
+#include "sim/sim_config.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/transport/mmio.hpp"
 #include "wavescope/hw/transport/pci_function.hpp"
-#include "wavescope/hw/usb/usb_fault_plan.hpp"
 
 namespace wavescope::hw {
 class SimulatedAsm24Bridge;

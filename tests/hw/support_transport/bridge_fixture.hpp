@@ -6,10 +6,10 @@
 #include <memory>
 
 #include "test_endpoint.hpp"
+#include "usb/simulated_asm24_bridge.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/usb/asm24_transport.hpp"
 #include "wavescope/hw/usb/recording_usb_device.hpp"
-#include "wavescope/hw/usb/simulated_asm24_bridge.hpp"
 
 namespace wavescope::testing {
 

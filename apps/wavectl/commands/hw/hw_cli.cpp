@@ -150,11 +150,11 @@ void run_on_device(const DeviceOptions &options, const CliContext &context,
   } catch (const Error &e) {
     std::cout.flush();
     log.record(device->id(), failed(e));
-    report(device->close(failed(e)));
+    report(device->close(failed(e).dump()));
     throw;
   }
   log.record(device->id(), {{"exit_code", 0}, {"summary", summary}});
-  report(device->close(summary));
+  report(device->close(summary.is_null() ? std::string() : summary.dump()));
 }
 
 EtaProgressPrinter::EtaProgressPrinter(bool enabled, bool simulated_time)

@@ -20,7 +20,7 @@
 #include "cli_context.hpp"
 #include "wavescope/base/cancel_token.hpp"
 #include "wavescope/base/progress_eta.hpp"
-#include "wavescope/hw/device/device_selector.hpp"
+#include "wavescope/hw/device.hpp"
 #include "wavescope/hw/flash/flash_session.hpp"
 
 namespace wavectl::hw_cli {

@@ -11,7 +11,7 @@
 #include "commands/hw/refusal_wording.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/read_file.hpp"
-#include "wavescope/hw/device/usb_fault_spec.hpp"
+#include "wavescope/hw/sim/board_commands.hpp"
 #include "wavescope/hw/sim/board_creation.hpp"
 #include "wavescope/hw/sim/board_export.hpp"
 #include "wavescope/hw/sim/board_report.hpp"
@@ -23,8 +23,6 @@ namespace {
 
 using namespace wavescope;
 using namespace wavescope::hw;
-using nlohmann::json;
-
 struct SimArgs {
   std::string root;
   std::string name;
@@ -67,16 +65,6 @@ void create(const SimArgs &args, const std::string &state, const std::string &im
   }
 }
 
-template <typename F>
-void with_board(const SimArgs &args, const char *command, F &&change, const CliContext &ctx) {
-  auto store = store_of(args);
-  auto loaded = store.open(args.name);
-  change(*loaded.board);
-  store.save(loaded, json{{"command", command}, {"device", "sim:" + args.name}});
-  hw_cli::print_report(sim::board_status(*loaded.board, args.name, store.board_dir(args.name)),
-                       ctx);
-}
-
 void add_create_command(CLI::App &sim, CliContext &context) {
   auto *cmd = sim.add_subcommand(
       "create", "Create a simulated board (powers on: BOOTED if its flash boots, else BRICKED)");
@@ -108,11 +96,7 @@ void add_status_command(CLI::App &sim, CliContext &context) {
   add_name(*cmd, *args);
   add_json_flag(*cmd, context);
   cmd->callback([args, &context] {
-    auto store = store_of(*args);
-    auto loaded = store.open(args->name);
-    auto status = sim::board_status(*loaded.board, args->name, store.board_dir(args->name));
-    status.last_run = loaded.last_run;
-    hw_cli::print_report(status, context);
+    hw_cli::print_report(sim::stored_board_status(store_of(*args), args->name), context);
   });
 }
 
@@ -123,8 +107,7 @@ void add_power_cycle_command(CLI::App &sim, CliContext &context) {
   add_name(*cmd, *args);
   add_json_flag(*cmd, context);
   cmd->callback([args, &context] {
-    with_board(
-        *args, "power-cycle", [](sim::Navi31Board &b) { b.power_cycle(); }, context);
+    hw_cli::print_report(sim::power_cycle_board(store_of(*args), args->name), context);
   });
 }
 
@@ -135,8 +118,7 @@ void add_load_driver_command(CLI::App &sim, CliContext &context) {
   add_name(*cmd, *args);
   add_json_flag(*cmd, context);
   cmd->callback([args, &context] {
-    with_board(
-        *args, "load-driver", [](sim::Navi31Board &b) { b.load_driver(); }, context);
+    hw_cli::print_report(sim::load_driver_on_board(store_of(*args), args->name), context);
   });
 }
 
@@ -158,21 +140,8 @@ void add_fault_command(CLI::App &sim, CliContext &context) {
   add_json_flag(*cmd, context);
   cmd->callback([args, specs, clear, &context] {
     if (specs->empty() && !*clear) throw Error(ErrorKind::Usage, "give a fault SPEC or --clear");
-    std::vector<sim::Fault> parsed;
-    for (const auto &s : *specs) {
-      parsed.push_back(sim::parse_fault(s));
-      if (parsed.back().kind == sim::FaultKind::Usb) {
-        UsbFaultPlan check;
-        device::apply_usb_fault(check, parsed.back().usb_spec);
-      }
-    }
-    with_board(
-        *args, "fault",
-        [&](sim::Navi31Board &b) {
-          if (*clear) b.faults().clear();
-          for (auto &f : parsed) b.arm_fault(f);
-        },
-        context);
+    hw_cli::print_report(sim::arm_board_faults(store_of(*args), args->name, *specs, *clear),
+                         context);
   });
 }
 
@@ -185,12 +154,7 @@ void add_configure_command(CLI::App &sim, CliContext &context) {
   cmd->add_option("SETTING", *settings, "KEY=VALUE")->required();
   add_json_flag(*cmd, context);
   cmd->callback([args, settings, &context] {
-    with_board(
-        *args, "configure",
-        [&](sim::Navi31Board &b) {
-          for (const auto &s : *settings) sim::apply_config_override(b.mutable_config(), s);
-        },
-        context);
+    hw_cli::print_report(sim::configure_board(store_of(*args), args->name, *settings), context);
   });
 }
 

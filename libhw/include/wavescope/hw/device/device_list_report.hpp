@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "wavescope/hw/device/device_selector.hpp"
+#include "wavescope/hw/device.hpp"
 
 namespace wavescope::hw::device {
 

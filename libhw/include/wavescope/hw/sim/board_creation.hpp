@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "wavescope/hw/sim/board_report.hpp"
-#include "wavescope/hw/sim/navi31_board.hpp"
+#include "wavescope/hw/sim/board_state.hpp"
 #include "wavescope/hw/sim/sim_store.hpp"
 
 namespace wavescope::hw::sim {

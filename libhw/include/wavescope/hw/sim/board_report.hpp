@@ -2,15 +2,15 @@
 // What `sim create`, `sim status`, `sim remove` and the other board commands report about a
 // simulated board, and the printers for it: JSON (one object, one line) and text.
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
-
-#include "wavescope/hw/sim/navi31_board.hpp"
+#include <vector>
 
 namespace wavescope::hw::sim {
+
+class Navi31Board;
 
 struct BoardFaultStatus {
   std::string spec;
@@ -32,8 +32,9 @@ struct BoardStatus {
   std::string rx_lag_trigger;  // "rx" | "any"
   double op_cost_us = 0;
   std::uint64_t psp_commits = 0;
-  // `sim status` also shows what the previous command left (null when nothing ran yet).
-  std::optional<nlohmann::json> last_run;
+  // `sim status` also shows the JSON report the previous command left ("" when nothing ran yet;
+  // printed as null); other reports leave it out.
+  std::optional<std::string> last_run_json;
 };
 
 BoardStatus board_status(Navi31Board &board, const std::string &name,

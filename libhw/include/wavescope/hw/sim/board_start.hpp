@@ -5,9 +5,11 @@
 #include <optional>
 #include <string_view>
 
-#include "wavescope/hw/sim/navi31_board.hpp"
+#include "wavescope/hw/sim/board_state.hpp"
 
 namespace wavescope::hw::sim {
+
+class Navi31Board;
 
 // "bricked", "booted" or "sos"; nullopt for any other name (including the states a board only
 // reaches by running: updated, offline).

@@ -7,14 +7,14 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "wavescope/hw/sim/navi31_board.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 
 namespace wavescope::hw::sim {
+
+class Navi31Board;  // the simulator itself, private to libhw
 
 // An exclusive lock on one board's folder (flock), released on destruction.
 class SimBoardLock {
@@ -33,10 +33,15 @@ private:
 
 // A board loaded from the store, with the virtual clock it runs on (restored to its saved time).
 struct LoadedBoard {
+  LoadedBoard();
+  LoadedBoard(LoadedBoard &&) noexcept;
+  LoadedBoard &operator=(LoadedBoard &&) noexcept;
+  ~LoadedBoard();
+
   std::string name;
   std::unique_ptr<VirtualClock> clock;
   std::unique_ptr<Navi31Board> board;
-  nlohmann::json last_run;  // what the previous command left (may be null)
+  std::string last_run_json;  // the JSON report the previous command left ("" when none)
   SimBoardLock lock;
 };
 
@@ -55,12 +60,12 @@ public:
   void create(const std::string &name, Navi31Board &board);
   // Loads and locks a board; throws Error(Device) naming the store when there is none.
   LoadedBoard open(const std::string &name) const;
-  // Writes a loaded board back, with what this run left for `sim status`.
-  void save(LoadedBoard &loaded, const nlohmann::json &last_run = nullptr) const;
+  // Writes a loaded board back, with the JSON report this run left for `sim status` ("" for none).
+  void save(LoadedBoard &loaded, std::string_view last_run_json = {}) const;
   void remove(const std::string &name);
 
 private:
-  void write(const std::string &name, Navi31Board &board, const nlohmann::json &last_run) const;
+  void write(const std::string &name, Navi31Board &board, std::string_view last_run_json) const;
   std::filesystem::path root_;
 };
 

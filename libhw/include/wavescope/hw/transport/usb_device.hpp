@@ -6,9 +6,13 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wavescope::hw {
+
+enum class UsbTransferKind { ControlOut, ControlIn, BulkOut, BulkIn };
+std::string_view to_string(UsbTransferKind kind);
 
 struct UsbControlSetup {
   std::uint8_t request_type = 0;  // bmRequestType

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "wavescope/hw/transport/usb_device.hpp"
-#include "wavescope/hw/usb/usb_fault_plan.hpp"
 
 namespace wavescope::hw {
 

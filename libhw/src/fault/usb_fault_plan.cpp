@@ -1,4 +1,4 @@
-#include "wavescope/hw/usb/usb_fault_plan.hpp"
+#include "fault/usb_fault_plan.hpp"
 
 namespace wavescope::hw {
 

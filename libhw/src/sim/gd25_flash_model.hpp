@@ -16,9 +16,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "wavescope/hw/sim/board_activity.hpp"
-#include "wavescope/hw/sim/fault_plan.hpp"
-#include "wavescope/hw/sim/sim_config.hpp"
+#include "fault/fault_plan.hpp"
+#include "sim/board_activity.hpp"
+#include "sim/sim_config.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 
 namespace wavescope::hw::sim {

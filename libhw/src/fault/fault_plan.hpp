@@ -31,7 +31,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "wavescope/hw/sim/sim_random.hpp"
+#include "sim/sim_random.hpp"
 
 namespace wavescope::hw::sim {
 

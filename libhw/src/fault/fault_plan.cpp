@@ -1,4 +1,4 @@
-#include "wavescope/hw/sim/fault_plan.hpp"
+#include "fault/fault_plan.hpp"
 
 #include <map>
 

@@ -17,12 +17,14 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "wavescope/hw/device_enumerator.hpp"
-#include "wavescope/hw/sim/navi31_board.hpp"
+#include "wavescope/hw/device/device_enumerator.hpp"
+#include "wavescope/hw/sim/run_check.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/transport/pci_function.hpp"
+
+namespace wavescope::hw::sim {
+class Navi31Board;  // the simulator, private to libhw
+}
 
 namespace wavescope::hw::device {
 
@@ -57,8 +59,9 @@ public:
   // The simulated board (nullptr for real hardware).
   virtual sim::Navi31Board *board() { return nullptr; }
   // Ends the run. For a simulator: the invariant findings of the run, and the board saved with
-  // `summary` as its last run. Idempotent; the destructor does it too (without reporting).
-  virtual std::vector<sim::Finding> close(const nlohmann::json &summary = nullptr) = 0;
+  // the command's JSON report `summary_json` ("" for none) as its last run. Idempotent; the
+  // destructor does it too (without reporting).
+  virtual std::vector<sim::Finding> close(std::string_view summary_json = {}) = 0;
 };
 
 // Opens `spec`, or with no spec the first real device. Throws Error(Device) when there is none.

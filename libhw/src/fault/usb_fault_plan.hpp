@@ -14,9 +14,6 @@
 
 namespace wavescope::hw {
 
-enum class UsbTransferKind { ControlOut, ControlIn, BulkOut, BulkIn };
-std::string_view to_string(UsbTransferKind kind);
-
 // What happens to a transfer a fault hits. Short: the first `short_length` bytes get through.
 enum class UsbFaultEffect { Io, Stall, Timeout, NoDevice, Overflow, Short };
 

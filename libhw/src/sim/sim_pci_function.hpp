@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "wavescope/hw/sim/navi31_board.hpp"
+#include "sim/navi31_board.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/transport/pci_function.hpp"
 

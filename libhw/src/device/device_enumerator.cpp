@@ -1,4 +1,4 @@
-#include "wavescope/hw/device_enumerator.hpp"
+#include "wavescope/hw/device/device_enumerator.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "wavescope/hw/device/usb_fault_spec.hpp"
+#include "fault/usb_fault_spec.hpp"
 
 #include <algorithm>
 #include <map>

@@ -13,7 +13,7 @@
 
 #include <string>
 
-#include "wavescope/hw/usb/usb_fault_plan.hpp"
+#include "fault/usb_fault_plan.hpp"
 
 namespace wavescope::hw::device {
 

@@ -12,11 +12,11 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "wavescope/hw/sim/board_activity.hpp"
-#include "wavescope/hw/sim/boot_rules.hpp"
-#include "wavescope/hw/sim/fault_plan.hpp"
-#include "wavescope/hw/sim/gd25_flash_model.hpp"
-#include "wavescope/hw/sim/sim_config.hpp"
+#include "fault/fault_plan.hpp"
+#include "sim/board_activity.hpp"
+#include "sim/boot_rules.hpp"
+#include "sim/gd25_flash_model.hpp"
+#include "sim/sim_config.hpp"
 
 namespace wavescope::hw::sim {
 

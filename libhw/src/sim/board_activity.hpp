@@ -10,14 +10,9 @@
 #include <string>
 #include <vector>
 
-namespace wavescope::hw::sim {
+#include "wavescope/hw/sim/run_check.hpp"
 
-// One finding: which invariant (I1..I7) or "protocol" and a sentence saying what and where.
-struct Finding {
-  std::string check;
-  std::string message;
-  bool operator==(const Finding &) const = default;
-};
+namespace wavescope::hw::sim {
 
 class BoardActivity {
 public:

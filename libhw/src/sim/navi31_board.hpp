@@ -18,22 +18,20 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "wavescope/hw/sim/board_activity.hpp"
-#include "wavescope/hw/sim/boot_rules.hpp"
-#include "wavescope/hw/sim/fault_plan.hpp"
-#include "wavescope/hw/sim/gd25_flash_model.hpp"
-#include "wavescope/hw/sim/psp_mailbox_model.hpp"
-#include "wavescope/hw/sim/rom_sw_engine_model.hpp"
-#include "wavescope/hw/sim/sim_config.hpp"
+#include "fault/fault_plan.hpp"
+#include "sim/board_activity.hpp"
+#include "sim/boot_rules.hpp"
+#include "sim/gd25_flash_model.hpp"
+#include "sim/psp_mailbox_model.hpp"
+#include "sim/rom_sw_engine_model.hpp"
+#include "sim/sim_config.hpp"
+#include "wavescope/hw/sim/board_state.hpp"
+#include "wavescope/hw/sim/run_check.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/transport/pcie_config_space.hpp"
 #include "wavescope/hw/transport/pcie_endpoint_model.hpp"
 
 namespace wavescope::hw::sim {
-
-enum class BoardState { Bricked, Booted, Sos, Updated, Offline };
-const char *to_string(BoardState state);
-std::optional<BoardState> parse_board_state(const std::string &text);
 
 // One recorded BAR5 access (§10.11 observability).
 struct BoardTraceEntry {
@@ -41,12 +39,6 @@ struct BoardTraceEntry {
   bool write = false;
   std::uint32_t offset = 0;
   std::uint32_t value = 0;
-};
-
-// What the harness knows about the tool run it is about to start (for I3 and I7).
-struct RunExpectations {
-  bool read_only = false;
-  bool protection_change_allowed = false;
 };
 
 class Navi31Board final : public PcieEndpointModel {

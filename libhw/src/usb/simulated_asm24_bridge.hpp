@@ -11,11 +11,11 @@
 #include <optional>
 #include <vector>
 
+#include "fault/usb_fault_plan.hpp"
 #include "wavescope/hw/transport/clock.hpp"
 #include "wavescope/hw/transport/pcie_config_space.hpp"
 #include "wavescope/hw/transport/pcie_endpoint_model.hpp"
 #include "wavescope/hw/transport/usb_device.hpp"
-#include "wavescope/hw/usb/usb_fault_plan.hpp"
 
 namespace wavescope::hw {
 

@@ -105,7 +105,8 @@ std::string to_json_line(const RunRecord &r) {
 }
 
 std::string to_text_line(const RunRecord &r) {
-  if (!r.checked) return fmt::format("{}  {}  ran (not checked; use --check)", r.kernel, r.target);
+  if (!r.checked)
+    return fmt::format("{}  {}  ran (not checked against the interpreter)", r.kernel, r.target);
   return fmt::format("{}  {}  max abs {:.3g}  max rel {:.3g}  {}", r.kernel, r.target,
                      r.max_abs_err, r.max_rel_err,
                      r.ok ? "ok"

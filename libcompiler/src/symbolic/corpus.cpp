@@ -15,6 +15,37 @@
 
 namespace wavescope::compiler::symbolic {
 
+VariableDecl parse_variable_decl(std::string_view spec) {
+  auto bad = [&](const std::string &why) {
+    return Error(ErrorKind::Usage, fmt::format("{} (expected NAME=MIN:MAX or NAME=MIN:MAX:DTYPE, "
+                                               "e.g. a=0:7 or x=-10:10:int32)",
+                                               why));
+  };
+  const auto eq = spec.find('=');
+  if (eq == std::string_view::npos || eq == 0) throw bad("no NAME=");
+  VariableDecl v;
+  v.name = std::string(spec.substr(0, eq));
+  std::vector<std::string_view> parts;
+  for (std::size_t start = eq + 1;;) {
+    const auto colon = spec.find(':', start);
+    parts.push_back(spec.substr(start, colon == std::string_view::npos ? colon : colon - start));
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  if (parts.size() < 2 || parts.size() > 3) throw bad("expected MIN:MAX");
+  const auto lo = parse_int(parts[0]), hi = parse_int(parts[1]);
+  if (!lo || !hi) throw bad("MIN and MAX must be integers");
+  if (*lo > *hi) throw bad("MIN is greater than MAX");
+  v.min = *lo;
+  v.max = *hi;
+  if (parts.size() == 3) {
+    const auto t = parse_dtype(parts[2]);
+    if (!t || !is_int(*t)) throw bad("'" + std::string(parts[2]) + "' is not an integer dtype");
+    v.dtype = *t;
+  }
+  return v;
+}
+
 using nlohmann::json;
 
 namespace {

@@ -339,7 +339,8 @@ private:
       mutable_scope_->declare(t.text, -kIntInfinity, kIntInfinity);
       return mutable_scope_->lookup(t.text);
     }
-    fail(t, "unknown variable '" + t.text + "' (declare it, e.g. --var " + t.text + "=0:7)");
+    fail(t,
+         "unknown variable '" + t.text + "' (declare it with its range, e.g. " + t.text + "=0:7)");
   }
 
   [[noreturn, gnu::noinline]] void fail_unknown_function(const Token &t) const {

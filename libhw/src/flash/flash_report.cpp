@@ -180,7 +180,7 @@ std::string to_text(const FlashWriteReport &r) {
                     dry ? std::string("would be taken") : s.backup->string(),
                     s.backup_reused ? "existing, checked" : "read twice, equal", s.backup_sha256);
   else
-    out += "backup     none (--no-backup)\n";
+    out += "backup     none (as asked)\n";
   if (s.protection_cleared)
     out += fmt::format("protection {} cleared{}\n", s.protection_before,
                        s.protection_restored ? ", restored after the final verify" : "");

@@ -356,7 +356,7 @@ void take_backup(FlashSession &session, const std::string &device_id, const Writ
     }
   } else if (request.no_backup) {
     summary.warnings.push_back(
-        "no backup taken (--no-backup): the chip's current contents are not saved");
+        "no backup taken, as asked: the chip's current contents are not saved");
   } else if (request.backup && fs::exists(*request.backup)) {
     const auto bytes = read_file_bytes(*request.backup, "backup");
     if (bytes.size() != kFlashSize)

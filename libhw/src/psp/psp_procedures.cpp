@@ -54,8 +54,8 @@ PspProbeResult psp_probe(Mmio &bar5, Clock &clock, const MailboxOptions &options
     result.advice = kGatedAdvice;
   else if (result.transfer_type)
     result.advice =
-        fmt::format("the PSP asks for IFWI item 0x{:02X} (phase {}): `psp ifwi-all IMAGE "
-                    "--yes` can stream a full image",
+        fmt::format("the PSP asks for IFWI item 0x{:02X} (phase {}): streaming a whole image "
+                    "item by item (ifwi-all) answers it",
                     *result.transfer_type & 0xFF, (*result.transfer_type >> 8) & 0xFF);
   return result;
 }

@@ -193,7 +193,7 @@ std::string to_text(const CatalogueReport &report) {
   return fmt::format("{} counter catalogue: {} counters\n", to_string(report.family),
                      table.rows()) +
          table.render() +
-         "[!] public sources disagree on this select; see `--json` for the caveat\n";
+         "[!] public sources disagree on this select; the JSON form gives the caveat\n";
 }
 
 }  // namespace wavescope::trace::pmc

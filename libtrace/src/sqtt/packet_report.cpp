@@ -55,7 +55,7 @@ std::string notes_text(const DecodeSummary &s) {
   if (n.missing_layout_header)
     text += "\nnote: the first packet is not a LAYOUT_HEADER; decoded as RDNA3 (as tinygrad does)";
   if (n.layout_mismatch)
-    text += fmt::format("\nnote: the LAYOUT_HEADER says layout {}, decoded as {} (--arch)",
+    text += fmt::format("\nnote: the LAYOUT_HEADER says layout {}, decoded as {} (as asked)",
                         s.layout.value_or(0), to_string(s.family));
   if (n.byte_aligned_ts_delta_s8_w3)
     text +=

@@ -149,7 +149,8 @@ std::string to_text(const WavesReport &report) {
   out +=
       fmt::format("\n{} waves in {} blobs of {} ({})\n", r.waves.size(), r.blobs, r.source, r.arch);
   if (report.instructions)
-    out += "(the per-instruction stream is printed with --json; see also `sqtt insts`)\n";
+    out += "(the per-instruction stream is in the JSON form; per-PC statistics are a report of "
+           "their own)\n";
   return out;
 }
 

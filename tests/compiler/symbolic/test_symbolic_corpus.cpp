@@ -107,3 +107,34 @@ TEST_CASE("a reference bound beyond 64 bits (tinygrad's unbounded weak int) mean
                                "cases.jsonl:2"),
       Catch::Contains("expected_min: expected an integer"));
 }
+
+TEST_CASE("a variable declaration NAME=MIN:MAX[:DTYPE] parses, and a bad one says what is wrong") {
+  const VariableDecl a = parse_variable_decl("a=0:7");
+  CHECK(a.name == "a");
+  CHECK(a.min == 0);
+  CHECK(a.max == 7);
+  CHECK(a.dtype == dtypes::index);
+  const VariableDecl x = parse_variable_decl("x=-10:10:int32");
+  CHECK(x.min == -10);
+  CHECK(x.max == 10);
+  CHECK(x.dtype == dtypes::int32);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"=0:7", "no NAME="},
+      {"a=0", "expected MIN:MAX"},
+      {"a=0:1:int32:4", "expected MIN:MAX"},
+      {"a=x:7", "MIN and MAX must be integers"},
+      {"a=7:0", "MIN is greater than MAX"},
+      {"a=0:7:float32", "'float32' is not an integer dtype"},
+  };
+  for (const auto &[spec, why] : bad) {
+    INFO(spec);
+    try {
+      (void)parse_variable_decl(spec);
+      FAIL("accepted");
+    } catch (const wavescope::Error &e) {
+      CHECK(e.kind() == wavescope::ErrorKind::Usage);
+      CHECK(std::string(e.what()) ==
+            why + " (expected NAME=MIN:MAX or NAME=MIN:MAX:DTYPE, e.g. a=0:7 or x=-10:10:int32)");
+    }
+  }
+}

@@ -35,38 +35,12 @@ struct SimplifyArgs {
   bool list_rules = false;
 };
 
-// NAME=MIN:MAX or NAME=MIN:MAX:DTYPE
 VariableDecl parse_var(const std::string &spec) {
-  auto bad = [&](const std::string &why) {
-    return Error(ErrorKind::Usage, fmt::format("--var {}: {} (expected NAME=MIN:MAX or "
-                                               "NAME=MIN:MAX:DTYPE, e.g. a=0:7 or x=-10:10:int32)",
-                                               spec, why));
-  };
-  const auto eq = spec.find('=');
-  if (eq == std::string::npos || eq == 0) throw bad("no NAME=");
-  VariableDecl v;
-  v.name = spec.substr(0, eq);
-  std::vector<std::string> parts;
-  std::size_t start = eq + 1;
-  while (true) {
-    const auto colon = spec.find(':', start);
-    parts.push_back(
-        spec.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
-    if (colon == std::string::npos) break;
-    start = colon + 1;
+  try {
+    return parse_variable_decl(spec);
+  } catch (const Error &e) {
+    throw Error(e.kind(), fmt::format("--var {}: {}", spec, e.what()));
   }
-  if (parts.size() < 2 || parts.size() > 3) throw bad("expected MIN:MAX");
-  auto lo = parse_int(parts[0]), hi = parse_int(parts[1]);
-  if (!lo || !hi) throw bad("MIN and MAX must be integers");
-  if (*lo > *hi) throw bad("MIN is greater than MAX");
-  v.min = *lo;
-  v.max = *hi;
-  if (parts.size() == 3) {
-    auto t = parse_dtype(parts[2]);
-    if (!t || !is_int(*t)) throw bad("'" + parts[2] + "' is not an integer dtype");
-    v.dtype = *t;
-  }
-  return v;
 }
 
 void run_one(const SimplifyArgs &args, const CliContext &context) {

@@ -21,6 +21,10 @@ struct VariableDecl {
   DType dtype = dtypes::index;
 };
 
+// A variable written NAME=MIN:MAX or NAME=MIN:MAX:DTYPE (an integer dtype), e.g. a=0:7 or
+// x=-10:10:int32. Throws Error(Usage) saying what is wrong and the expected form.
+VariableDecl parse_variable_decl(std::string_view spec);
+
 struct SymbolicCase {
   std::string id;
   std::vector<VariableDecl> vars;

@@ -19,6 +19,7 @@
 #include "views/timeline_axis.hpp"
 
 class QPainter;
+class QPolygonF;
 
 namespace wavescope::gui {
 
@@ -65,6 +66,21 @@ public:
   int lane_at(int track, double y_in_track) const;
 
 private:
+  // paint()'s phases, in drawing order; the context carries the frame's shared state.
+  struct PaintContext;
+  void find_visible_tracks(PaintContext &c) const;
+  void paint_grid(PaintContext &c) const;
+  void paint_tracks(PaintContext &c) const;
+  void paint_row(PaintContext &c, int track, int row, const EndSkipIndex &skip, bool exec) const;
+  void paint_occupancy(PaintContext &c, int track, const OccupancyGroup &group) const;
+  void paint_clock(PaintContext &c, int track) const;
+  QPolygonF clock_step_line(const PaintContext &c, double top, double height, double max_hz) const;
+  void paint_bar_details(PaintContext &c) const;
+  void paint_focused_wave(PaintContext &c) const;
+  void paint_pc_events(PaintContext &c) const;
+  void paint_selection(PaintContext &c) const;
+  void paint_measure(PaintContext &c) const;
+
   // wave_timeline_labels.cpp: the label column and the axes, drawn over the tracks.
   void paint_labels(QPainter &p, const TimelineFrame &frame, int first_track, int last_track) const;
   void paint_axes(QPainter &p, const TimelineFrame &frame,

@@ -239,24 +239,21 @@ void ProfileBuilder::link_programs() {
   }
 }
 
-Profile ProfileBuilder::build() {
-  link_programs();
-  // 1. Clock offsets, by device (a later registration of a name replaced the earlier one).
-  for (const auto &d : profile_.devices) device_index(d.name);
-  std::vector<Picoseconds> offset(device_names_.size(), 0);
-  for (const auto &d : profile_.devices) offset[device_index(d.name)] = d.clock_offset;
-
-  // 2. Flatten into per-device lists in recording order, ranges and graph entries aligned.
-  struct Flat {
+// build() step 2's result: each device's events in recording order, ranges and graph entries on
+// the host clock (not yet relative to the origin).
+struct ProfileBuilder::Flattened {
+  struct Event {
     Picoseconds st, et;
     const Record *record;
   };
-  std::vector<std::vector<Flat>> per_device(device_names_.size());
+  std::vector<Picoseconds> offset;  // each device's clock offset (step 1)
+  std::vector<std::vector<Event>> per_device;
   std::vector<std::uint32_t> appearance;  // devices in order of their first event
-  std::vector<bool> seen(device_names_.size(), false);
+  std::vector<bool> seen;
   std::vector<Record> graph_records;  // synthetic ranges for graph spans and entries
-  graph_records.reserve(records_.size());
-  auto put = [&](std::uint32_t device, Picoseconds st, Picoseconds et, const Record *r) {
+  std::vector<GraphBatch> graphs;     // the graph batches with aligned times
+
+  void put(std::uint32_t device, Picoseconds st, Picoseconds et, const Record *r) {
     if (device >= per_device.size()) {
       per_device.resize(device + 1);
       seen.resize(device + 1, false);
@@ -267,251 +264,334 @@ Profile ProfileBuilder::build() {
       appearance.push_back(device);
     }
     per_device[device].push_back({st, et, r});
-  };
+  }
+};
+
+// build() steps 4-6 for one device: its sorted events replayed into a span track, a memory track
+// and a counter track.
+class ProfileBuilder::DeviceReplay {
+public:
+  DeviceReplay(ProfileBuilder &builder, std::uint32_t device);
+  void replay(const Flattened::Event &f, Picoseconds origin);
+  // Frees the buffers still alive at the end and keeps the tracks that have content.
+  void finish(std::vector<Track> &tracks);
+
+private:
+  void add_span(const Record &r, Picoseconds st, Picoseconds et);
+  void add_execution(const Record &r, Picoseconds st);
+  void allocate(const Record &r, Picoseconds st);
+  void release(const Record &r, Picoseconds st);
+  std::vector<BufferUser> users_of(std::uint64_t key);
+  void free_buffer(std::uint64_t key, Picoseconds at, bool in_profile);
+
+  ProfileBuilder &builder_;
+  Profile &p_;
+  const std::string &name_;
+  const bool host_;
+  Track timeline_, memory_, counter_;
+  bool has_memory_ = false;
+  bool exec_pending_ = false;
+  std::uint64_t pending_exec_ = 0;
+  std::map<std::uint64_t, std::size_t> live_;  // buffer key -> index in memory_.buffers
+  std::vector<std::uint64_t> live_order_;
+  std::map<std::uint64_t, std::vector<const Record *>> buffer_runs_;
+  double total_ = 0;
+};
+
+Profile ProfileBuilder::build() {
+  link_programs();
+  Flattened flat;
+  flat.offset = clock_offsets();
+  flatten(flat);
+  const Picoseconds origin = place_origin(flat);
+  order_tracks_and_events(device_tracks(flat, origin));
+  add_flows(origin);
+  return std::move(profile_);
+}
+
+// 1. Clock offsets, by device (a later registration of a name replaced the earlier one).
+std::vector<Picoseconds> ProfileBuilder::clock_offsets() {
+  for (const auto &d : profile_.devices) device_index(d.name);
+  std::vector<Picoseconds> offset(device_names_.size(), 0);
+  for (const auto &d : profile_.devices) offset[device_index(d.name)] = d.clock_offset;
+  return offset;
+}
+
+// 2. Flatten into per-device lists in recording order, ranges and graph entries aligned.
+void ProfileBuilder::flatten(Flattened &flat) {
+  flat.per_device.resize(device_names_.size());
+  flat.seen.resize(device_names_.size(), false);
+  flat.graph_records.reserve(records_.size());
   // Graph records are made first, so pointers into graph_records stay valid.
   std::size_t graph_records_needed = 0;
   for (const auto &r : records_)
     if (r.kind == Kind::Graph) graph_records_needed += 1 + graphs_[r.payload].entries.size();
-  graph_records.reserve(graph_records_needed);
-  std::vector<GraphBatch> graphs_out;
+  flat.graph_records.reserve(graph_records_needed);
   for (const auto &r : records_) {
     switch (r.kind) {
     case Kind::Range: {
-      const Picoseconds off = offset[r.device];
-      put(r.device, r.start + off, r.end + off, &r);
+      const Picoseconds off = flat.offset[r.device];
+      flat.put(r.device, r.start + off, r.end + off, &r);
       break;
     }
-    case Kind::Graph: {
-      GraphBatch g = graphs_[r.payload];
-      Picoseconds st = 0, et = 0;
-      bool first = true;
-      std::vector<std::pair<Picoseconds, Picoseconds>> times;
-      for (auto &e : g.entries) {
-        const auto entry_device = device_index(e.device);
-        if (entry_device >= offset.size()) offset.resize(entry_device + 1, 0);
-        const Picoseconds off = offset[entry_device];
-        times.push_back({e.start + off, e.end + off});
-        for (Picoseconds t : {e.start + off, e.end + off}) {
-          st = first ? t : std::min(st, t);
-          et = first ? t : std::max(et, t);
-          first = false;
-        }
-      }
-      Record span;
-      span.kind = Kind::Range;
-      span.device = r.device;
-      span.name = intern(fmt::format("batched {}", g.entries.size()));
-      span.has_end = true;
-      graph_records.push_back(span);
-      if (!g.entries.empty()) put(r.device, st, et, &graph_records.back());
-      for (std::size_t i = 0; i < g.entries.size(); ++i) {
-        Record entry;
-        entry.kind = Kind::Range;
-        entry.device = device_index(g.entries[i].device);
-        entry.name = intern(g.entries[i].name);
-        entry.has_end = true;
-        graph_records.push_back(entry);
-        put(entry.device, times[i].first, times[i].second, &graph_records.back());
-        g.entries[i].start = times[i].first;
-        g.entries[i].end = times[i].second;
-      }
-      g.start = st;
-      g.end = et;
-      graphs_out.push_back(std::move(g));
-      break;
-    }
-    case Kind::Marker: put(device_index(""), r.start, r.start, &r); break;
-    default: put(r.device, r.start, r.start, &r);
+    case Kind::Graph: flatten_graph(r, flat); break;
+    case Kind::Marker: flat.put(device_index(""), r.start, r.start, &r); break;
+    default: flat.put(r.device, r.start, r.start, &r);
     }
   }
+}
 
-  // 3. The origin: the earliest timestamp, down to a whole microsecond.
+// A graph batch becomes a span on its own track covering its entries, and each entry a span on
+// its device's track, all on the host clock.
+void ProfileBuilder::flatten_graph(const Record &r, Flattened &flat) {
+  GraphBatch g = graphs_[r.payload];
+  Picoseconds st = 0, et = 0;
+  bool first = true;
+  std::vector<std::pair<Picoseconds, Picoseconds>> times;
+  for (auto &e : g.entries) {
+    const auto entry_device = device_index(e.device);
+    if (entry_device >= flat.offset.size()) flat.offset.resize(entry_device + 1, 0);
+    const Picoseconds off = flat.offset[entry_device];
+    times.push_back({e.start + off, e.end + off});
+    for (Picoseconds t : {e.start + off, e.end + off}) {
+      st = first ? t : std::min(st, t);
+      et = first ? t : std::max(et, t);
+      first = false;
+    }
+  }
+  Record span;
+  span.kind = Kind::Range;
+  span.device = r.device;
+  span.name = intern(fmt::format("batched {}", g.entries.size()));
+  span.has_end = true;
+  flat.graph_records.push_back(span);
+  if (!g.entries.empty()) flat.put(r.device, st, et, &flat.graph_records.back());
+  for (std::size_t i = 0; i < g.entries.size(); ++i) {
+    Record entry;
+    entry.kind = Kind::Range;
+    entry.device = device_index(g.entries[i].device);
+    entry.name = intern(g.entries[i].name);
+    entry.has_end = true;
+    flat.graph_records.push_back(entry);
+    flat.put(entry.device, times[i].first, times[i].second, &flat.graph_records.back());
+    g.entries[i].start = times[i].first;
+    g.entries[i].end = times[i].second;
+  }
+  g.start = st;
+  g.end = et;
+  flat.graphs.push_back(std::move(g));
+}
+
+// 3. The origin: the earliest timestamp, down to a whole microsecond. Sets the duration and
+// moves the graph batches, made relative to it, into the profile.
+Picoseconds ProfileBuilder::place_origin(Flattened &flat) {
   bool any = false;
   Picoseconds first_us = 0, last = 0;
-  for (const auto &events : per_device)
+  for (const auto &events : flat.per_device)
     for (const auto &f : events) {
       first_us = any ? std::min(first_us, floor_us(f.st)) : floor_us(f.st);
       last = any ? std::max(last, f.et) : f.et;
       any = true;
     }
   const Picoseconds origin = first_us * kPicosPerMicro;
-  Profile &p = profile_;
-  p.duration = any ? last - origin : 0;
-  for (auto &g : graphs_out) {
+  profile_.duration = any ? last - origin : 0;
+  for (auto &g : flat.graphs) {
     g.start -= origin;
     g.end -= origin;
     for (auto &e : g.entries) e.start -= origin, e.end -= origin;
   }
-  p.graphs = std::move(graphs_out);
+  profile_.graphs = std::move(flat.graphs);
+  return origin;
+}
 
-  // 4-6. Tracks per device.
+// 4-6. Tracks per device, in order of the devices' first events.
+std::vector<Track> ProfileBuilder::device_tracks(Flattened &flat, Picoseconds origin) {
   std::vector<Track> tracks;
-  for (const std::uint32_t device : appearance) {
-    auto &events = per_device[device];
-    const std::string &name = device_names_[device];
+  for (const std::uint32_t device : flat.appearance) {
+    auto &events = flat.per_device[device];
     std::stable_sort(events.begin(), events.end(),
-                     [](const Flat &a, const Flat &b) { return floor_us(a.st) < floor_us(b.st); });
-    Track timeline;
-    timeline.name = name;
-    timeline.device = name;
-    Track memory;
-    memory.name = name + " Memory";
-    memory.device = name;
-    memory.kind = TrackKind::Memory;
-    Track counter;
-    counter.name = name.starts_with("LINE:") ? name.substr(5) : name;
-    counter.device = name;
-    counter.kind = TrackKind::Counter;
-    bool has_memory = false;
-
-    const bool host = is_host_group(name);
-    bool exec_pending = false;
-    std::uint64_t pending_exec = 0;
-    std::map<std::uint64_t, std::size_t> live;  // buffer key -> index in memory.buffers
-    std::vector<std::uint64_t> live_order;
-    std::map<std::uint64_t, std::vector<const Record *>> buffer_runs;
-    double total = 0;
-    auto users_of = [&](std::uint64_t key) {
-      std::vector<BufferUser> users;
-      auto it = buffer_runs.find(key);
-      if (it == buffer_runs.end()) return users;
-      for (const Record *run : it->second) {
-        const auto &exec = execs_[run->payload];
-        unsigned num = 0;
-        while (num < exec.buffers.size() && exec.buffers[num] != key) ++num;
-        const bool in = std::find(exec.inputs.begin(), exec.inputs.end(), num) != exec.inputs.end();
-        const bool out =
-            std::find(exec.outputs.begin(), exec.outputs.end(), num) != exec.outputs.end();
-        users.push_back({run->key, exec.name, num,
-                         in && out ? AccessMode::ReadWrite
-                         : out     ? AccessMode::Write
-                                   : AccessMode::Read});
-      }
-      buffer_runs.erase(it);
-      return users;
-    };
-    auto free_buffer = [&](std::uint64_t key, Picoseconds at, bool in_profile) {
-      const auto it = live.find(key);
-      auto &b = memory.buffers[it->second];
-      b.freed = at;
-      b.freed_in_profile = in_profile;
-      b.users = users_of(key);
-      total -= static_cast<double>(b.bytes());
-      memory.usage.push_back({at, total});
-      live.erase(it);
-    };
-
-    for (const auto &f : events) {
-      const Record &r = *f.record;
-      const Picoseconds st = f.st - origin, et = f.et - origin;
-      switch (r.kind) {
-      case Kind::Range: {
-        if (f.et == f.st) break;  // zero-length (or open) ranges are not shown
-        Span s;
-        s.start = st;
-        s.end = et;
-        s.name = r.name;
-        s.program = r.program;
-        s.details = r.details;
-        if (exec_pending && !host) {
-          if (s.details < 0) s.details = add_details({});
-          p.span_details[static_cast<std::size_t>(s.details)].exec = pending_exec;
-          exec_pending = false;
-        }
-        timeline.spans.push_back(s);
-        break;
-      }
-      case Kind::Instant: timeline.instants.push_back({st, r.name, r.details}); break;
-      case Kind::Counter: counter.samples.push_back({st, std::bit_cast<double>(r.key)}); break;
-      case Kind::Exec: {
-        const auto &b = execs_[r.payload];
-        Execution x;
-        x.time = st;
-        x.device = name;
-        x.run = r.key;
-        x.name = b.name;
-        x.buffers = b.buffers;
-        for (unsigned i = 0; i < b.buffers.size(); ++i) {
-          const bool in = std::find(b.inputs.begin(), b.inputs.end(), i) != b.inputs.end();
-          const bool out = std::find(b.outputs.begin(), b.outputs.end(), i) != b.outputs.end();
-          x.modes.push_back(in && out ? AccessMode::ReadWrite
-                            : out     ? AccessMode::Write
-                                      : AccessMode::Read);
-        }
-        p.executions.push_back(std::move(x));
-        exec_pending = true;
-        pending_exec = r.key;
-        for (auto key : b.buffers) buffer_runs[key].push_back(&r);
-        break;
-      }
-      case Kind::Alloc: {
-        has_memory = true;
-        const auto &a = allocs_[r.payload];
-        Buffer b;
-        b.key = r.key;
-        b.dtype = a.dtype;
-        b.item_size = a.item_size;
-        b.elements = std::min<std::uint64_t>(a.elements, 1'000'000'000'000ull);
-        b.allocated = st;
-        if (live.count(r.key)) {
-          p.notes.push_back(fmt::format("{}: buffer {} allocated again before it was freed; the "
-                                        "first allocation is taken as freed then",
-                                        name, r.key));
-          free_buffer(r.key, st, true);
-        }
-        live[r.key] = memory.buffers.size();
-        live_order.push_back(r.key);
-        memory.buffers.push_back(std::move(b));
-        total += static_cast<double>(memory.buffers.back().bytes());
-        memory.usage.push_back({st, total});
-        memory.peak = std::max(memory.peak, total);
-        break;
-      }
-      case Kind::Free:
-        has_memory = true;
-        if (!live.count(r.key)) {
-          p.notes.push_back(
-              fmt::format("{}: buffer {} freed but never allocated; ignored", name, r.key));
-          break;
-        }
-        free_buffer(r.key, st, true);
-        break;
-      case Kind::Marker: {
-        auto m = markers_[r.payload];
-        m.time = st;
-        p.markers.push_back(std::move(m));
-        break;
-      }
-      case Kind::Graph: break;
-      }
-    }
-    for (const auto key : live_order)
-      if (live.count(key)) free_buffer(key, p.duration, false);
-
-    if (!timeline.spans.empty() || !timeline.instants.empty()) {
-      timeline.levels = stack_levels(timeline.spans);
-      tracks.push_back(std::move(timeline));
-    }
-    if (has_memory) {
-      p.memory_peak = std::max(p.memory_peak, memory.peak);
-      tracks.push_back(std::move(memory));
-    }
-    if (!counter.samples.empty()) {
-      for (const auto &s : counter.samples) counter.peak = std::max(counter.peak, s.value);
-      tracks.push_back(std::move(counter));
-    }
+                     [](const Flattened::Event &a, const Flattened::Event &b) {
+                       return floor_us(a.st) < floor_us(b.st);
+                     });
+    DeviceReplay replay(*this, device);
+    for (const auto &f : events) replay.replay(f, origin);
+    replay.finish(tracks);
   }
+  return tracks;
+}
+
+ProfileBuilder::DeviceReplay::DeviceReplay(ProfileBuilder &builder, std::uint32_t device)
+    : builder_(builder), p_(builder.profile_), name_(builder.device_names_[device]),
+      host_(is_host_group(name_)) {
+  timeline_.name = name_;
+  timeline_.device = name_;
+  memory_.name = name_ + " Memory";
+  memory_.device = name_;
+  memory_.kind = TrackKind::Memory;
+  counter_.name = name_.starts_with("LINE:") ? name_.substr(5) : name_;
+  counter_.device = name_;
+  counter_.kind = TrackKind::Counter;
+}
+
+void ProfileBuilder::DeviceReplay::replay(const Flattened::Event &f, Picoseconds origin) {
+  const Record &r = *f.record;
+  const Picoseconds st = f.st - origin, et = f.et - origin;
+  switch (r.kind) {
+  case Kind::Range:
+    if (f.et == f.st) break;  // zero-length (or open) ranges are not shown
+    add_span(r, st, et);
+    break;
+  case Kind::Instant: timeline_.instants.push_back({st, r.name, r.details}); break;
+  case Kind::Counter: counter_.samples.push_back({st, std::bit_cast<double>(r.key)}); break;
+  case Kind::Exec: add_execution(r, st); break;
+  case Kind::Alloc: allocate(r, st); break;
+  case Kind::Free: release(r, st); break;
+  case Kind::Marker: {
+    auto m = builder_.markers_[r.payload];
+    m.time = st;
+    p_.markers.push_back(std::move(m));
+    break;
+  }
+  case Kind::Graph: break;
+  }
+}
+
+// A device span, bound to the exec event before it.
+void ProfileBuilder::DeviceReplay::add_span(const Record &r, Picoseconds st, Picoseconds et) {
+  Span s;
+  s.start = st;
+  s.end = et;
+  s.name = r.name;
+  s.program = r.program;
+  s.details = r.details;
+  if (exec_pending_ && !host_) {
+    if (s.details < 0) s.details = builder_.add_details({});
+    p_.span_details[static_cast<std::size_t>(s.details)].exec = pending_exec_;
+    exec_pending_ = false;
+  }
+  timeline_.spans.push_back(s);
+}
+
+void ProfileBuilder::DeviceReplay::add_execution(const Record &r, Picoseconds st) {
+  const auto &b = builder_.execs_[r.payload];
+  Execution x;
+  x.time = st;
+  x.device = name_;
+  x.run = r.key;
+  x.name = b.name;
+  x.buffers = b.buffers;
+  for (unsigned i = 0; i < b.buffers.size(); ++i) {
+    const bool in = std::find(b.inputs.begin(), b.inputs.end(), i) != b.inputs.end();
+    const bool out = std::find(b.outputs.begin(), b.outputs.end(), i) != b.outputs.end();
+    x.modes.push_back(in && out ? AccessMode::ReadWrite
+                      : out     ? AccessMode::Write
+                                : AccessMode::Read);
+  }
+  p_.executions.push_back(std::move(x));
+  exec_pending_ = true;
+  pending_exec_ = r.key;
+  for (auto key : b.buffers) buffer_runs_[key].push_back(&r);
+}
+
+void ProfileBuilder::DeviceReplay::allocate(const Record &r, Picoseconds st) {
+  has_memory_ = true;
+  const auto &a = builder_.allocs_[r.payload];
+  Buffer b;
+  b.key = r.key;
+  b.dtype = a.dtype;
+  b.item_size = a.item_size;
+  b.elements = std::min<std::uint64_t>(a.elements, 1'000'000'000'000ull);
+  b.allocated = st;
+  if (live_.count(r.key)) {
+    p_.notes.push_back(fmt::format("{}: buffer {} allocated again before it was freed; the "
+                                   "first allocation is taken as freed then",
+                                   name_, r.key));
+    free_buffer(r.key, st, true);
+  }
+  live_[r.key] = memory_.buffers.size();
+  live_order_.push_back(r.key);
+  memory_.buffers.push_back(std::move(b));
+  total_ += static_cast<double>(memory_.buffers.back().bytes());
+  memory_.usage.push_back({st, total_});
+  memory_.peak = std::max(memory_.peak, total_);
+}
+
+void ProfileBuilder::DeviceReplay::release(const Record &r, Picoseconds st) {
+  has_memory_ = true;
+  if (!live_.count(r.key)) {
+    p_.notes.push_back(
+        fmt::format("{}: buffer {} freed but never allocated; ignored", name_, r.key));
+    return;
+  }
+  free_buffer(r.key, st, true);
+}
+
+// The runs that used a buffer, with the argument and mode; each run is listed once, at its free.
+std::vector<BufferUser> ProfileBuilder::DeviceReplay::users_of(std::uint64_t key) {
+  std::vector<BufferUser> users;
+  auto it = buffer_runs_.find(key);
+  if (it == buffer_runs_.end()) return users;
+  for (const Record *run : it->second) {
+    const auto &exec = builder_.execs_[run->payload];
+    unsigned num = 0;
+    while (num < exec.buffers.size() && exec.buffers[num] != key) ++num;
+    const bool in = std::find(exec.inputs.begin(), exec.inputs.end(), num) != exec.inputs.end();
+    const bool out = std::find(exec.outputs.begin(), exec.outputs.end(), num) != exec.outputs.end();
+    users.push_back({run->key, exec.name, num,
+                     in && out ? AccessMode::ReadWrite
+                     : out     ? AccessMode::Write
+                               : AccessMode::Read});
+  }
+  buffer_runs_.erase(it);
+  return users;
+}
+
+void ProfileBuilder::DeviceReplay::free_buffer(std::uint64_t key, Picoseconds at, bool in_profile) {
+  const auto it = live_.find(key);
+  auto &b = memory_.buffers[it->second];
+  b.freed = at;
+  b.freed_in_profile = in_profile;
+  b.users = users_of(key);
+  total_ -= static_cast<double>(b.bytes());
+  memory_.usage.push_back({at, total_});
+  live_.erase(it);
+}
+
+void ProfileBuilder::DeviceReplay::finish(std::vector<Track> &tracks) {
+  for (const auto key : live_order_)
+    if (live_.count(key)) free_buffer(key, p_.duration, false);
+
+  if (!timeline_.spans.empty() || !timeline_.instants.empty()) {
+    timeline_.levels = stack_levels(timeline_.spans);
+    tracks.push_back(std::move(timeline_));
+  }
+  if (has_memory_) {
+    p_.memory_peak = std::max(p_.memory_peak, memory_.peak);
+    tracks.push_back(std::move(memory_));
+  }
+  if (!counter_.samples.empty()) {
+    for (const auto &s : counter_.samples) counter_.peak = std::max(counter_.peak, s.value);
+    tracks.push_back(std::move(counter_));
+  }
+}
+
+// 7. Track order; 8. markers (and executions) by time.
+void ProfileBuilder::order_tracks_and_events(std::vector<Track> tracks) {
+  Profile &p = profile_;
   std::stable_sort(p.markers.begin(), p.markers.end(),
                    [](const Marker &a, const Marker &b) { return a.time < b.time; });
   std::stable_sort(p.executions.begin(), p.executions.end(),
                    [](const Execution &a, const Execution &b) { return a.time < b.time; });
-
-  // 7. Track order.
   std::stable_sort(tracks.begin(), tracks.end(), [](const Track &a, const Track &b) {
     return track_order_key(a.name) < track_order_key(b.name);
   });
   p.tracks = std::move(tracks);
+}
 
+// The flows between the ordered tracks' spans, relative to the origin; a flow whose end has no
+// span track is dropped.
+void ProfileBuilder::add_flows(Picoseconds origin) {
+  Profile &p = profile_;
   for (auto &raw : flows_) {
     Flow f = raw.flow;
     f.from_time -= origin;
@@ -527,7 +607,6 @@ Profile ProfileBuilder::build() {
     if (f.from_track < p.tracks.size() && f.to_track < p.tracks.size())
       p.flows.push_back(std::move(f));
   }
-  return std::move(profile_);
 }
 
 }  // namespace wavescope::trace::profile

@@ -118,6 +118,17 @@ private:
   std::vector<RawFlow> flows_;
   std::int64_t reference_us_ = 0;
   void link_programs();
+
+  // build()'s phases (profile_builder.cpp), numbered as above.
+  struct Flattened;
+  class DeviceReplay;
+  std::vector<Picoseconds> clock_offsets();                               // 1
+  void flatten(Flattened &flat);                                          // 2
+  void flatten_graph(const Record &r, Flattened &flat);                   // 2
+  Picoseconds place_origin(Flattened &flat);                              // 3
+  std::vector<Track> device_tracks(Flattened &flat, Picoseconds origin);  // 4-6
+  void order_tracks_and_events(std::vector<Track> tracks);                // 7, 8
+  void add_flows(Picoseconds origin);
 };
 
 // Stacks spans (in their order) into first-fit levels: each takes the first level whose last span

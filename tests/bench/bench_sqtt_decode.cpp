@@ -6,12 +6,15 @@
 //
 //  * BM_Memcpy: copying the corpus blobs repeated to >= 64 MB.
 //  * BM_Decode: decoding the same bytes blob by blob on one core into a histogram of packet
-//    types; reports MB/s, x_memcpy and the ratio to tinygrad's Python decoder ("x_tinygrad",
-//    taking its 2.5 MB/s on this machine class). nop_runs: the sink takes NOP runs at once (1) or
-//    one call per packet (0); simd: with the SIMD block pre-pass where the CPU has one (1), or
-//    the path of CPUs without one (0).
+//    types; reports MB/s, x_memcpy and, when TINYGRAD names a tinygrad checkout, "x_tinygrad":
+//    the ratio to tinygrad's Python decoder on the same corpus blobs, measured in this run by
+//    tinygrad_sqtt_baseline.py (beside this file; CPU time too). Without TINYGRAD there is no
+//    x_tinygrad counter. nop_runs: the sink takes NOP runs at once (1) or one call per packet
+//    (0); simd: with the SIMD block pre-pass where the CPU has one (1), or the path of CPUs
+//    without one (0).
 //  * BM_DecodeArch: the same per architecture (0 gfx1100, 1 gfx1200, 2 gfx950), each repeated to
-//    >= 64 MB: the packet mix differs (gfx950 is mostly 4-nibble CDNA_MISC).
+//    >= 64 MB: the packet mix differs (gfx950 is mostly 4-nibble CDNA_MISC). x_tinygrad is
+//    against tinygrad's figure on that architecture's blobs.
 //  * BM_DecodeAnalyze: decode plus the timeline layer (waves, PC walk, per-PC statistics).
 //  * BM_LargeCapture: wave/PC statistics over a synthetic 1.5 GB capture (gfx1100 gemm blobs
 //    repeated, written to a temp folder and deleted afterwards): wall and CPU seconds, peak RSS.
@@ -19,12 +22,16 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <optional>
 
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -42,7 +49,6 @@ using namespace wavescope::trace;
 namespace {
 
 constexpr std::size_t kMinBytes = std::size_t{64} << 20;
-constexpr double kTinygradMBps = 2.5;
 
 struct Corpus {
   std::vector<std::uint8_t> arena;                   // every blob, repeated to >= 64 MB
@@ -118,6 +124,71 @@ void report(benchmark::State &state, std::size_t bytes, double cpu) {
   state.counters["x_memcpy"] = rate / memcpy_bytes_per_second();
 }
 
+// tinygrad's decoder on the corpus blobs (MB/s over its CPU time, all blobs and per
+// architecture), measured once per run by tinygrad_sqtt_baseline.py when TINYGRAD is set; empty
+// (said once on stderr) when it is not set or the script fails: then no ratio is reported.
+struct PeerRates {
+  double all = 0;
+  std::map<std::string, double> by_arch;
+};
+
+std::string shell_quote(const std::string &s) {
+  std::string out = "'";
+  for (const char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+std::optional<PeerRates> measure_tinygrad() {
+  const char *checkout = std::getenv("TINYGRAD");
+  if (!checkout || !*checkout) {
+    fmt::print(stderr, "TINYGRAD is not set: no x_tinygrad (set TINYGRAD=<tinygrad checkout> to "
+                       "measure tinygrad's decoder in this run)\n");
+    return std::nullopt;
+  }
+  const auto script = wavescope::testing::source_root() / "tests/bench/tinygrad_sqtt_baseline.py";
+  const auto command =
+      fmt::format("python3 {} {}", shell_quote(script.string()),
+                  shell_quote((wavescope::testing::testdata_root() / "sqtt").string()));
+  fmt::print(stderr, "measuring tinygrad's decoder: TINYGRAD={} {}\n", checkout, command);
+  std::string output;
+  FILE *pipe = ::popen(command.c_str(), "r");
+  if (pipe) {
+    char buffer[4096];
+    while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
+      output.append(buffer, n);
+  }
+  const int status = pipe ? ::pclose(pipe) : -1;
+  if (status != 0) {
+    fmt::print(stderr, "tinygrad_sqtt_baseline.py failed ({}): no x_tinygrad\n",
+               status == -1          ? std::string("could not run python3")
+               : WIFEXITED(status)   ? fmt::format("exit {}", WEXITSTATUS(status))
+               : WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
+                                     : fmt::format("status {}", status));
+    return std::nullopt;
+  }
+  try {
+    const auto json = nlohmann::json::parse(output.substr(0, output.find('\n')));
+    PeerRates rates;
+    rates.all = json.at("MB/s").get<double>();
+    for (const auto &[arch, figures] : json.at("arch").items())
+      rates.by_arch[arch] = figures.at("MB/s").get<double>();
+    if (!(rates.all > 0)) throw std::runtime_error("no MB/s");
+    fmt::print(stderr, "tinygrad: {:.3f} MB/s over {} bytes, {:.2f} s CPU (commit {})\n", rates.all,
+               json.at("bytes").get<std::uint64_t>(), json.at("seconds").get<double>(),
+               json.value("commit", nlohmann::json()).dump());
+    return rates;
+  } catch (const std::exception &e) {
+    fmt::print(stderr, "tinygrad_sqtt_baseline.py printed no figures ({}): no x_tinygrad\n",
+               e.what());
+    return std::nullopt;
+  }
+}
+
+const std::optional<PeerRates> &tinygrad_rates() {
+  static const std::optional<PeerRates> rates = measure_tinygrad();
+  return rates;
+}
+
 void BM_Memcpy(benchmark::State &state) {
   const auto &c = corpus();
   if (c.arena.empty()) return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
@@ -145,9 +216,10 @@ struct TypeHistogram {
 };
 
 // Decodes every blob of `c` with `options` into a histogram (NOP runs at once or not), for as
-// long as `state` runs.
+// long as `state` runs. `arch` names the architecture of `c`'s blobs (empty: all), for the
+// tinygrad ratio.
 void decode_corpus(benchmark::State &state, const Corpus &c, bool nop_runs,
-                   const sqtt::DecodeOptions &options) {
+                   const sqtt::DecodeOptions &options, const std::string &arch = {}) {
   std::size_t bytes = 0;
   std::uint64_t packets = 0;
   double seconds = 0;
@@ -167,7 +239,14 @@ void decode_corpus(benchmark::State &state, const Corpus &c, bool nop_runs,
     seconds += cpu_seconds() - t0;
   }
   report(state, bytes, seconds);
-  state.counters["x_tinygrad"] = double(bytes) / seconds / 1e6 / kTinygradMBps;
+  if (const auto &peer = tinygrad_rates()) {
+    const auto it = peer->by_arch.find(arch);
+    const double peer_rate = arch.empty() ? peer->all : it != peer->by_arch.end() ? it->second : 0;
+    if (peer_rate > 0) {
+      state.counters["tinygrad_MB/s"] = peer_rate;
+      state.counters["x_tinygrad"] = double(bytes) / seconds / 1e6 / peer_rate;
+    }
+  }
   state.counters["Mpackets/s"] = double(packets) / seconds / 1e6;
 }
 
@@ -194,7 +273,7 @@ void BM_DecodeArch(benchmark::State &state) {
   }
   if (cached.arena.empty()) return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
   state.SetLabel(arch);
-  decode_corpus(state, cached, true, {});
+  decode_corpus(state, cached, true, {}, arch);
 }
 
 // Decode + the analysis `sqtt insts` runs (PC walk and per-PC statistics) on the RDNA blobs.

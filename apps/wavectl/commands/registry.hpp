@@ -15,8 +15,9 @@ void register_trace_commands(CLI::App &app, CliContext &context);     // sqtt ..
 void register_compiler_commands(CLI::App &app, CliContext &context);  // simplify, rewrite traces
 void register_hw_commands(CLI::App &app, CliContext &context);        // devices, sim, flash, ...
 
-// What wavectl prints for a library error: its message, or for a refusal whose remedy is one of
-// wavectl's options, the refusal worded with those options (commands/hw/refusal_wording.hpp).
+// What wavectl prints for a library error: its message, or for an error whose remedy is one of
+// wavectl's options, the error worded with those options (error_wording.cpp; libhw's refusals
+// in commands/hw/refusal_wording.hpp).
 std::string error_message(const wavescope::Error &error);
 
 }  // namespace wavectl

@@ -127,13 +127,13 @@ GpuTarget choose_target(std::uint32_t elf_flags, const CodeObjectOptions &option
                        (elf_flags & ~std::uint32_t{ELF::EF_AMDGPU_MACH}) |
                            elf_mach_for_processor(target.processor));
   } else if (mach == 0) {
-    throw_bad_input(fmt::format("{}: e_flags is {:#x} and names no AMDGPU processor (a tinygrad "
-                                "packer ELF?); name the target processor, e.g. gfx1100",
-                                origin, elf_flags));
+    throw TargetNotNamed(
+        fmt::format("{}: e_flags is {:#x} and names no AMDGPU processor (a tinygrad packer ELF?)",
+                    origin, elf_flags));
   } else if (!recorded) {
-    throw_bad_input(fmt::format("{}: e_flags {:#x} names processor {:#x}, which LLVM {} does not "
-                                "know; name the target processor, e.g. gfx1100",
-                                origin, elf_flags, mach, llvm_version()));
+    throw TargetNotNamed(fmt::format("{}: e_flags {:#x} names processor {:#x}, which LLVM {} does "
+                                     "not know",
+                                     origin, elf_flags, mach, llvm_version()));
   } else {
     target = parse_gpu_target(*recorded);
   }

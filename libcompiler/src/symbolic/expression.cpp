@@ -339,8 +339,7 @@ private:
       mutable_scope_->declare(t.text, -kIntInfinity, kIntInfinity);
       return mutable_scope_->lookup(t.text);
     }
-    fail(t,
-         "unknown variable '" + t.text + "' (declare it with its range, e.g. " + t.text + "=0:7)");
+    throw UnknownVariable(fmt::format("expression '{}': column {}", text_, t.column), t.text);
   }
 
   [[noreturn, gnu::noinline]] void fail_unknown_function(const Token &t) const {

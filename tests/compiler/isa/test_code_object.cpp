@@ -34,14 +34,15 @@ TEST_CASE("every corpus code object loads with the capture's target and kernel")
 
 TEST_CASE("tinygrad packer ELFs load and name what is unusual") {
   WAVESCOPE_REQUIRE_TESTDATA(elf, "sqtt/gfx1200/handwritten/program.elf");
-  SECTION("without a target the error says to pass one") {
+  SECTION("without a target the error says to name one, in the library's terms") {
     try {
       CodeObject::load(elf);
       FAIL("expected an error");
-    } catch (const wavescope::Error &e) {
+    } catch (const TargetNotNamed &e) {
       CHECK(e.kind() == wavescope::ErrorKind::BadInput);
-      CHECK_THAT(e.what(), Catch::Contains("names no AMDGPU processor"));
-      CHECK_THAT(e.what(), Catch::Contains("--target"));
+      CHECK_THAT(e.problem(),
+                 Catch::EndsWith("names no AMDGPU processor (a tinygrad packer ELF?)"));
+      CHECK(std::string(e.what()) == e.problem() + "; name the target processor, e.g. gfx1100");
     }
   }
   SECTION("with a target it loads, and its quirks are listed") {

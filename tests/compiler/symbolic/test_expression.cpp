@@ -87,6 +87,20 @@ TEST_CASE("parse errors name the column and what was expected") {
   CHECK_THAT(message(std::string(1001, '-') + "a"), Catch::Contains("nested deeper"));
 }
 
+TEST_CASE("an unknown variable is an UnknownVariable naming where, which, and how to declare it") {
+  try {
+    parse_expression("a+q", abc_scope());
+    FAIL("accepted");
+  } catch (const UnknownVariable &e) {
+    CHECK(e.kind() == wavescope::ErrorKind::BadInput);
+    CHECK(e.where() == "expression 'a+q': column 3");
+    CHECK(e.name() == "q");
+    CHECK(
+        std::string(e.what()) ==
+        "expression 'a+q': column 3: unknown variable 'q' (declare it with its range, e.g. q=0:7)");
+  }
+}
+
 TEST_CASE("deeply nested input parses and simplifies (tinygrad's deeply nested sym_infer test)") {
   Scope s;
   s.declare("a", 0, 3);

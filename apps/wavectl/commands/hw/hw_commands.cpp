@@ -2,8 +2,6 @@
 
 #include "commands/hw/hw_commands.hpp"
 
-#include "commands/hw/refusal_wording.hpp"
-
 namespace wavectl {
 
 void register_hw_commands(CLI::App &app, CliContext &context) {
@@ -16,7 +14,5 @@ void register_hw_commands(CLI::App &app, CliContext &context) {
   register_am_commands(app, context);
   register_regs_commands(app, context);
 }
-
-std::string error_message(const wavescope::Error &error) { return hw_cli::cli_message(error); }
 
 }  // namespace wavectl

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "wavescope/base/error.hpp"
 #include "wavescope/compiler/isa/gpu_target.hpp"
 #include "wavescope/compiler/isa/kernel_descriptor.hpp"
 
@@ -48,6 +49,20 @@ struct CodeObjectOptions {
   std::optional<std::string> target;
   // The kernel's name when the ELF carries no symbols (tinygrad packer ELFs).
   std::optional<std::string> kernel_name;
+};
+
+// A code object whose header names no processor LLVM knows, loaded without a target: the problem
+// (file, e_flags) and, in the message, the remedy in the library's terms (CodeObjectOptions's
+// target); a tool words the remedy with its own option.
+class TargetNotNamed : public Error {
+public:
+  explicit TargetNotNamed(std::string problem)
+      : Error(ErrorKind::BadInput, problem + "; name the target processor, e.g. gfx1100"),
+        problem_(std::move(problem)) {}
+  const std::string &problem() const noexcept { return problem_; }
+
+private:
+  std::string problem_;
 };
 
 class CodeObject {

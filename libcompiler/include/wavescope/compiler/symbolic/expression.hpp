@@ -11,9 +11,26 @@
 #include <string>
 #include <string_view>
 
+#include "wavescope/base/error.hpp"
 #include "wavescope/compiler/ir/uop.hpp"
 
 namespace wavescope::compiler::symbolic {
+
+// An expression that names a variable nobody declared: where (the expression and column) and
+// which, and in the message the remedy in the library's terms; a tool words the remedy with its
+// own option.
+class UnknownVariable : public Error {
+public:
+  UnknownVariable(std::string where, std::string name)
+      : Error(ErrorKind::BadInput, where + ": unknown variable '" + name +
+                                       "' (declare it with its range, e.g. " + name + "=0:7)"),
+        where_(std::move(where)), name_(std::move(name)) {}
+  const std::string &where() const noexcept { return where_; }
+  const std::string &name() const noexcept { return name_; }
+
+private:
+  std::string where_, name_;
+};
 
 // The names an expression may use, bound to variable (or range) nodes.
 class Scope {

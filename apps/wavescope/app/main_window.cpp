@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include "app/flash_controller.hpp"
+#include "app/report_export.hpp"
 #include "app/selection.hpp"
 #include "app/workspace.hpp"
 #include "models/navigator_model.hpp"
@@ -186,6 +187,25 @@ void MainWindow::add_view(const QString &name, const QString &title, QWidget *wi
   views_.emplace_back(name, widget);
 }
 
+void MainWindow::export_focused_reports() {
+  const Document *document = workspace_->document(selection_->focus().document);
+  if (!document) {
+    statusBar()->showMessage(tr("Nothing to export: open and select a file first"), 5000);
+    return;
+  }
+  const QString folder = QFileDialog::getExistingDirectory(this, tr("Export reports to"));
+  if (folder.isEmpty()) return;
+  try {
+    const auto written = export_reports(*document, folder, open_options_.target);
+    statusBar()->showMessage(
+        written.empty() ? tr("%1 has no JSON report").arg(document->title)
+                        : tr("Wrote %n report(s) to %1", nullptr, int(written.size())).arg(folder),
+        5000);
+  } catch (const Error &e) {
+    report_error(document->path, QString::fromStdString(e.what()));
+  }
+}
+
 void MainWindow::build_menus() {
   QMenu *file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open File…"), QKeySequence::Open, this, [this] {
@@ -203,6 +223,9 @@ void MainWindow::build_menus() {
   file->addAction(tr("Open &Demo"), this, [this] { open_demo(); });
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   rebuild_recent_menu();
+  file->addSeparator();
+  file->addAction(tr("&Export Reports as JSON…"), QKeySequence(tr("Ctrl+Shift+E")), this,
+                  [this] { export_focused_reports(); });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
 

@@ -85,6 +85,8 @@ protected:
 
 private:
   void build_menus();
+  // File ▸ Export Reports as JSON: the focused document's reports as wavectl prints them.
+  void export_focused_reports();
   void add_view(const QString &name, const QString &title, QWidget *widget);
   void on_document_added(int index);
   void on_focus_changed(const Focus &focus);

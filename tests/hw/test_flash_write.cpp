@@ -300,3 +300,38 @@ TEST_CASE(
   CHECK(c.error == ErrorKind::Device);
   CHECK_THAT(c.message, Catch::Contains("not responding"));
 }
+
+TEST_CASE(
+    "plan_write_from_file: the confirmation gate comes before the file, then the image is read "
+    "and checked") {
+  TempDir dir;
+  const auto missing = dir.path() / "missing.bin";
+  WriteRequest unconfirmed;
+  try {
+    (void)plan_write_from_file(unconfirmed, missing);
+    FAIL("accepted");
+  } catch (const Refusal &e) {  // refused for the confirmation, not for the missing file
+    CHECK(e.advice().remedy == Remedy::ConfirmWrite);
+  }
+  WriteRequest confirmed;
+  confirmed.confirmed = true;
+  try {
+    (void)plan_write_from_file(confirmed, missing);
+    FAIL("accepted");
+  } catch (const wavescope::Error &e) {
+    CHECK(e.kind() == ErrorKind::BadInput);
+    CHECK_THAT(e.what(), Catch::Contains("image") && Catch::Contains(missing.string()));
+  }
+  const auto image = ifwi::make_test_ifwi_image();
+  const auto path = dir.path() / "image.bin";
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char *>(image.data()), std::streamsize(image.size()));
+  auto planned = plan_write_from_file(confirmed, path);
+  const PlannedWrite moved = std::move(planned);  // the request's view follows the bytes
+  CHECK(moved.image == image);
+  CHECK(moved.request.image.data() == moved.image.data());
+  CHECK(moved.request.image.size() == navi31::kFlashSize);
+  CHECK(moved.request.image_path == path.string());
+  CHECK(moved.plan.image_sha256 == sha256_hex(image));
+  CHECK(moved.plan.sector_count == navi31::kSectorCount);
+}

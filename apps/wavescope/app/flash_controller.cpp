@@ -302,27 +302,24 @@ bool FlashController::start_write(const FlashWriteOptions &options) {
       // Everything that can refuse the request does so before the device is opened (as wavectl).
       flash::WriteRequest request;
       request.confirmed = options.confirmed;
-      if (!request.confirmed) (void)flash::check_write_request(request);
-      const auto image = read_file_bytes(path_of(options.image), "image");
-      request.image = image;
-      request.image_path = options.image.toStdString();
       request.force_image = options.force_image;
       request.resume = options.resume;
       request.clear_protection = options.clear_protection;
       request.restore_protection = options.restore_protection;
       request.no_backup = options.no_backup;
       request.work_dir = job.work_dir;
-      const auto plan = flash::check_write_request(request);
+      const auto planned = flash::plan_write_from_file(std::move(request), path_of(options.image));
+      const auto &plan = planned.plan;
       try {
         job.on_device(
             out, {false, options.clear_protection}, "write", [&](device::OpenedDevice &dev) {
               flash::FlashSession session(dev.bar5(), dev.clock(), job.session, job.cancel.get());
-              auto summary =
-                  flash::write_flash(session, dev.id(), request, plan, job.sink(dev.simulated()));
+              auto summary = flash::write_flash(session, dev.id(), planned.request, plan,
+                                                job.sink(dev.simulated()));
               add_warnings(out, summary.warnings);
               out.interrupted = summary.interrupted;
-              const flash::FlashWriteReport report{run_of(dev, job.session), request.image_path,
-                                                   summary, std::nullopt};
+              const flash::FlashWriteReport report{
+                  run_of(dev, job.session), planned.request.image_path, summary, std::nullopt};
               out.report = q(flash::to_text(report));
               out.sha256 = q(summary.range_sha256);
               out.write = std::move(summary);

@@ -263,6 +263,17 @@ WritePlan check_write_request(const WriteRequest &request) {
   return plan;
 }
 
+PlannedWrite plan_write_from_file(WriteRequest request, const std::filesystem::path &path) {
+  if (!request.confirmed) (void)check_write_request(request);  // the gate, before the file
+  PlannedWrite planned;
+  planned.image = read_file_bytes(path, "image");
+  request.image = planned.image;
+  request.image_path = path.string();
+  planned.request = std::move(request);
+  planned.plan = check_write_request(planned.request);
+  return planned;
+}
+
 fs::path journal_path(const WriteRequest &request, const std::string &device_id) {
   if (request.journal) return *request.journal;
   const fs::path dir = request.backup && request.backup->has_parent_path()

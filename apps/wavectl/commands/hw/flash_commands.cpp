@@ -188,10 +188,6 @@ void write(const Common &c, const WriteArgs &a, const CliContext &ctx) {
   // Everything that can refuse the request does so before the device is opened.
   WriteRequest request;
   request.confirmed = a.yes || a.dry_run;
-  if (!request.confirmed) check_write_request(request);  // the --yes gate, before the image
-  const auto image = wavescope::read_file_bytes(a.image);
-  request.image = image;
-  request.image_path = a.image;
   request.force_image = a.force_image;
   request.start_sector = a.start_sector;
   request.sector_count = a.sector_count;
@@ -201,9 +197,11 @@ void write(const Common &c, const WriteArgs &a, const CliContext &ctx) {
   if (!a.backup.empty()) request.backup = a.backup;
   request.no_backup = a.no_backup;
   if (!a.journal.empty()) request.journal = a.journal;
-  const auto plan = check_write_request(request);
+  const auto planned = plan_write_from_file(std::move(request), a.image);
+  const auto &checked = planned.request;
+  const auto &plan = planned.plan;
   for (const auto &f : plan.image_findings) std::cerr << "image: " << f << '\n';
-  if (a.dry_run) return dry_run_write(c, a, request, plan, ctx);
+  if (a.dry_run) return dry_run_write(c, a, checked, plan, ctx);
 
   CancelToken cancel;
   hw_cli::InterruptScope interrupts(cancel);
@@ -211,7 +209,7 @@ void write(const Common &c, const WriteArgs &a, const CliContext &ctx) {
   try {
     hw_cli::run_on_device(
         c.device, ctx, "flash write", {false, a.clear_cmp}, [&](device::OpenedDevice &dev) {
-          return write_on(dev, c, a, request, plan, cancel, ctx, interrupted, nullptr);
+          return write_on(dev, c, a, checked, plan, cancel, ctx, interrupted, nullptr);
         });
   } catch (const Error &e) {
     if (cancel.abort_requested()) throw Error(ErrorKind::Interrupted, hw_cli::cli_message(e));

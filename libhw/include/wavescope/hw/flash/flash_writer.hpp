@@ -60,6 +60,21 @@ struct WritePlan {
 // (Error(BadInput)) for a rejected image; each names its remedy.
 WritePlan check_write_request(const WriteRequest &request);
 
+// A request whose image was read from a file and checked: what a tool has in hand before it
+// opens the device. `request.image` views `image` (it stays valid when this is moved).
+struct PlannedWrite {
+  std::vector<std::uint8_t> image;
+  WriteRequest request;
+  WritePlan plan;
+  PlannedWrite() = default;
+  PlannedWrite(PlannedWrite &&) = default;
+  PlannedWrite(const PlannedWrite &) = delete;
+};
+
+// Refuses an unconfirmed request before the file is read, then reads the image at `path`
+// (image_path names it), and checks the request as check_write_request does.
+PlannedWrite plan_write_from_file(WriteRequest request, const std::filesystem::path &path);
+
 struct WriteSummary {
   std::string image_sha256;  // the whole image
   std::string range_sha256;  // what the final verify read over the range

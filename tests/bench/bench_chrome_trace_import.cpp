@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cpu_time.hpp"
 #include "wavescope/base/mapped_file.hpp"
 #include "wavescope/trace/profile/chrome_trace.hpp"
 
@@ -107,13 +108,7 @@ void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }
 
 double g_read_mbps = 0, g_sax_mbps = 0;
 
-// Seconds of this thread's CPU time: the machine may be shared, so wall time would measure the
-// neighbours (bench_sqtt_decode measures the same way).
-double thread_cpu_seconds() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
+using wavescope::bench::thread_cpu_seconds;
 template <class F> double seconds_of(F &&f) {
   const double t0 = thread_cpu_seconds();
   f();

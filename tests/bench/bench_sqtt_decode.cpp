@@ -37,6 +37,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cpu_time.hpp"
 #include "testdata.hpp"
 #include "wavescope/trace/capture.hpp"
 #include "wavescope/trace/sqtt/decoder.hpp"
@@ -90,13 +91,6 @@ const Corpus &corpus() {
   return c;
 }
 
-// This thread's CPU time.
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
-}
-
 // memcpy throughput of the arena in CPU time, measured once per run: the baseline of the ratios.
 double memcpy_bytes_per_second() {
   static const double rate = [] {
@@ -104,11 +98,11 @@ double memcpy_bytes_per_second() {
     std::vector<std::uint8_t> target(c.arena.size(), 1);  // touched: no page faults in the copy
     double best = 1e30;
     for (int i = 0; i < 10; ++i) {
-      const double t0 = cpu_seconds();
+      const double t0 = wavescope::bench::thread_cpu_seconds();
       std::memcpy(target.data(), c.arena.data(), c.arena.size());
       benchmark::DoNotOptimize(target.data());
       benchmark::ClobberMemory();
-      best = std::min(best, cpu_seconds() - t0);
+      best = std::min(best, wavescope::bench::thread_cpu_seconds() - t0);
     }
     return double(c.arena.size()) / best;
   }();
@@ -196,11 +190,11 @@ void BM_Memcpy(benchmark::State &state) {
   std::size_t bytes = 0;
   double seconds = 0;
   for (auto _ : state) {
-    const double t0 = cpu_seconds();
+    const double t0 = wavescope::bench::thread_cpu_seconds();
     std::memcpy(target.data(), c.arena.data(), c.arena.size());
     benchmark::DoNotOptimize(target.data());
     benchmark::ClobberMemory();
-    seconds += cpu_seconds() - t0;
+    seconds += wavescope::bench::thread_cpu_seconds() - t0;
     bytes += c.arena.size();
   }
   report(state, bytes, seconds);
@@ -224,7 +218,7 @@ void decode_corpus(benchmark::State &state, const Corpus &c, bool nop_runs,
   std::uint64_t packets = 0;
   double seconds = 0;
   for (auto _ : state) {
-    const double t0 = cpu_seconds();
+    const double t0 = wavescope::bench::thread_cpu_seconds();
     TypeHistogram histogram;
     for (const auto &blob : c.blobs) {
       sqtt::PacketDecoder decoder(options);
@@ -236,7 +230,7 @@ void decode_corpus(benchmark::State &state, const Corpus &c, bool nop_runs,
       bytes += blob.size();
     }
     benchmark::DoNotOptimize(histogram.by_type.data());
-    seconds += cpu_seconds() - t0;
+    seconds += wavescope::bench::thread_cpu_seconds() - t0;
   }
   report(state, bytes, seconds);
   if (const auto &peer = tinygrad_rates()) {
@@ -305,7 +299,7 @@ void BM_DecodeAnalyze(benchmark::State &state) {
   std::size_t bytes = 0;
   double seconds = 0;
   for (auto _ : state) {
-    const double t0 = cpu_seconds();
+    const double t0 = wavescope::bench::thread_cpu_seconds();
     for (const auto &item : items) {
       const auto &program = *programs[item.program];
       timeline::PcStatsAccumulator stats(program);
@@ -316,7 +310,7 @@ void BM_DecodeAnalyze(benchmark::State &state) {
       benchmark::DoNotOptimize(stats.total_gap());
       bytes += item.bytes.size();
     }
-    seconds += cpu_seconds() - t0;
+    seconds += wavescope::bench::thread_cpu_seconds() - t0;
   }
   report(state, bytes, seconds);
 }
@@ -372,7 +366,7 @@ void BM_LargeCapture(benchmark::State &state) {
   double cpu = 0;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
-    const double c0 = cpu_seconds();
+    const double c0 = wavescope::bench::thread_cpu_seconds();
     const auto capture = Capture::open(dir);
     timeline::CaptureAnalyzer analyzer(capture);
     std::map<std::uint32_t, std::unique_ptr<timeline::PcStatsAccumulator>> stats;
@@ -388,7 +382,7 @@ void BM_LargeCapture(benchmark::State &state) {
     }
     for (const auto &[tag, acc] : stats) hits += acc->total_hits();
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    cpu += cpu_seconds() - c0;
+    cpu += wavescope::bench::thread_cpu_seconds() - c0;
   }
   std::filesystem::remove_all(dir);
   state.counters["GB"] = double(bytes) / 1e9 / double(state.iterations());

@@ -318,3 +318,48 @@ TEST_CASE("CDNA instruction packets of gfx950 gemm all map to a consistent PC wa
   CHECK(ops["JUMP"] == 0);
   CHECK(ops["OTHER_MSG"] == 4);  // s_endpgm
 }
+
+TEST_CASE("wave rows carry each mapped wave's state timeline, tiling its lifetime") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::size_t waves_with_states = 0, runs = 0, stalled_cycles = 0;
+  for (const auto &c : corpus_captures()) {
+    CaptureAnalyzer analyzer(c.capture);
+    for (const auto &b : c.capture.blobs) {
+      INFO(c.dir.string() << " " << b.file_name);
+      const auto tl = analyze_blob(analyzer, b).timeline;
+      for (const auto &row : tl.rows) {
+        if (row.kind == RowKind::ExecUnit) {
+          CHECK(row.states.empty());
+          continue;
+        }
+        for (std::size_t i = 0; i < row.states.size(); ++i) {
+          const auto &s = row.states[i];
+          CHECK(s.end > s.start);
+          if (i > 0) CHECK(row.states[i - 1].end <= s.start);  // sorted, not overlapping
+          if (s.state == WaveState::Stall) stalled_cycles += std::size_t(s.end - s.start);
+        }
+        runs += row.states.size();
+        // Each mapped wave of this slot: the runs inside its lifetime cover it exactly, from IDLE.
+        for (const auto &w : tl.waves) {
+          if (!w.mapped || w.slot != row.slot) continue;
+          const auto [first, last] = row.states_overlapping(w.start, w.end);
+          std::int64_t covered = 0;
+          for (std::size_t i = first; i < last; ++i) {
+            const auto &s = row.states[i];
+            CHECK(s.start >= w.start);
+            CHECK(s.end <= w.end);
+            covered += s.end - s.start;
+          }
+          if (covered == 0) continue;  // a mapped wave that issued nothing: no timeline
+          ++waves_with_states;
+          CHECK(covered == w.end - w.start);
+          CHECK(row.states[first].state == WaveState::Idle);
+        }
+      }
+    }
+  }
+  // The RDNA captures' traced waves (74, test_instruction_timing) all have a timeline.
+  CHECK(waves_with_states == 74);
+  CHECK(runs > waves_with_states);
+  CHECK(stalled_cycles > 0);
+}

@@ -113,6 +113,17 @@ QColor series_color(int index) {
 QColor traced_wave_color() { return QColor(0x4f, 0x8f, 0xd8); }
 QColor other_wave_color() { return QColor(0x4a, 0x55, 0x6b); }
 
+QColor wave_state_color(trace::timeline::WaveState state) {
+  using trace::timeline::WaveState;
+  switch (state) {
+  case WaveState::Idle: return QColor(0x3a, 0x40, 0x4e);
+  case WaveState::Exec: return QColor(0x3f, 0xb9, 0x50);
+  case WaveState::Wait: return QColor(0xe3, 0xb3, 0x41);
+  case WaveState::Stall: return QColor(0xf8, 0x51, 0x49);
+  }
+  return QColor(0x3a, 0x40, 0x4e);
+}
+
 QColor canvas() { return QColor(0x10, 0x12, 0x16); }
 QColor grid() { return QColor(0x2a, 0x2e, 0x36); }
 

@@ -32,6 +32,8 @@ QString event_category_label(trace::timeline::EventCategory category);
 // Occupancy lanes: waves whose instructions were traced, and all the others.
 QColor traced_wave_color();
 QColor other_wave_color();
+// The state lane under a wave row: IDLE dim, EXEC green, WAIT amber, STALL red.
+QColor wave_state_color(trace::timeline::WaveState state);
 // Color of the n-th series of a set (shader engines in charts).
 QColor series_color(int index);
 // Window background of plots and timelines, a shade darker than background().

@@ -456,14 +456,13 @@ void FlashView::update_journal() {
     journal_->setText(tr("<span style='color:#8a919e'>Journal: none for this device in %1</span>")
                           .arg(esc(controller_->work_dir())));
   } else {
-    journal_->setText(
-        tr("Journal %1: <b>%2</b>, %3 of %4 sectors verified%5")
-            .arg(esc(j.path), esc(j.status))
-            .arg(j.verified)
-            .arg(j.sectors)
-            .arg(j.last_error.isEmpty()
-                     ? QString()
-                     : QStringLiteral(" — ") + colored(esc(j.last_error), "#e05a5a")));
+    journal_->setText(tr("Journal %1: <b>%2</b>, %3 of %4 sectors verified%5")
+                          .arg(esc(j.path), esc(j.status))
+                          .arg(j.verified)
+                          .arg(j.sectors)
+                          .arg(j.last_error.isEmpty() ? QString()
+                                                      : QStringLiteral(" — ") +
+                                                            colored(esc(j.last_error), "#e05a5a")));
     if (j.resumable() && image_->text().isEmpty() && !j.image_path.isEmpty())
       image_->setText(j.image_path);
   }

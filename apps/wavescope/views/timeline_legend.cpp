@@ -11,9 +11,10 @@ TimelineLegend::TimelineLegend(QWidget *parent) : QWidget(parent) {
 }
 
 void TimelineLegend::set_categories(std::vector<trace::timeline::EventCategory> categories,
-                                    bool occupancy) {
+                                    bool occupancy, bool states) {
   categories_ = std::move(categories);
   occupancy_ = occupancy;
+  states_ = states;
   update();
 }
 
@@ -41,6 +42,14 @@ void TimelineLegend::paintEvent(QPaintEvent *) {
   if (occupancy_) {
     swatch(theme::traced_wave_color(), tr("traced wave"), true);
     swatch(theme::other_wave_color(), tr("other wave"), true);
+  }
+  if (states_) {
+    using trace::timeline::WaveState;
+    for (const auto s : {WaveState::Idle, WaveState::Exec, WaveState::Wait, WaveState::Stall})
+      swatch(theme::wave_state_color(s),
+             QString::fromLatin1(trace::timeline::to_string(s).data(),
+                                 int(trace::timeline::to_string(s).size())),
+             true);
   }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The color legend above the wave timeline: one swatch per event category that occurs, plus
-// the occupancy colors.
+// the occupancy colors and the wave-state lane's.
 
 #include <QWidget>
 
@@ -14,7 +14,8 @@ class TimelineLegend : public QWidget {
   Q_OBJECT
 public:
   explicit TimelineLegend(QWidget *parent = nullptr);
-  void set_categories(std::vector<trace::timeline::EventCategory> categories, bool occupancy);
+  void set_categories(std::vector<trace::timeline::EventCategory> categories, bool occupancy,
+                      bool states = false);
   QSize sizeHint() const override;
 
 protected:
@@ -23,6 +24,7 @@ protected:
 private:
   std::vector<trace::timeline::EventCategory> categories_;
   bool occupancy_ = false;
+  bool states_ = false;
 };
 
 }  // namespace wavescope::gui

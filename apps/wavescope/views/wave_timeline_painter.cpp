@@ -16,6 +16,7 @@ namespace wavescope::gui {
 using trace::timeline::EventCategory;
 using trace::timeline::TimelineEvent;
 using trace::timeline::TimelineRow;
+using trace::timeline::WaveState;
 
 namespace {
 
@@ -222,9 +223,10 @@ void WaveTimelinePainter::paint_tracks(PaintContext &c) const {
     ++c.stats.tracks;
     switch (track.kind) {
     case TrackKind::Clock: paint_clock(c, t); break;
-    case TrackKind::ExecUnit:
+    case TrackKind::ExecUnit: paint_row(c, t, track.row, model_.skip_index(track.row), true); break;
     case TrackKind::WaveSlot:
-      paint_row(c, t, track.row, model_.skip_index(track.row), track.kind == TrackKind::ExecUnit);
+      paint_row(c, t, track.row, model_.skip_index(track.row), false);
+      paint_states(c, t, track.row);
       break;
     case TrackKind::Occupancy:
       paint_occupancy(c, t, model_.occupancy()[static_cast<std::size_t>(track.group)]);
@@ -280,6 +282,44 @@ void WaveTimelinePainter::paint_row(PaintContext &c, int t, int row_index, const
     const double next = cycle_at(f, column + 1);
     i = skip.first_ending_after(events, i + 1, last, static_cast<std::int64_t>(std::floor(next)));
   }
+}
+
+// A wave row's state lane: IDLE/EXEC/WAIT/STALL runs of its traced waves. A pixel column that
+// holds several runs shows the most telling of them (STALL, then WAIT, EXEC, IDLE), so stalls
+// stay visible when zoomed out.
+void WaveTimelinePainter::paint_states(PaintContext &c, int t, int row_index) const {
+  const TimelineFrame &f = c.f;
+  const TimelineRow &row = c.tl.rows[static_cast<std::size_t>(row_index)];
+  if (row.states.empty()) return;
+  const double y = track_y(f, t) + kStateLaneInset;
+  const auto [first, last] = row.states_overlapping(static_cast<std::int64_t>(std::floor(f.t0)),
+                                                    static_cast<std::int64_t>(std::ceil(f.t1)) + 1);
+  ColumnRun run(c.batch, y, kStateLaneHeight);
+  double column = -1;
+  WaveState shown = WaveState::Idle;
+  auto emit_column = [&] {
+    if (column < 0) return;
+    run.add(column, theme::wave_state_color(shown));
+    ++c.stats.columns;
+  };
+  for (std::size_t i = first; i < last; ++i) {
+    const auto &s = row.states[i];
+    const double x0 = std::max(x_of(f, static_cast<double>(s.start)), c.plot.left());
+    const double x1 = std::min(x_of(f, static_cast<double>(s.end)), c.plot.right());
+    if (x1 - x0 >= 1.0) {
+      emit_column();
+      column = -1;
+      c.batch.add(theme::wave_state_color(s.state), QRectF(x0, y, x1 - x0, kStateLaneHeight));
+      ++c.stats.bars;
+    } else if (std::floor(x0) != column) {
+      emit_column();
+      column = std::floor(x0);
+      shown = s.state;
+    } else if (static_cast<int>(s.state) > static_cast<int>(shown)) {
+      shown = s.state;  // Idle < Exec < Wait < Stall in the enum
+    }
+  }
+  emit_column();
 }
 
 // Occupancy lanes: wave lifetimes, sorted by start and end alike.

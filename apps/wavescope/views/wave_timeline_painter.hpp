@@ -50,6 +50,8 @@ public:
   static constexpr int kAxisHeight = 46;
   static constexpr int kBarInset = 4;  // bar top within a 20 px row
   static constexpr int kBarHeight = 12;
+  static constexpr int kStateLaneInset = 17;  // the state lane under a wave row's bars
+  static constexpr int kStateLaneHeight = 3;
 
   explicit WaveTimelinePainter(const WaveTimelineModel &model) : model_(model) {}
 
@@ -72,6 +74,7 @@ private:
   void paint_grid(PaintContext &c) const;
   void paint_tracks(PaintContext &c) const;
   void paint_row(PaintContext &c, int track, int row, const EndSkipIndex &skip, bool exec) const;
+  void paint_states(PaintContext &c, int track, int row) const;
   void paint_occupancy(PaintContext &c, int track, const OccupancyGroup &group) const;
   void paint_clock(PaintContext &c, int track) const;
   QPolygonF clock_step_line(const PaintContext &c, double top, double height, double max_hz) const;

@@ -6,6 +6,7 @@
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "app/capture_document.hpp"
 #include "app/theme.hpp"
@@ -100,7 +101,10 @@ void WavesView::show_engine(const CaptureDocument *document, int kernel, int eng
   const CaptureDispatch *dispatch = document ? document->dispatch(kernel) : nullptr;
   model_->set_timeline(se ? &se->timeline : nullptr, dispatch ? &dispatch->code : nullptr);
   timeline_->set_model(model_);
-  legend_->set_categories(model_->categories(), se && !se->timeline.waves.empty());
+  const bool states =
+      se && std::any_of(se->timeline.rows.begin(), se->timeline.rows.end(),
+                        [](const trace::timeline::TimelineRow &r) { return !r.states.empty(); });
+  legend_->set_categories(model_->categories(), se && !se->timeline.waves.empty(), states);
   engines_->clear();
   if (dispatch)
     for (std::size_t i = 0; i < dispatch->engines.size(); ++i) {

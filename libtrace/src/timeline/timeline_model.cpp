@@ -58,6 +58,18 @@ std::pair<std::size_t, std::size_t> TimelineRow::overlapping(std::int64_t t0,
           static_cast<std::size_t>(last - events.begin())};
 }
 
+std::pair<std::size_t, std::size_t> TimelineRow::states_overlapping(std::int64_t t0,
+                                                                    std::int64_t t1) const {
+  // Runs do not overlap, so they are sorted by end as well as by start.
+  const auto first =
+      std::upper_bound(states.begin(), states.end(), t0,
+                       [](std::int64_t t, const WaveStateRun &r) { return t < r.end; });
+  const auto last = std::lower_bound(
+      first, states.end(), t1, [](const WaveStateRun &r, std::int64_t t) { return r.start < t; });
+  return {static_cast<std::size_t>(first - states.begin()),
+          static_cast<std::size_t>(last - states.begin())};
+}
+
 const TimelineRow *SeTimeline::row(std::string_view name) const {
   for (const auto &r : rows)
     if (r.name == name) return &r;
@@ -85,6 +97,15 @@ void TimelineBuilder::on_wave(const Wave &wave) { timeline_.waves.push_back(wave
 void TimelineBuilder::on_dispatch(const DispatchEvent &d) {
   if (d.inserted) return;  // not a VIZ event (an RDNA4 s_barrier_wait without a packet)
   auto &row = wave_rows_[d.slot % wave_rows_.size()];
+  if (d.kind == DispatchKind::WaveEnd && !d.states.empty()) {
+    // The states cover the wave's lifetime and end with it.
+    std::int64_t t = d.time;
+    for (const auto &s : d.states) t -= s.duration;
+    for (const auto &s : d.states) {
+      row.states.push_back({t, t + s.duration, s.state});
+      t += s.duration;
+    }
+  }
   TimelineEvent e;
   e.start = d.time;
   e.end = d.time + 1;

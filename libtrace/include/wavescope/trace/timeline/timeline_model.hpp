@@ -6,6 +6,8 @@
 //     event linked to the dispatch it executes;
 //   * one row per wave slot of the traced SIMD ("WAVE:<slot>"), holding the dispatch events
 //     (one cycle each, barriers extended to the wave's next event), PC-mapped where possible;
+//   * on each wave row, the IDLE/EXEC/WAIT/STALL state timeline of the slot's traced waves
+//     (beyond VIZ: rocprof-trace-decoder's wave states, docs/sqtt-analysis.md);
 //   * every wave's lifetime on the SE (all CUs and SIMDs), for occupancy views.
 //
 // Rows keep their events sorted by start time; overlapping() finds the events of a time range by
@@ -56,16 +58,26 @@ struct TimelineEvent {
   std::uint32_t link_index = 0;
 };
 
+// A stretch of one wave state on a wave row: [start, end) in shader cycles.
+struct WaveStateRun {
+  std::int64_t start = 0, end = 0;
+  WaveState state = WaveState::Idle;
+};
+
 struct TimelineRow {
   RowKind kind = RowKind::WaveSlot;
   std::string name;                   // "WAVE:3", "ALUEXEC:0 VALU", ...
   unsigned slot = 0;                  // wave rows
   std::vector<TimelineEvent> events;  // sorted by start
   std::int64_t max_duration = 0;      // longest event, for range queries
+  // Wave rows: the state timelines of the slot's traced waves, sorted by start, not overlapping.
+  std::vector<WaveStateRun> states;
 
   // Index range [first, last) of the events that may overlap [t0, t1): every overlapping event
   // is inside it; the caller skips the few that end before t0.
   std::pair<std::size_t, std::size_t> overlapping(std::int64_t t0, std::int64_t t1) const;
+  // Index range [first, last) of the state runs that overlap [t0, t1).
+  std::pair<std::size_t, std::size_t> states_overlapping(std::int64_t t0, std::int64_t t1) const;
 };
 
 struct SeTimeline {

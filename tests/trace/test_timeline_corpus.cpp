@@ -319,9 +319,10 @@ TEST_CASE("CDNA instruction packets of gfx950 gemm all map to a consistent PC wa
   CHECK(ops["OTHER_MSG"] == 4);  // s_endpgm
 }
 
-TEST_CASE("wave rows carry each mapped wave's state timeline, tiling its lifetime") {
+TEST_CASE("wave rows carry each mapped wave's state timeline, tiling its lifetime, and each "
+          "instruction's stall and latency") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
-  std::size_t waves_with_states = 0, runs = 0, stalled_cycles = 0;
+  std::size_t waves_with_states = 0, runs = 0, stalled_cycles = 0, timed_events = 0;
   for (const auto &c : corpus_captures()) {
     CaptureAnalyzer analyzer(c.capture);
     for (const auto &b : c.capture.blobs) {
@@ -339,6 +340,11 @@ TEST_CASE("wave rows carry each mapped wave's state timeline, tiling its lifetim
           if (s.state == WaveState::Stall) stalled_cycles += std::size_t(s.end - s.start);
         }
         runs += row.states.size();
+        for (const auto &e : row.events)
+          if (e.stall >= 0) {  // an instruction of the traced unit: latency = stall + execution
+            ++timed_events;
+            CHECK(e.latency > e.stall);
+          }
         // Each mapped wave of this slot: the runs inside its lifetime cover it exactly, from IDLE.
         for (const auto &w : tl.waves) {
           if (!w.mapped || w.slot != row.slot) continue;
@@ -362,4 +368,7 @@ TEST_CASE("wave rows carry each mapped wave's state timeline, tiling its lifetim
   CHECK(waves_with_states == 74);
   CHECK(runs > waves_with_states);
   CHECK(stalled_cycles > 0);
+  // Every traced instruction but the inserted s_barrier_waits (not VIZ events) and wave ends:
+  // 2,712 instructions in test_instruction_timing, 2 of them inserted.
+  CHECK(timed_events == 2710);
 }

@@ -289,6 +289,12 @@ QString WavesView::event_html(const TimelineEventRef &ref) const {
   html += row_html(tr("Category"), theme::event_category_label(model_->category_of(track.row, *e)));
   html += row_html(tr("Cycle"), when(e->start));
   html += row_html(tr("Duration"), cycles(e->end - e->start));
+  if (e->stall >= 0) {
+    // As RGP splits an instruction's latency: the stall before it issued, then its execution.
+    html += row_html(tr("Stall"),
+                     e->stall > 0 ? QStringLiteral("<b>%1</b>").arg(cycles(e->stall)) : cycles(0));
+    html += row_html(tr("Latency"), cycles(e->latency) + muted(tr("  stall + execution")));
+  }
   if (e->has_pc) {
     html += row_html(tr("PC"), mono(hex(e->pc)));
     html += row_html(tr("Instruction"), mono(model_->instruction_text(e->pc)));

@@ -115,6 +115,8 @@ void TimelineBuilder::on_dispatch(const DispatchEvent &d) {
   e.index = d.row_index;
   e.has_pc = d.has_pc;
   e.pc = d.pc;
+  e.stall = d.stall;
+  e.latency = d.duration;
   row.events.push_back(e);
 }
 

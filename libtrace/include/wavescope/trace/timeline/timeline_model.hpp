@@ -56,6 +56,9 @@ struct TimelineEvent {
   // Exec events: the dispatch they execute, as (row in SeTimeline::rows, index in that row).
   std::int32_t link_row = -1;
   std::uint32_t link_index = 0;
+  // Wave-row instructions of the traced unit: stall and latency (rocprof-trace-decoder's
+  // duration) in cycles, DispatchEvent's; -1 where undefined.
+  std::int64_t stall = -1, latency = -1;
 };
 
 // A stretch of one wave state on a wave row: [start, end) in shader cycles.

@@ -36,6 +36,7 @@ void add_to(CdnaMappingReport &total, const CdnaMappingReport &blob) {
   total.immediates += blob.immediates;
   total.waves += blob.waves;
   total.waves_complete += blob.waves_complete;
+  total.waves_mapped += blob.waves_mapped;
   if (total.first_mismatch.empty()) total.first_mismatch = blob.first_mismatch;
 }
 

@@ -244,7 +244,7 @@ TEST_CASE("CDNA waves on the traced CU have instruction streams, s_waitcnt and s
       }
     }
     const auto stats = collect_instruction_stats(c.capture, "");
-    for (const auto &[kernel, acc] : stats.kernels)
+    for (const auto &[kernel, tag, acc] : stats.kernels)
       for (const auto &r : acc->rows())
         if (r.instruction && (r.instruction->mnemonic.starts_with("s_waitcnt") ||
                               r.instruction->mnemonic == "s_nop"))

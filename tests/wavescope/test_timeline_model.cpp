@@ -7,14 +7,16 @@
 
 #include "capture_fixtures.hpp"
 #include "gui_test_app.hpp"
-#include "models/clock_estimate.hpp"
-#include "models/end_skip_index.hpp"
 #include "models/wave_timeline_model.hpp"
 #include "testdata.hpp"
 #include "views/timeline_axis.hpp"
+#include "wavescope/trace/timeline/clock_estimate.hpp"
+#include "wavescope/trace/timeline/end_skip_index.hpp"
 
 using namespace wavescope::gui;
+using wavescope::trace::timeline::ClockEstimate;
 using wavescope::trace::timeline::ClockPoint;
+using wavescope::trace::timeline::EndSkipIndex;
 using wavescope::trace::timeline::EventCategory;
 using wavescope::trace::timeline::TimelineEvent;
 

@@ -10,6 +10,7 @@
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/isa/code_object.hpp"
 #include "wavescope/trace/pmc/pmc_decoder.hpp"
+#include "wavescope/trace/timeline/pc_stats_analysis.hpp"
 
 namespace wavescope::gui {
 
@@ -139,11 +140,16 @@ std::shared_ptr<CaptureDocument> load_capture(const QString &path, const OpenOpt
     WaveTraceCollector waves(true);
     WaveCounter counter;
     ClockSummary clock;
-    ObserverFanout fanout({&builder, &waves, &counter, &clock, se.stats.get()});
+    ObserverFanout fanout({&builder, &waves, &counter, &clock});
     const ProgressSink blob_progress = [&](const ProgressUpdate &u) {
       report("analyze", done_bytes + u.done, total_bytes, "bytes");
     };
-    se.report = doc->analyzer->analyze(blob, fanout, progress ? &blob_progress : nullptr);
+    // The per-PC statistics as `wavectl sqtt insts` computes them (CDNA included), in the same
+    // decode pass as the timeline and the waves.
+    auto analysis = analyze_pc_stats(*doc->analyzer, blob, *se.stats, &fanout,
+                                     progress ? &blob_progress : nullptr);
+    se.report = analysis.blob;
+    se.cdna_mapping = std::move(analysis.cdna_mapping);
     done_bytes += blob.size;
     se.timeline = builder.finish();
     for (auto &trace : waves.take())

@@ -19,6 +19,7 @@
 #include "wavescope/trace/capture.hpp"
 #include "wavescope/trace/pmc/pmc_sample.hpp"
 #include "wavescope/trace/timeline/capture_analysis.hpp"
+#include "wavescope/trace/timeline/cdna_mapper.hpp"
 #include "wavescope/trace/timeline/pc_stats.hpp"
 #include "wavescope/trace/timeline/timeline_model.hpp"
 #include "wavescope/trace/timeline/wave_trace.hpp"
@@ -34,7 +35,8 @@ struct ShaderEngineTrace {
   std::vector<trace::timeline::WaveTrace> mapped_waves;
   // Per-PC timing over this SE's mapped waves.
   std::unique_ptr<trace::timeline::PcStatsAccumulator> stats;
-  std::uint64_t mapped_instructions = 0;  // dispatches mapped to a PC
+  trace::timeline::CdnaMappingReport cdna_mapping;  // CDNA: how far CdnaMapper's walk got
+  std::uint64_t mapped_instructions = 0;            // dispatches mapped to a PC
   std::uint64_t clock_median_hz = 0;
 
   // The mapped trace of timeline.waves[wave], or nullptr when that wave was not followed.

@@ -15,6 +15,8 @@ QColor panel() { return QColor(0x1e, 0x21, 0x28); }
 QColor text() { return QColor(0xd8, 0xdc, 0xe4); }
 QColor muted_text() { return QColor(0x8a, 0x91, 0x9e); }
 QColor accent() { return QColor(0x4f, 0xa3, 0xff); }
+QColor latency_color() { return QColor(0x3f, 0x78, 0xb8); }
+QColor stall_color() { return QColor(0xff, 0x8a, 0x3d); }
 QColor selection() { return QColor(0x2d, 0x4f, 0x7c); }
 
 void apply(QApplication &app) {

@@ -45,6 +45,9 @@ QColor grid();
 QColor edge_color(compiler::isa::EdgeKind kind);
 // A heat color for a share in [0, 1] (cold blue to hot red).
 QColor heat_color(double share);
+// The timing table's stall/latency bar: the latency, and its stall part drawn over it.
+QColor latency_color();
+QColor stall_color();
 
 QFont monospace_font(int point_size = 10);
 

@@ -17,6 +17,9 @@ using trace::timeline::PcStat;
 
 namespace {
 
+// Mean cycles: a decimal below 100, where it tells.
+QString cycles_text(double cycles) { return QLocale().toString(cycles, 'f', cycles < 100 ? 1 : 0); }
+
 void take_totals(TimingTable &table, const trace::timeline::PcStatsAccumulator &stats) {
   table.rows = stats.rows();
   table.total_gap = stats.total_gap();
@@ -38,6 +41,11 @@ void fold_wave(TimingTable &table, const trace::timeline::WaveTrace &trace) {
     s.exec_cycles += inst.exec_cycles();
     s.exec_events += inst.exec.size();
     s.barrier_wait += inst.barrier_wait;
+    if (inst.stall >= 0) {
+      ++s.timed;
+      s.stall_total += inst.stall;
+      s.latency_total += inst.duration;
+    }
     table.total_gap += inst.issue_gap;
     ++table.total_hits;
   }
@@ -56,6 +64,8 @@ TimingTable timing_table_for(const CaptureDocument &document, const Focus &focus
   // Waves that issued at least one instruction mapped to a PC (non-itrace SEs only report the
   // ends of the traced SIMD's waves).
   const auto issued = [](const ShaderEngineTrace &e) {
+    // CDNA: the waves CdnaMapper followed (their streams feed the statistics, not the waves).
+    if (e.cdna_mapping.waves) return static_cast<std::size_t>(e.cdna_mapping.waves_mapped);
     return static_cast<std::size_t>(std::count_if(
         e.mapped_waves.begin(), e.mapped_waves.end(), [](const trace::timeline::WaveTrace &w) {
           return std::any_of(w.instructions.begin(), w.instructions.end(),
@@ -93,11 +103,13 @@ void InstructionTimingModel::set_table(TimingTable table, const KernelCode *code
   row_of_pc_.clear();
   category_of_pc_.clear();
   max_gap_total_ = max_gap_ = 0;
+  max_latency_mean_ = 0;
   for (std::size_t i = 0; i < table_.rows.size(); ++i) {
     const auto &r = table_.rows[i];
     row_of_pc_[r.pc] = static_cast<int>(i);
     max_gap_total_ = std::max(max_gap_total_, r.gap_total);
     max_gap_ = std::max(max_gap_, r.gap_max);
+    max_latency_mean_ = std::max(max_latency_mean_, r.latency_mean());
   }
   if (code_)
     for (const auto &inst : code_->instructions)
@@ -138,10 +150,17 @@ QVariant InstructionTimingModel::data(const QModelIndex &index, int role) const 
     case HitsColumn: return number(double(r.hits));
     case MeanGapColumn:
       if (role == SortRole) return r.gap_mean();
-      return r.hits ? QLocale().toString(r.gap_mean(), 'f', r.gap_mean() < 100 ? 1 : 0) : QString();
+      return r.hits ? cycles_text(r.gap_mean()) : QString();
     case MinGapColumn: return r.hits ? number(double(r.gap_min)) : QVariant();
     case MaxGapColumn: return r.hits ? number(double(r.gap_max)) : QVariant();
-    case LatencyColumn: return role == SortRole ? QVariant(r.gap_mean()) : QVariant();
+    case GapRangeColumn: return role == SortRole ? QVariant(r.gap_mean()) : QVariant();
+    case StallColumn:
+      if (role == SortRole) return r.stall_mean();
+      return r.timed ? cycles_text(r.stall_mean()) : QString();
+    case LatencyColumn:
+    case StallLatencyBarColumn:
+      if (role == SortRole) return r.latency_mean();
+      return r.timed && index.column() == LatencyColumn ? cycles_text(r.latency_mean()) : QString();
     case ExecColumn: return r.exec_events ? number(double(r.exec_cycles)) : QVariant();
     case BarrierColumn: return r.barrier_wait ? number(double(r.barrier_wait)) : QVariant();
     case CostColumn:
@@ -159,16 +178,26 @@ QVariant InstructionTimingModel::data(const QModelIndex &index, int role) const 
       return theme::category_color(
           static_cast<compiler::isa::InstCategory>(data(index, CategoryRole).toInt()));
     return {};
-  case Qt::ToolTipRole:
-    return tr("%1 issues · issue gap mean %2, min %3, max %4 cycles · %5 exec cycles in %6 "
-              "events · %7% of the scope's issue-gap cycles")
-        .arg(r.hits)
-        .arg(r.gap_mean(), 0, 'f', 1)
-        .arg(r.hits ? r.gap_min : 0)
-        .arg(r.gap_max)
-        .arg(r.exec_cycles)
-        .arg(r.exec_events)
-        .arg(cost * 100, 0, 'f', 2);
+  case Qt::ToolTipRole: {
+    QString tip = tr("%1 issues · issue gap mean %2, min %3, max %4 cycles · %5 exec cycles in %6 "
+                     "events · %7% of the scope's issue-gap cycles")
+                      .arg(r.hits)
+                      .arg(r.gap_mean(), 0, 'f', 1)
+                      .arg(r.hits ? r.gap_min : 0)
+                      .arg(r.gap_max)
+                      .arg(r.exec_cycles)
+                      .arg(r.exec_events)
+                      .arg(cost * 100, 0, 'f', 2);
+    if (r.timed)
+      tip += tr("\nlatency %1 cycles mean = stall %2 + execution %3, over %4 timed issues")
+                 .arg(r.latency_mean(), 0, 'f', 1)
+                 .arg(r.stall_mean(), 0, 'f', 1)
+                 .arg(r.latency_mean() - r.stall_mean(), 0, 'f', 1)
+                 .arg(r.timed);
+    else
+      tip += tr("\nno stall or latency: the trace does not time this instruction (CDNA, wave end)");
+    return tip;
+  }
   case AddressRole: return QVariant::fromValue<quint64>(r.pc);
   case CategoryRole: {
     const auto it = category_of_pc_.find(r.pc);
@@ -177,7 +206,10 @@ QVariant InstructionTimingModel::data(const QModelIndex &index, int role) const 
   }
   case CostShareRole: return cost;
   case RelativeCostRole: return max_gap_total_ ? double(r.gap_total) / double(max_gap_total_) : 0.0;
-  case LatencyRole: {
+  case StallLatencyRole:
+    if (!r.timed || max_latency_mean_ <= 0) return {};
+    return QVariantList{r.stall_mean() / max_latency_mean_, r.latency_mean() / max_latency_mean_};
+  case GapRangeRole: {
     if (!r.hits || max_gap_ <= 0) return {};
     const double scale = std::log1p(double(max_gap_));
     return QVariantList{std::log1p(double(r.gap_min)) / scale, std::log1p(r.gap_mean()) / scale,
@@ -198,7 +230,18 @@ QVariant InstructionTimingModel::headerData(int section, Qt::Orientation orienta
     case MaxGapColumn:
       return tr("Issue gap: cycles since the wave's previous issue (or its start), a bound on "
                 "idle + stall before this instruction");
-    case LatencyColumn: return tr("Issue gap min · mean · max on a log scale across the table");
+    case GapRangeColumn: return tr("Issue gap min · mean · max on a log scale across the table");
+    case StallColumn:
+      return tr("Stall: mean cycles the wave was ready to issue this instruction but could not "
+                "(from its first issue attempt to its issue), as rocprof-trace-decoder and RGP "
+                "define it; over the issues the trace times");
+    case LatencyColumn:
+      return tr("Latency: mean cycles from the first issue attempt to the instruction's end, "
+                "stall + execution (RGP's latency; an RDNA3 s_barrier runs to the wave's next "
+                "event); over the issues the trace times");
+    case StallLatencyBarColumn:
+      return tr("Mean latency on a linear scale across the table, its stall part in a distinct "
+                "color");
     case ExecColumn: return tr("Cycles the execution units spent on it (linked exec events)");
     case BarrierColumn: return tr("Cycles waited at this barrier");
     case CostColumn: return tr("Share of all issue-gap cycles of the scope");
@@ -213,7 +256,10 @@ QVariant InstructionTimingModel::headerData(int section, Qt::Orientation orienta
   case MeanGapColumn: return tr("Gap mean");
   case MinGapColumn: return tr("min");
   case MaxGapColumn: return tr("max");
-  case LatencyColumn: return tr("Issue gap (log)");
+  case GapRangeColumn: return tr("Issue gap (log)");
+  case StallColumn: return tr("Stall");
+  case LatencyColumn: return tr("Latency");
+  case StallLatencyBarColumn: return tr("Stall · latency");
   case ExecColumn: return tr("Exec cyc");
   case BarrierColumn: return tr("Barrier");
   case CostColumn: return tr("Cost");

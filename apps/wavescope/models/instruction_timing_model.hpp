@@ -1,8 +1,9 @@
 #pragma once
 // The instruction-timing table (RGP / ROCprof Compute Viewer style, which VIZ lacks): one row per
 // PC hit by the trace, over a scope (a kernel on every SE, one SE, or one wave) - address,
-// instruction, hits, mean/min/max issue gap, the latency bar (min..mean..max), execution-unit
-// cycles, barrier wait and cost (the PC's share of all issue-gap cycles; sqtt.md §11).
+// instruction, hits, mean/min/max issue gap and its range bar (min..mean..max), mean stall and
+// latency as RGP splits them with a bar (latency, its stall part apart), execution-unit cycles,
+// barrier wait and cost (the PC's share of all issue-gap cycles; sqtt.md §11).
 // Sort through a QSortFilterProxyModel on SortRole.
 
 #include <QAbstractTableModel>
@@ -45,7 +46,10 @@ public:
     MeanGapColumn,
     MinGapColumn,
     MaxGapColumn,
-    LatencyColumn,
+    GapRangeColumn,
+    StallColumn,    // mean stall per timed hit
+    LatencyColumn,  // mean latency (stall + execution) per timed hit
+    StallLatencyBarColumn,
     ExecColumn,
     BarrierColumn,
     CostColumn,
@@ -57,7 +61,10 @@ public:
     CategoryRole,                 // int compiler::isa::InstCategory (Other when unknown)
     CostShareRole,                // double: share of the scope's issue-gap cycles, in [0, 1]
     RelativeCostRole,             // double: cost relative to the costliest row, in [0, 1]
-    LatencyRole,                  // QVariantList {min, mean, max} scaled to [0, 1] (log)
+    GapRangeRole,                 // QVariantList {min, mean, max} scaled to [0, 1] (log)
+    // QVariantList {stall, latency} means over the largest mean latency of the table, in
+    // [0, 1]; none for a PC without timed hits (CDNA, wave ends).
+    StallLatencyRole,
   };
 
   explicit InstructionTimingModel(QObject *parent = nullptr);
@@ -80,6 +87,7 @@ private:
   std::unordered_map<std::uint64_t, int> category_of_pc_;
   std::int64_t max_gap_total_ = 0;
   std::int64_t max_gap_ = 0;
+  double max_latency_mean_ = 0;
 };
 
 }  // namespace wavescope::gui

@@ -21,11 +21,15 @@
 #include <utility>
 #include <vector>
 
-#include "models/clock_estimate.hpp"
-#include "models/end_skip_index.hpp"
+#include "wavescope/trace/timeline/clock_estimate.hpp"
+#include "wavescope/trace/timeline/end_skip_index.hpp"
 #include "wavescope/trace/timeline/timeline_model.hpp"
 
 namespace wavescope::gui {
+
+// libtrace's analysis helpers, named as the views that draw the timeline use them.
+using trace::timeline::ClockEstimate;
+using trace::timeline::EndSkipIndex;
 
 struct KernelCode;
 

@@ -10,8 +10,8 @@
 
 #include "app/capture_document.hpp"
 #include "app/theme.hpp"
-#include "models/clock_estimate.hpp"
 #include "views/timeline_axis.hpp"
+#include "wavescope/trace/timeline/clock_estimate.hpp"
 
 namespace wavescope::gui {
 
@@ -66,7 +66,7 @@ void ClockChart::show_dispatch(const CaptureDispatch *dispatch, int highlight) {
   if (dispatch)
     for (std::size_t i = 0; i < dispatch->engines.size(); ++i) {
       const auto &se = dispatch->engines[i];
-      const ClockEstimate clock(se.timeline.clock);
+      const trace::timeline::ClockEstimate clock(se.timeline.clock);
       if (clock.empty()) continue;
       // The SE's origin: its first instruction event, else its first wave.
       std::int64_t origin = se.timeline.end, last = se.timeline.begin;

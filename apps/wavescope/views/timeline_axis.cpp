@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "models/clock_estimate.hpp"
+#include "wavescope/trace/timeline/clock_estimate.hpp"
 
 namespace wavescope::gui {
 
@@ -73,8 +73,8 @@ std::vector<AxisTick> cycle_ticks(double t0, double t1, double origin, double x0
   return ticks;
 }
 
-std::vector<AxisTick> wall_ticks(const ClockEstimate &clock, double t0, double t1, double origin,
-                                 double x0, double width, double spacing) {
+std::vector<AxisTick> wall_ticks(const trace::timeline::ClockEstimate &clock, double t0, double t1,
+                                 double origin, double x0, double width, double spacing) {
   std::vector<AxisTick> ticks;
   if (clock.empty() || !(t1 > t0) || width <= 0) return ticks;
   const double zero = clock.ns_at(origin);

@@ -6,9 +6,11 @@
 
 #include <vector>
 
-namespace wavescope::gui {
-
+namespace wavescope::trace::timeline {
 class ClockEstimate;
+}
+
+namespace wavescope::gui {
 
 struct AxisTick {
   double x = 0;  // pixels
@@ -34,7 +36,7 @@ std::vector<AxisTick> cycle_ticks(double t0, double t1, double origin, double x0
                                   double spacing);
 // Ticks every nice wall-time interval since `origin`, placed through the clock estimate; empty
 // without a clock.
-std::vector<AxisTick> wall_ticks(const ClockEstimate &clock, double t0, double t1, double origin,
-                                 double x0, double width, double spacing);
+std::vector<AxisTick> wall_ticks(const trace::timeline::ClockEstimate &clock, double t0, double t1,
+                                 double origin, double x0, double width, double spacing);
 
 }  // namespace wavescope::gui

@@ -19,7 +19,20 @@
 namespace wavescope::gui {
 namespace {
 
-// Paints the syntax-colored instruction, the latency range bar and the cost bar.
+// The mean latency as a bar from the cell's left, its first (stall) part in the stall color;
+// `v` is {stall, latency} as shares of the table's largest mean latency.
+void paint_stall_latency(QPainter &p, const QRectF &cell, const QVariantList &v) {
+  if (v.size() != 2) return;
+  const double latency = std::max(2.0, cell.width() * v[1].toDouble());
+  const double stall = std::min(latency, cell.width() * v[0].toDouble());
+  const QRectF bar(cell.left(), cell.center().y() - 4, latency, 8);
+  p.fillRect(bar, theme::latency_color());
+  if (stall > 0)
+    p.fillRect(QRectF(bar.left(), bar.top(), stall, bar.height()), theme::stall_color());
+}
+
+// Paints the syntax-colored instruction, the issue-gap range bar, the stall/latency bar and the
+// cost bar.
 class TimingDelegate : public QStyledItemDelegate {
 public:
   using QStyledItemDelegate::QStyledItemDelegate;
@@ -28,7 +41,8 @@ public:
              const QModelIndex &index) const override {
     using M = InstructionTimingModel;
     const int column = index.column();
-    if (column != M::InstructionColumn && column != M::LatencyColumn && column != M::CostColumn) {
+    if (column != M::InstructionColumn && column != M::GapRangeColumn &&
+        column != M::StallLatencyBarColumn && column != M::CostColumn) {
       QStyledItemDelegate::paint(p, option, index);
       return;
     }
@@ -43,8 +57,10 @@ public:
       paint_instruction(
           *p, QRectF(option.rect).adjusted(4, 0, 0, 0), index.data().toString(),
           static_cast<compiler::isa::InstCategory>(index.data(M::CategoryRole).toInt()), {});
-    } else if (column == M::LatencyColumn) {
-      const QVariantList v = index.data(M::LatencyRole).toList();
+    } else if (column == M::StallLatencyBarColumn) {
+      paint_stall_latency(*p, cell, index.data(M::StallLatencyRole).toList());
+    } else if (column == M::GapRangeColumn) {
+      const QVariantList v = index.data(M::GapRangeRole).toList();
       if (v.size() == 3) {
         const double x_min = cell.left() + cell.width() * v[0].toDouble();
         const double x_mean = cell.left() + cell.width() * v[1].toDouble();
@@ -138,7 +154,7 @@ void TimingView::on_focus(const Focus &focus) {
   title_->setText(table.scope);
   if (table.rows.empty())
     totals_->setText(tr("No instruction was mapped to a PC in this scope (no itrace, another "
-                        "SIMD, or a CDNA trace, which tinygrad's mapper does not follow)"));
+                        "SIMD or CU, or a wave whose stream was not followed)"));
   else
     totals_->setText(tr("%1 PCs · %L2 issues in %3 waves · %L4 issue-gap cycles · %L5 exec cycles"
                         "%6")
@@ -155,7 +171,8 @@ void TimingView::on_focus(const Focus &focus) {
   table_->setColumnWidth(
       InstructionTimingModel::InstructionColumn,
       std::clamp(table_->columnWidth(InstructionTimingModel::InstructionColumn), 200, 460));
-  table_->setColumnWidth(InstructionTimingModel::LatencyColumn, 200);
+  table_->setColumnWidth(InstructionTimingModel::GapRangeColumn, 200);
+  table_->setColumnWidth(InstructionTimingModel::StallLatencyBarColumn, 160);
   table_->setColumnWidth(InstructionTimingModel::CostColumn, 110);
   // A view that handled the focus before this one may already have selected an instruction.
   if (const auto pc = selection_.pc()) on_pc_selected(*pc);

@@ -65,6 +65,12 @@ const ProgramMap &CaptureAnalyzer::program(std::uint32_t tag) {
 BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &observer,
                                     const ProgressSink *progress,
                                     const sqtt::DecodeOptions &options) {
+  return analyze(blob, observer, PacketTap{}, progress, options);
+}
+
+BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &observer,
+                                    const PacketTap &tap, const ProgressSink *progress,
+                                    const sqtt::DecodeOptions &options) {
   BlobReport report;
   report.blob = &blob;
   const ProgramMap &map = program(blob.kernel_tag);
@@ -73,9 +79,13 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &o
   // NOP runs (most of a blob) mean nothing to the analyzer: take them at once.
   struct Sink {
     BlobAnalyzer &analyzer;
-    void operator()(const sqtt::Packet &p) { analyzer.on_packet(p); }
+    const PacketTap &tap;
+    void operator()(const sqtt::Packet &p) {
+      if (tap) tap(p);
+      analyzer.on_packet(p);
+    }
     void on_nops(const sqtt::Packet &, unsigned) {}
-  } sink{analyzer};
+  } sink{analyzer, tap};
   report.decode = sqtt::decode_file(file, options, sink, progress);
   analyzer.finish();
   report.anomalies = analyzer.anomalies();

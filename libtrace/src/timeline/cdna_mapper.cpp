@@ -69,7 +69,7 @@ void CdnaMapper::on_packet(const sqtt::Packet &p) {
     if (p.field("cu") != 0) return;  // instruction tokens come from CU 0 (tinygrad's selection)
     Slot &s = slots_[(p.field("simd") * 16 + p.field("wave")) % slots_.size()];
     if (p.type == PacketType::CdnaWavestart) {
-      s = {true, false, program_.entry(), p.time, {}};
+      s = {true, false, program_.entry(), p.time, {}, false};
       ++report_.waves;
     } else if (s.active) {
       if (!s.lost) ++report_.waves_complete;
@@ -97,6 +97,7 @@ void CdnaMapper::on_packet(const sqtt::Packet &p) {
       const std::int64_t t = s.immediates.front();
       s.immediates.pop_front();
       if (sink_) sink_({simd, wave, s.pc, inst, t, t - s.last, "IMMED"});
+      count_stream(s);
       s.last = t;
       ++report_.immediates;
     }
@@ -113,6 +114,7 @@ void CdnaMapper::on_packet(const sqtt::Packet &p) {
     return;
   }
   if (sink_) sink_({simd, wave, s.pc, inst, p.time, p.time - s.last, op});
+  count_stream(s);
   s.last = p.time;
   ++report_.mapped;
   s.pc += inst->size;

@@ -7,8 +7,8 @@
 
 #include "wavescope/base/json_line.hpp"
 #include "wavescope/base/text_table.hpp"
-#include "wavescope/trace/sqtt/blob_file.hpp"
 #include "wavescope/trace/timeline/capture_analysis.hpp"
+#include "wavescope/trace/timeline/pc_stats_analysis.hpp"
 
 namespace wavescope::trace::timeline {
 
@@ -18,7 +18,6 @@ CaptureInstructionStats collect_instruction_stats(const Capture &capture, const 
   result.cdna = family_of_device(capture.device) == sqtt::Family::Cdna;
   result.analyzer = std::make_shared<CaptureAnalyzer>(capture);
   auto &analyzer = *result.analyzer;
-  auto &cdna_report = result.cdna_mapping;
   std::map<std::uint32_t, std::unique_ptr<PcStatsAccumulator>> per_kernel;
   std::uint64_t total_bytes = 0, done_bytes = 0;
   for (const auto &b : capture.blobs) total_bytes += b.size;
@@ -29,38 +28,21 @@ CaptureInstructionStats collect_instruction_stats(const Capture &capture, const 
     const ProgressSink sink = [&](const ProgressUpdate &u) {
       if (progress) progress({"analyze", done_bytes + u.done, total_bytes, "bytes"});
     };
-    if (result.cdna) {
-      // tinygrad maps no CDNA instructions; wavescope walks the CDNA_INST packets itself.
-      CdnaMapper mapper(analyzer.program(blob.kernel_tag), [&](const CdnaMappedInstruction &i) {
-        DispatchEvent e;
-        e.instruction = i.instruction;
-        e.issue_gap = i.issue_gap;
-        acc->on_dispatch(e);
-      });
-      const sqtt::BlobFile file(blob.bytes);
-      sqtt::decode_file(
-          file, {}, [&](const sqtt::Packet &p) { mapper.on_packet(p); }, &sink);
-      const auto &r = mapper.report();
-      cdna_report.inst_packets += r.inst_packets;
-      cdna_report.mapped += r.mapped;
-      cdna_report.lost += r.lost;
-      if (cdna_report.first_mismatch.empty()) cdna_report.first_mismatch = r.first_mismatch;
-    } else {
-      analyzer.analyze(blob, *acc, &sink);
-    }
+    const auto report = analyze_pc_stats(analyzer, blob, *acc, nullptr, &sink);
+    if (result.cdna) add_to(result.cdna_mapping, report.cdna_mapping);
     done_bytes += blob.size;
   }
   result.kernel_found = kernel.empty() || !per_kernel.empty();
   for (auto &[tag, acc] : per_kernel) {
     const auto *program = capture.program(tag);
-    result.kernels.push_back({program ? program->name : std::to_string(tag), std::move(acc)});
+    result.kernels.push_back({program ? program->name : std::to_string(tag), tag, std::move(acc)});
   }
   return result;
 }
 
 std::string to_json(const CaptureInstructionStats &stats) {
   std::string out;
-  for (const auto &[kernel, acc] : stats.kernels)
+  for (const auto &[kernel, tag, acc] : stats.kernels)
     for (const auto &r : acc->rows()) {
       if (!out.empty()) out += '\n';
       out += json_line(nlohmann::json{{"kernel", kernel},
@@ -87,7 +69,7 @@ std::string to_text(const CaptureInstructionStats &stats) {
   using Align = TextTable::Align;
   const auto &cdna_report = stats.cdna_mapping;
   std::string out;
-  for (const auto &[kernel, acc] : stats.kernels) {
+  for (const auto &[kernel, tag, acc] : stats.kernels) {
     out += fmt::format("{} ({} mapped issues, {} issue-gap cycles)\n", kernel, acc->total_hits(),
                        acc->total_gap());
     if (stats.cdna)

@@ -4,6 +4,7 @@
 // object of its kernel, and reported to the caller's observers.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -100,8 +101,16 @@ public:
   // CdnaMapper uses it.
   const ProgramMap &program(std::uint32_t tag);
 
+  // Sees every non-NOP packet of the blob, in order, before the analyzer does.
+  using PacketTap = std::function<void(const sqtt::Packet &)>;
+
   // Decodes one blob from its source and replays it into `observer`.
   BlobReport analyze(const CaptureBlob &blob, AnalysisObserver &observer,
+                     const ProgressSink *progress = nullptr,
+                     const sqtt::DecodeOptions &options = {});
+  // The same, in one decode pass with `tap` (e.g. CdnaMapper, which follows CDNA packets the
+  // analyzer does not map).
+  BlobReport analyze(const CaptureBlob &blob, AnalysisObserver &observer, const PacketTap &tap,
                      const ProgressSink *progress = nullptr,
                      const sqtt::DecodeOptions &options = {});
 

@@ -40,6 +40,7 @@ struct CdnaMappingReport {
   std::uint64_t immediates = 0;      // s_waitcnt/s_nop/... mapped from CDNA_ISSUE immediates
   std::uint64_t waves = 0;           // waves whose walk started
   std::uint64_t waves_complete = 0;  // waves mapped without a mismatch up to their end
+  std::uint64_t waves_mapped = 0;    // waves with at least one mapped instruction (streams)
   std::string first_mismatch;        // where the first walk lost sync, if any
 };
 
@@ -58,7 +59,12 @@ private:
     std::uint64_t pc = 0;
     std::int64_t last = 0;
     std::deque<std::int64_t> immediates;  // CDNA_ISSUE immediates not yet matched
+    bool mapped_any = false;              // the wave has a stream
   };
+  void count_stream(Slot &slot) {
+    if (!slot.mapped_any) ++report_.waves_mapped;
+    slot.mapped_any = true;
+  }
   const ProgramMap &program_;
   InstructionSink sink_;
   std::array<Slot, 64> slots_{};  // simd * 16 + wave

@@ -20,6 +20,7 @@ class CaptureAnalyzer;
 
 struct KernelInstructionStats {
   std::string kernel;  // the program's name, or its tag as a number
+  std::uint32_t tag = 0;
   std::unique_ptr<PcStatsAccumulator> stats;
 };
 

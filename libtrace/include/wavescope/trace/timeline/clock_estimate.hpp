@@ -11,13 +11,13 @@
 
 #include "wavescope/trace/timeline/events.hpp"
 
-namespace wavescope::gui {
+namespace wavescope::trace::timeline {
 
 class ClockEstimate {
 public:
   ClockEstimate() = default;
   // Points with a non-positive frequency are dropped.
-  explicit ClockEstimate(const std::vector<trace::timeline::ClockPoint> &points);
+  explicit ClockEstimate(const std::vector<ClockPoint> &points);
 
   bool empty() const { return times_.empty(); }
   std::size_t size() const { return times_.size(); }
@@ -43,4 +43,4 @@ private:
   std::vector<double> ns_;  // ns_at(times_[i])
 };
 
-}  // namespace wavescope::gui
+}  // namespace wavescope::trace::timeline

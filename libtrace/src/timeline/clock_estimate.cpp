@@ -1,10 +1,10 @@
-#include "models/clock_estimate.hpp"
+#include "wavescope/trace/timeline/clock_estimate.hpp"
 
 #include <algorithm>
 
-namespace wavescope::gui {
+namespace wavescope::trace::timeline {
 
-ClockEstimate::ClockEstimate(const std::vector<trace::timeline::ClockPoint> &points) {
+ClockEstimate::ClockEstimate(const std::vector<ClockPoint> &points) {
   for (const auto &p : points) {
     if (p.freq_hz <= 0 || (!times_.empty() && p.time <= times_.back())) continue;
     times_.push_back(p.time);
@@ -71,4 +71,4 @@ std::vector<std::pair<std::int64_t, double>> ClockEstimate::smoothed(int window)
   return out;
 }
 
-}  // namespace wavescope::gui
+}  // namespace wavescope::trace::timeline

@@ -12,7 +12,7 @@
 
 #include "wavescope/trace/timeline/timeline_model.hpp"
 
-namespace wavescope::gui {
+namespace wavescope::trace::timeline {
 
 class EndSkipIndex {
 public:
@@ -20,14 +20,14 @@ public:
   static constexpr std::size_t kShift = 3;
 
   EndSkipIndex() = default;
-  explicit EndSkipIndex(std::span<const trace::timeline::TimelineEvent> events);
+  explicit EndSkipIndex(std::span<const TimelineEvent> events);
 
   // The first index in [from, to) whose event ends after `t`, or `to` if none does.
-  std::size_t first_ending_after(std::span<const trace::timeline::TimelineEvent> events,
-                                 std::size_t from, std::size_t to, std::int64_t t) const;
+  std::size_t first_ending_after(std::span<const TimelineEvent> events, std::size_t from,
+                                 std::size_t to, std::int64_t t) const;
 
 private:
   std::array<std::vector<std::int64_t>, kLevels> max_end_;  // per level, per block
 };
 
-}  // namespace wavescope::gui
+}  // namespace wavescope::trace::timeline

@@ -1,11 +1,11 @@
-#include "models/end_skip_index.hpp"
+#include "wavescope/trace/timeline/end_skip_index.hpp"
 
 #include <algorithm>
 #include <limits>
 
-namespace wavescope::gui {
+namespace wavescope::trace::timeline {
 
-EndSkipIndex::EndSkipIndex(std::span<const trace::timeline::TimelineEvent> events) {
+EndSkipIndex::EndSkipIndex(std::span<const TimelineEvent> events) {
   for (std::size_t level = 0; level < kLevels; ++level) {
     const std::size_t shift = kShift * (level + 1);
     const std::size_t block = std::size_t{1} << shift;
@@ -20,7 +20,7 @@ EndSkipIndex::EndSkipIndex(std::span<const trace::timeline::TimelineEvent> event
   }
 }
 
-std::size_t EndSkipIndex::first_ending_after(std::span<const trace::timeline::TimelineEvent> events,
+std::size_t EndSkipIndex::first_ending_after(std::span<const TimelineEvent> events,
                                              std::size_t from, std::size_t to,
                                              std::int64_t t) const {
   std::size_t i = from;
@@ -42,4 +42,4 @@ std::size_t EndSkipIndex::first_ending_after(std::span<const trace::timeline::Ti
   return to;
 }
 
-}  // namespace wavescope::gui
+}  // namespace wavescope::trace::timeline

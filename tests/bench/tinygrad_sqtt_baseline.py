@@ -25,6 +25,8 @@ import subprocess
 import sys
 import time
 
+from sqtt_corpus import capture_folders
+
 EXIT_NO_TINYGRAD = 3
 EXIT_NO_DECODER = 4
 EXIT_NO_CORPUS = 5
@@ -33,16 +35,10 @@ EXIT_NO_CORPUS = 5
 def corpus_blobs(corpus):
     """[(arch, bytes)] of every blob of every capture folder, in sorted folder order."""
     out = []
-    for arch in sorted(d for d in os.listdir(corpus) if os.path.isdir(os.path.join(corpus, d))):
-        for example in sorted(os.listdir(os.path.join(corpus, arch))):
-            folder = os.path.join(corpus, arch, example)
-            if not os.path.exists(os.path.join(folder, 'meta.json')):
-                continue
-            with open(os.path.join(folder, 'meta.json')) as f:
-                meta = json.load(f)
-            for b in meta['sqtt']:
-                with open(os.path.join(folder, b['file']), 'rb') as f:
-                    out.append((meta.get('arch', arch), f.read()))
+    for arch, _, folder, meta in capture_folders(corpus):
+        for b in meta['sqtt']:
+            with open(os.path.join(folder, b['file']), 'rb') as f:
+                out.append((meta.get('arch', arch), f.read()))
     return out
 
 

@@ -21,32 +21,28 @@ import subprocess
 import sys
 import tempfile
 
+from sqtt_corpus import capture_folders
+
 
 def make_folders(corpus, root, target_mb):
     """One repeated capture folder per corpus capture: [(folder, bytes, [blob paths])]."""
     out = []
-    for arch in sorted(d for d in os.listdir(corpus) if os.path.isdir(os.path.join(corpus, d))):
-        for example in sorted(os.listdir(os.path.join(corpus, arch))):
-            src = os.path.join(corpus, arch, example)
-            if not os.path.exists(os.path.join(src, 'meta.json')):
-                continue
-            with open(os.path.join(src, 'meta.json')) as f:
-                meta = json.load(f)
-            dst = os.path.join(root, f'{arch}_{example}')
-            os.makedirs(dst)
-            for name in os.listdir(src):
-                if name != 'meta.json':
-                    os.symlink(os.path.abspath(os.path.join(src, name)), os.path.join(dst, name))
-            size = sum(b['size'] for b in meta['sqtt'])
-            repeats = max(1, int(target_mb * 1e6 / size))
-            blobs = []
-            for _ in range(repeats):
-                for b in meta['sqtt']:
-                    blobs.append(dict(b, order=len(blobs)))
-            meta['sqtt'] = blobs
-            with open(os.path.join(dst, 'meta.json'), 'w') as f:
-                json.dump(meta, f)
-            out.append((dst, size * repeats, [os.path.join(dst, b['file']) for b in blobs]))
+    for arch, example, src, meta in capture_folders(corpus):
+        dst = os.path.join(root, f'{arch}_{example}')
+        os.makedirs(dst)
+        for name in os.listdir(src):
+            if name != 'meta.json':
+                os.symlink(os.path.abspath(os.path.join(src, name)), os.path.join(dst, name))
+        size = sum(b['size'] for b in meta['sqtt'])
+        repeats = max(1, int(target_mb * 1e6 / size))
+        blobs = []
+        for _ in range(repeats):
+            for b in meta['sqtt']:
+                blobs.append(dict(b, order=len(blobs)))
+        meta['sqtt'] = blobs
+        with open(os.path.join(dst, 'meta.json'), 'w') as f:
+            json.dump(meta, f)
+        out.append((dst, size * repeats, [os.path.join(dst, b['file']) for b in blobs]))
     return out
 
 

@@ -16,7 +16,7 @@
 #include "models/wave_timeline_model.hpp"
 #include "testdata.hpp"
 #include "wavescope/trace/timeline/capture_analysis.hpp"
-#include "wavescope/trace/timeline/pc_stats_analysis.hpp"
+#include "wavescope/trace/timeline/capture_pipeline.hpp"
 
 using namespace wavescope::gui;
 using wavescope::testing::engine_of_blob;
@@ -94,16 +94,16 @@ TEST_CASE("the timing table's totals equal libtrace's per-PC statistics for ever
     INFO(dir.string());
     const auto doc = open_corpus_capture(dir);
     // Another pass: every blob decoded again into one accumulator per program, as `wavectl sqtt
-    // insts` does it (CDNA through CdnaMapper).
+    // insts` asks for it (CDNA through CdnaMapper).
     const auto capture = Capture::open(dir);
-    timeline::CaptureAnalyzer analyzer(capture);
-    const bool cdna = timeline::family_of_device(capture.device) == sqtt::Family::Cdna;
+    timeline::AnalysisRequest request;
+    request.pc_stats = true;
+    const auto analysis = timeline::analyze_capture(capture, request);
+    const bool cdna = analysis.cdna;
     for (int k = 0; k < doc->kernel_count(); ++k) {
       const auto &dispatch = *doc->dispatch(k);
-      timeline::PcStatsAccumulator expected(analyzer.program(dispatch.program->tag));
-      for (const auto &blob : capture.blobs)
-        if (blob.kernel_tag == dispatch.program->tag)
-          timeline::analyze_pc_stats(analyzer, blob, expected);
+      REQUIRE(analysis.kernel(dispatch.program->tag));
+      const auto &expected = *analysis.kernel(dispatch.program->tag)->pc_stats;
 
       Focus focus;
       focus.document = 0;

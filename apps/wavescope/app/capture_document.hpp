@@ -36,8 +36,13 @@ struct ShaderEngineTrace {
   // Per-PC timing over this SE's mapped waves.
   std::unique_ptr<trace::timeline::PcStatsAccumulator> stats;
   trace::timeline::CdnaMappingReport cdna_mapping;  // CDNA: how far CdnaMapper's walk got
-  std::uint64_t mapped_instructions = 0;            // dispatches mapped to a PC
+  std::uint64_t mapped_instructions = 0;  // dispatches the BlobAnalyzer mapped (tinygrad's count)
   std::uint64_t clock_median_hz = 0;
+
+  // Instructions mapped to a PC: the BlobAnalyzer's on RDNA, CdnaMapper's walk on CDNA.
+  std::uint64_t instructions_mapped() const {
+    return mapped_instructions + cdna_mapping.mapped + cdna_mapping.immediates;
+  }
 
   // The mapped trace of timeline.waves[wave], or nullptr when that wave was not followed.
   const trace::timeline::WaveTrace *mapped_trace(int wave) const;
@@ -83,7 +88,7 @@ public:
 
   trace::Capture capture;
   // Owns the PC maps the statistics point into; kept for the document's lifetime.
-  std::unique_ptr<trace::timeline::CaptureAnalyzer> analyzer;
+  std::shared_ptr<trace::timeline::CaptureAnalyzer> analyzer;
   std::vector<CaptureDispatch> dispatches;  // one per program, in meta.json order
   std::vector<std::string> notes;           // decode oddities worth telling the user
   // The profile the capture came from (a tinygrad profile pickle), for its timeline.

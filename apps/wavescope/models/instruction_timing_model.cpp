@@ -64,8 +64,6 @@ TimingTable timing_table_for(const CaptureDocument &document, const Focus &focus
   // Waves that issued at least one instruction mapped to a PC (non-itrace SEs only report the
   // ends of the traced SIMD's waves).
   const auto issued = [](const ShaderEngineTrace &e) {
-    // CDNA: the waves CdnaMapper followed (their streams feed the statistics, not the waves).
-    if (e.cdna_mapping.waves) return static_cast<std::size_t>(e.cdna_mapping.waves_mapped);
     return static_cast<std::size_t>(std::count_if(
         e.mapped_waves.begin(), e.mapped_waves.end(), [](const trace::timeline::WaveTrace &w) {
           return std::any_of(w.instructions.begin(), w.instructions.end(),

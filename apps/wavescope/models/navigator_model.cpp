@@ -84,7 +84,7 @@ void NavigatorModel::add_capture_children(QStandardItem &root, const CaptureDocu
       focus.shader_engine = s;
       focus.wave = -1;
       QString text = tr("SE %1  · %2 waves").arg(se.blob->se).arg(se.timeline.waves.size());
-      if (se.mapped_instructions) text += tr(", %1 insts").arg(se.mapped_instructions);
+      if (se.instructions_mapped()) text += tr(", %1 insts").arg(se.instructions_mapped());
       if (!se.blob->itrace) text += tr("  (no itrace)");
       auto *engine = make_item(text, focus);
       engine->setToolTip(QString::fromStdString(se.blob->file_name));

@@ -112,8 +112,8 @@ void WavesView::show_engine(const CaptureDocument *document, int kernel, int eng
       engines_->addItem(tr("SE %1 · %2 waves%3")
                             .arg(e.blob->se)
                             .arg(e.timeline.waves.size())
-                            .arg(e.mapped_instructions
-                                     ? tr(" · %1 insts").arg(e.mapped_instructions)
+                            .arg(e.instructions_mapped()
+                                     ? tr(" · %1 insts").arg(e.instructions_mapped())
                                      : QString()),
                         static_cast<int>(i));
     }
@@ -128,7 +128,7 @@ void WavesView::show_engine(const CaptureDocument *document, int kernel, int eng
                         .arg(se->blob->se)
                         .arg(QString::fromStdString(se->blob->file_name))
                         .arg(se->timeline.waves.size())
-                        .arg(se->mapped_instructions));
+                        .arg(se->instructions_mapped()));
   }
   update_inspector();
 }
@@ -219,7 +219,7 @@ QString WavesView::summary_html() const {
                                     .arg(tl.waves.size())
                                     .arg(waves_traced)
                                     .arg(se->mapped_waves.size()));
-  html += row_html(tr("Instructions"), tr("%1 mapped to PCs").arg(se->mapped_instructions));
+  html += row_html(tr("Instructions"), tr("%1 mapped to PCs").arg(se->instructions_mapped()));
   html += row_html(tr("Wave-row events"), QString::number(dispatches));
   html += row_html(tr("Exec events"), QString::number(exec));
   html += row_html(tr("Barriers"), QString::number(barriers));

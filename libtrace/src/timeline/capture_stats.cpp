@@ -5,7 +5,7 @@
 
 #include "wavescope/base/json_line.hpp"
 #include "wavescope/base/text_table.hpp"
-#include "wavescope/trace/timeline/capture_analysis.hpp"
+#include "wavescope/trace/timeline/capture_pipeline.hpp"
 
 namespace wavescope::trace::timeline {
 
@@ -14,22 +14,10 @@ CaptureStats collect_capture_stats(const Capture &capture, const ProgressSink &p
   stats.source = capture.source.string();
   stats.arch = capture.arch;
   stats.processor = capture.device.processor;
-  CaptureAnalyzer analyzer(capture);
-  std::uint64_t total_bytes = 0, done = 0;
-  for (const auto &b : capture.blobs) total_bytes += b.size;
-  for (const auto &blob : capture.blobs) {
-    WaveCounter counter;
-    ClockSummary clock;
-    ObserverFanout fanout({&counter, &clock});
-    const ProgressSink sink = [&](const ProgressUpdate &u) {
-      if (progress) progress({"analyze", done + u.done, total_bytes, "bytes"});
-    };
-    const auto report = analyzer.analyze(blob, fanout, &sink);
-    done += blob.size;
-    stats.blobs.push_back({&blob, report.decode, report.anomalies.total(), counter.waves,
-                           counter.traced_waves, counter.mapped_instructions, clock.points(),
-                           clock.median_hz()});
-  }
+  for (const auto &b : analyze_capture(capture, {}, progress).blobs)
+    stats.blobs.push_back({b.blob, b.report.decode, b.report.anomalies.total(), b.report.waves,
+                           b.traced_waves, b.mapped_instructions, b.clock_points,
+                           b.clock_median_hz});
   return stats;
 }
 

@@ -7,36 +7,27 @@
 
 #include "wavescope/base/json_line.hpp"
 #include "wavescope/base/text_table.hpp"
-#include "wavescope/trace/timeline/capture_analysis.hpp"
-#include "wavescope/trace/timeline/pc_stats_analysis.hpp"
+#include "wavescope/trace/timeline/capture_pipeline.hpp"
 
 namespace wavescope::trace::timeline {
 
 CaptureInstructionStats collect_instruction_stats(const Capture &capture, const std::string &kernel,
                                                   const ProgressSink &progress) {
+  AnalysisRequest request;
+  request.kernel = kernel;
+  request.pc_stats = true;
+  auto analysis = analyze_capture(capture, request, progress);
   CaptureInstructionStats result;
-  result.cdna = family_of_device(capture.device) == sqtt::Family::Cdna;
-  result.analyzer = std::make_shared<CaptureAnalyzer>(capture);
-  auto &analyzer = *result.analyzer;
-  std::map<std::uint32_t, std::unique_ptr<PcStatsAccumulator>> per_kernel;
-  std::uint64_t total_bytes = 0, done_bytes = 0;
-  for (const auto &b : capture.blobs) total_bytes += b.size;
-  for (const auto &blob : capture.blobs) {
-    if (!kernel.empty() && blob.program != kernel) continue;
-    auto &acc = per_kernel[blob.kernel_tag];
-    if (!acc) acc = std::make_unique<PcStatsAccumulator>(analyzer.program(blob.kernel_tag));
-    const ProgressSink sink = [&](const ProgressUpdate &u) {
-      if (progress) progress({"analyze", done_bytes + u.done, total_bytes, "bytes"});
-    };
-    const auto report = analyze_pc_stats(analyzer, blob, *acc, nullptr, &sink);
-    if (result.cdna) add_to(result.cdna_mapping, report.cdna_mapping);
-    done_bytes += blob.size;
-  }
-  result.kernel_found = kernel.empty() || !per_kernel.empty();
-  for (auto &[tag, acc] : per_kernel) {
-    const auto *program = capture.program(tag);
-    result.kernels.push_back({program ? program->name : std::to_string(tag), tag, std::move(acc)});
-  }
+  result.cdna = analysis.cdna;
+  result.kernel_found = analysis.selection_found(request);
+  result.cdna_mapping = analysis.cdna_mapping;
+  result.analyzer = analysis.analyzer;
+  // The kernels that have blobs, by tag.
+  std::map<std::uint32_t, KernelAnalysis *> with_blobs;
+  for (auto &k : analysis.kernels)
+    if (!k.blobs.empty()) with_blobs.emplace(k.tag, &k);
+  for (auto &[tag, k] : with_blobs)
+    result.kernels.push_back({k->name, tag, std::move(k->pc_stats)});
   return result;
 }
 

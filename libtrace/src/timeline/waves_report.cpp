@@ -5,9 +5,7 @@
 
 #include "wavescope/base/json_line.hpp"
 #include "wavescope/base/text_table.hpp"
-#include "wavescope/trace/sqtt/blob_file.hpp"
-#include "wavescope/trace/timeline/capture_analysis.hpp"
-#include "wavescope/trace/timeline/cdna_mapper.hpp"
+#include "wavescope/trace/timeline/capture_pipeline.hpp"
 
 namespace wavescope::trace::timeline {
 namespace {
@@ -65,58 +63,23 @@ json wave_json(const CaptureBlob &blob, const WaveTrace &t, bool cdna, bool inst
   return o;
 }
 
-// CDNA: tinygrad maps no instructions; CdnaMapper's walk gives the waves on the traced unit
-// (CU 0) their streams, matched to the wave by SIMD, slot and lifetime.
-void add_cdna_instructions(const CaptureBlob &blob, const ProgramMap &program,
-                           std::vector<WaveTrace> &traces) {
-  if (program.empty()) return;
-  std::vector<CdnaMappedInstruction> mapped;
-  CdnaMapper mapper(program, [&](const CdnaMappedInstruction &i) { mapped.push_back(i); });
-  const sqtt::BlobFile file(blob.bytes);
-  sqtt::decode_file(file, {}, [&](const sqtt::Packet &p) { mapper.on_packet(p); });
-  if (mapped.empty()) return;
-  for (auto &t : traces) {
-    const auto &w = t.wave;
-    if (w.cu != 0 || w.sh != 0) continue;
-    for (const auto &m : mapped) {
-      if (m.simd != w.simd || m.slot != w.slot || m.time < w.start || m.time > w.end) continue;
-      InstructionTiming i;
-      i.pc = m.pc;
-      i.instruction = m.instruction;
-      i.time = m.time;
-      i.issue_gap = m.issue_gap;
-      i.packet = m.op == "IMMED" ? sqtt::PacketType::CdnaIssue : sqtt::PacketType::CdnaInst;
-      i.name = m.op;
-      i.bar_start = m.time;
-      i.bar_end = m.time + 1;
-      t.instructions.push_back(std::move(i));
-    }
-    t.mapped = !t.instructions.empty();
-  }
-}
-
 }  // namespace
 
 CaptureWaves collect_waves(const Capture &capture, const std::string &kernel,
                            const ProgressSink &progress) {
+  AnalysisRequest request;
+  request.kernel = kernel;
+  request.waves = true;
+  auto analysis = analyze_capture(capture, request, progress);
   CaptureWaves result;
-  result.cdna = family_of_device(capture.device) == sqtt::Family::Cdna;
-  result.kernel_found = kernel.empty();
+  result.cdna = analysis.cdna;
+  result.kernel_found = analysis.selection_found(request);
   result.source = capture.source.string();
   result.arch = capture.arch;
-  result.analyzer = std::make_shared<CaptureAnalyzer>(capture);
-  auto &analyzer = *result.analyzer;
-  for (const auto &blob : capture.blobs) {
-    if (!kernel.empty() && blob.program != kernel) continue;
-    result.kernel_found = true;
-    if (progress) progress({"analyze", result.blobs, capture.blobs.size(), "blobs"});
-    ++result.blobs;
-    WaveTraceCollector collector(true);
-    analyzer.analyze(blob, collector);
-    auto traces = collector.take();
-    if (result.cdna) add_cdna_instructions(blob, analyzer.program(blob.kernel_tag), traces);
-    for (auto &t : traces) result.waves.push_back({&blob, std::move(t)});
-  }
+  result.blobs = analysis.blobs.size();
+  result.analyzer = analysis.analyzer;
+  for (auto &b : analysis.blobs)
+    for (auto &t : b.waves) result.waves.push_back({b.blob, std::move(t)});
   return result;
 }
 

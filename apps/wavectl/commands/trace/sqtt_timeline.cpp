@@ -8,8 +8,7 @@
 
 #include "commands/trace/trace_commands.hpp"
 #include "wavescope/base/error.hpp"
-#include "wavescope/trace/timeline/capture_analysis.hpp"
-#include "wavescope/trace/timeline/timeline_model.hpp"
+#include "wavescope/trace/timeline/capture_pipeline.hpp"
 #include "wavescope/trace/timeline/timeline_report.hpp"
 
 namespace wavectl {
@@ -25,19 +24,15 @@ struct TimelineArgs {
 
 void run_timeline(const TimelineArgs &args, const CliContext &context) {
   const auto capture = Capture::open(args.capture);
-  CaptureAnalyzer analyzer(capture);
-  bool found = args.blob.empty();
-  for (const auto &blob : capture.blobs) {
-    if (!args.blob.empty() && blob.file_name != args.blob) continue;
-    found = true;
-    TimelineBuilder builder(blob.se, blob.file_name);
-    analyzer.analyze(blob, builder);
-    print_report(SeTimelineReport{blob, builder.finish()}, context);
-  }
-  if (!found)
+  AnalysisRequest request;
+  request.blob = args.blob;
+  request.timeline = true;
+  const auto analysis = analyze_capture(capture, request);
+  if (!analysis.selection_found(request))
     throw wavescope::Error(
         wavescope::ErrorKind::Usage,
         fmt::format("{}: no blob named '{}' in meta.json", args.capture, args.blob));
+  for (const auto &b : analysis.blobs) print_report(SeTimelineReport{*b.blob, b.timeline}, context);
 }
 
 }  // namespace

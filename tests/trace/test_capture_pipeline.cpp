@@ -1,0 +1,131 @@
+// analyze_capture, the one analysis of a capture: what a request selects and computes, that the
+// parts it does not ask for stay empty, that per-kernel statistics merge the blobs', and that a
+// CancelToken stops it with ErrorKind::Interrupted, over every corpus capture.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "sqtt_support/corpus.hpp"
+#include "wavescope/base/error.hpp"
+#include "wavescope/trace/timeline/capture_pipeline.hpp"
+
+using namespace wavescope::trace::timeline;
+using wavescope::testing::sqtt::corpus_captures;
+
+TEST_CASE("analyze_capture computes the parts asked for, and only those") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::size_t captures = 0, blobs = 0;
+  for (const auto &c : corpus_captures()) {
+    INFO(c.dir.string());
+    const auto counts_only = analyze_capture(c.capture, {});
+    REQUIRE(counts_only.blobs.size() == c.capture.blobs.size());
+    for (const auto &b : counts_only.blobs) {
+      CHECK(b.waves.empty());
+      CHECK(b.timeline.rows.empty());
+      CHECK(b.pc_stats == nullptr);
+    }
+    for (const auto &k : counts_only.kernels) CHECK(k.pc_stats == nullptr);
+
+    AnalysisRequest all;
+    all.waves = all.pc_stats = all.blob_pc_stats = all.timeline = all.pmc = true;
+    const auto full = analyze_capture(c.capture, all);
+    REQUIRE(full.blobs.size() == counts_only.blobs.size());
+    std::size_t counters = 0;
+    for (const auto &k : full.kernels) {
+      REQUIRE(k.pc_stats);
+      std::uint64_t hits = 0, waves = 0;
+      std::int64_t gap = 0;
+      for (const auto index : k.blobs) {
+        const auto &b = full.blobs[index];
+        CHECK(b.blob->kernel_tag == k.tag);
+        REQUIRE(b.pc_stats);
+        hits += b.pc_stats->total_hits();
+        gap += b.pc_stats->total_gap();
+        waves += b.report.waves;
+      }
+      CHECK(k.pc_stats->total_hits() == hits);
+      CHECK(k.pc_stats->total_gap() == gap);
+      CHECK(k.waves == waves);
+      counters += k.counters.size();
+    }
+    CHECK(counters == c.capture.pmc.size());
+    for (std::size_t i = 0; i < full.blobs.size(); ++i) {
+      const auto &b = full.blobs[i];
+      const auto &lean = counts_only.blobs[i];
+      // Asking for more changes none of the counts.
+      CHECK(b.report.decode.packets == lean.report.decode.packets);
+      CHECK(b.report.waves == lean.report.waves);
+      CHECK(b.clock_median_hz == lean.clock_median_hz);
+      CHECK(b.mapped_instructions == lean.mapped_instructions);
+      CHECK(b.waves.size() == b.report.waves);
+      CHECK(b.timeline.waves.size() == b.report.waves);
+      ++blobs;
+    }
+    ++captures;
+  }
+  CHECK(captures >= 9);
+  CHECK(blobs >= captures);
+}
+
+TEST_CASE("analyze_capture selects blobs by kernel and by file") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::size_t checked = 0;
+  for (const auto &c : corpus_captures()) {
+    if (c.capture.blobs.empty()) continue;
+    INFO(c.dir.string());
+    const auto &first = c.capture.blobs.front();
+    AnalysisRequest by_file;
+    by_file.blob = first.file_name;
+    const auto one = analyze_capture(c.capture, by_file);
+    CHECK(one.selection_found(by_file));
+    REQUIRE(one.blobs.size() == 1);
+    CHECK(one.blobs.front().blob == &first);
+
+    AnalysisRequest by_kernel;
+    by_kernel.kernel = first.program;
+    std::size_t of_kernel = 0;
+    for (const auto &b : c.capture.blobs) of_kernel += b.program == first.program;
+    CHECK(analyze_capture(c.capture, by_kernel).blobs.size() == of_kernel);
+
+    AnalysisRequest nothing;
+    nothing.kernel = "no_such_kernel";
+    const auto none = analyze_capture(c.capture, nothing);
+    CHECK(none.blobs.empty());
+    CHECK_FALSE(none.selection_found(nothing));
+    ++checked;
+  }
+  CHECK(checked >= 9);
+}
+
+TEST_CASE("a CancelToken stops analyze_capture with ErrorKind::Interrupted") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  const auto captures = corpus_captures();
+  const auto several = std::find_if(captures.begin(), captures.end(),
+                                    [](const auto &c) { return c.capture.blobs.size() >= 2; });
+  REQUIRE(several != captures.end());
+  const auto &capture = several->capture;
+
+  wavescope::CancelToken before;
+  before.request();
+  AnalysisRequest request;
+  request.waves = true;
+  request.cancel = &before;
+  const auto interrupted = [](const wavescope::Error &e) {
+    return e.kind() == wavescope::ErrorKind::Interrupted;
+  };
+  CHECK_THROWS_MATCHES(analyze_capture(capture, request), wavescope::Error,
+                       Catch::Predicate<wavescope::Error>(interrupted));
+
+  // Requested while the first blob is analysed: it stops before the next report.
+  wavescope::CancelToken during;
+  request.cancel = &during;
+  std::size_t reports_after_request = 0;
+  const wavescope::ProgressSink progress = [&](const wavescope::ProgressUpdate &) {
+    if (during.stop_requested()) ++reports_after_request;
+    during.request();
+  };
+  CHECK_THROWS_MATCHES(analyze_capture(capture, request, progress), wavescope::Error,
+                       Catch::Predicate<wavescope::Error>(interrupted));
+  CHECK(reports_after_request == 0);
+}

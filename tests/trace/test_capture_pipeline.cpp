@@ -129,3 +129,50 @@ TEST_CASE("a CancelToken stops analyze_capture with ErrorKind::Interrupted") {
                        Catch::Predicate<wavescope::Error>(interrupted));
   CHECK(reports_after_request == 0);
 }
+
+TEST_CASE("realtime pairs: every marker of every blob, and the clock points tinygrad's VIZ draws") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::size_t pairs = 0, points = 0, blobs_with_pairs = 0, rdna3_blobs = 0, rdna3_pairs = 0;
+  for (const auto &c : wavescope::testing::sqtt::corpus_captures()) {
+    INFO(c.dir.string());
+    AnalysisRequest request;
+    request.realtime = true;
+    const auto analysis = analyze_capture(c.capture, request);
+    const auto reference = wavescope::testing::sqtt::jsonl_by_blob(c.dir / "timeline.jsonl.gz");
+    for (const auto &b : analysis.blobs) {
+      INFO(b.blob->file_name);
+      // The reference's shader-clock line, point for point.
+      std::vector<std::pair<std::int64_t, std::int64_t>> want;
+      if (const auto it = reference.find(b.blob->file_name); it != reference.end())
+        for (const auto &e : it->second)
+          if (e.at("kind") == "point")
+            want.emplace_back(e.at("ts").get<std::int64_t>(), e.at("value").get<std::int64_t>());
+      REQUIRE(b.clock.size() == want.size());
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        CHECK(b.clock[i].time == want[i].first);
+        CHECK(b.clock[i].freq_hz == want[i].second);
+      }
+      CHECK(b.clock.size() == b.clock_points);
+      // A point per pair of consecutive markers whose realtime advanced.
+      std::size_t advancing = 0;
+      for (std::size_t i = 1; i < b.realtime.size(); ++i) {
+        CHECK(b.realtime[i].realtime >= b.realtime[i - 1].realtime);
+        CHECK(b.realtime[i].shader_clock >= b.realtime[i - 1].shader_clock);
+        advancing += b.realtime[i].realtime != b.realtime[i - 1].realtime;
+      }
+      CHECK(b.clock.size() == advancing);
+      pairs += b.realtime.size();
+      points += b.clock.size();
+      blobs_with_pairs += !b.realtime.empty();
+      if (c.capture.arch == "gfx1100" && b.blob->itrace) {
+        ++rdna3_blobs;
+        rdna3_pairs += b.realtime.size();
+      }
+    }
+  }
+  CHECK(blobs_with_pairs > 0);
+  CHECK(points > 0);
+  CHECK(points < pairs);
+  // About 40 per traced RX 7900 XTX blob.
+  if (rdna3_blobs) CHECK(rdna3_pairs >= 30 * rdna3_blobs);
+}

@@ -70,6 +70,16 @@ void note_blob_problems(const BlobAnalysis &b, std::vector<std::string> &notes) 
                                 a.branch_without_jump + a.pc_outside_text));
 }
 
+class RealtimeCollector : public AnalysisObserver {
+public:
+  explicit RealtimeCollector(BlobAnalysis &out) : out_(out) {}
+  void on_realtime(const RealtimePair &pair) override { out_.realtime.push_back(pair); }
+  void on_clock(const ClockPoint &point) override { out_.clock.push_back(point); }
+
+private:
+  BlobAnalysis &out_;
+};
+
 class Pipeline {
 public:
   Pipeline(const Capture &capture, const AnalysisRequest &request, const ProgressSink &progress)
@@ -139,6 +149,8 @@ private:
     if (request_.timeline) observers.push_back(&timeline.emplace(blob.se, blob.file_name));
     std::optional<WaveTraceCollector> waves;
     if (request_.waves) observers.push_back(&waves.emplace(true));
+    std::optional<RealtimeCollector> realtime;
+    if (request_.realtime) observers.push_back(&realtime.emplace(b));
     PcStatsAccumulator *stats = kernel.pc_stats.get();
     if (stats && request_.blob_pc_stats) {
       b.pc_stats = std::make_unique<PcStatsAccumulator>(analyzer.program(blob.kernel_tag));

@@ -1,6 +1,6 @@
 // wavectl's sqtt subcommands: decode (packets), waves (wave lifetimes), insts (per-PC timing),
-// stats (per-blob summary), timeline (the VIZ-style timeline model). Each lives in its own
-// sqtt_<name>.cpp.
+// stats (per-blob summary), timeline (the VIZ-style timeline model), clock (realtime pairs).
+// Each lives in its own sqtt_<name>.cpp.
 
 #include "commands/trace/trace_commands.hpp"
 
@@ -11,6 +11,7 @@ void register_sqtt_waves(CLI::App &sqtt, CliContext &context);     // sqtt_waves
 void register_sqtt_insts(CLI::App &sqtt, CliContext &context);     // sqtt_insts.cpp
 void register_sqtt_stats(CLI::App &sqtt, CliContext &context);     // sqtt_stats.cpp
 void register_sqtt_timeline(CLI::App &sqtt, CliContext &context);  // sqtt_timeline.cpp
+void register_sqtt_clock(CLI::App &sqtt, CliContext &context);     // sqtt_clock.cpp
 
 void register_sqtt_commands(CLI::App &app, CliContext &context) {
   auto *sqtt = app.add_subcommand("sqtt", "Decode AMD SQ thread traces (SQTT) and time waves");
@@ -20,6 +21,7 @@ void register_sqtt_commands(CLI::App &app, CliContext &context) {
   register_sqtt_insts(*sqtt, context);
   register_sqtt_stats(*sqtt, context);
   register_sqtt_timeline(*sqtt, context);
+  register_sqtt_clock(*sqtt, context);
 }
 
 }  // namespace wavectl

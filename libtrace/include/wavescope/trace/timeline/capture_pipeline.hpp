@@ -2,9 +2,10 @@
 // The whole analysis of a capture in one call, for every tool that shows one (`wavectl sqtt
 // stats|waves|insts|timeline`, the app's capture loading, its report export): the blobs of the
 // kernels asked for, each decoded once from where it lives and replayed into the parts asked for
-// (waves with their instruction streams, CDNA's included; per-PC statistics; the VIZ timeline),
-// the shader clock of each blob, the kernels' merged statistics and their PMC counters. Progress
-// is reported in bytes ("analyze") and samples ("pmc"); a CancelToken stops it between chunks.
+// (waves with their instruction streams, CDNA's included; per-PC statistics; the VIZ timeline;
+// shader-clock / realtime pairs), the shader clock of each blob, the kernels' merged statistics and
+// their PMC counters. Progress is reported in bytes ("analyze") and samples ("pmc"); a CancelToken
+// stops it between chunks.
 
 #include <cstdint>
 #include <memory>
@@ -31,6 +32,7 @@ struct AnalysisRequest {
   bool blob_pc_stats = false;  // ... and per blob as well
   bool timeline = false;       // the VIZ timeline model of each blob
   bool pmc = false;            // the PMC counters of each kernel
+  bool realtime = false;       // each blob's shader-clock / realtime pairs and clock points
   const CancelToken *cancel = nullptr;
 };
 
@@ -41,8 +43,10 @@ struct BlobAnalysis {
   std::uint64_t traced_waves = 0, mapped_instructions = 0;
   std::uint64_t clock_points = 0;
   std::int64_t clock_median_hz = 0;
-  CdnaMappingReport cdna_mapping;  // CDNA, with waves or statistics asked for
-  std::vector<WaveTrace> waves;    // in the order the waves ended
+  CdnaMappingReport cdna_mapping;      // CDNA, with waves or statistics asked for
+  std::vector<WaveTrace> waves;        // in the order the waves ended
+  std::vector<RealtimePair> realtime;  // the realtime markers, in trace order
+  std::vector<ClockPoint> clock;       // the frequency estimate at each marker after the first
   std::unique_ptr<PcStatsAccumulator> pc_stats;
   SeTimeline timeline;
 };

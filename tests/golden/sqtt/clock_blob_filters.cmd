@@ -1,0 +1,12 @@
+sqtt
+clock
+@DATA@/sqtt/gfx1100/empty
+--blob
+se1.bin
+--json
+%%
+sqtt
+clock
+@DATA@/sqtt/gfx1100/empty
+--blob
+nope.bin

@@ -1,0 +1,3 @@
+sqtt
+clock
+@DATA@/sqtt/gfx1100/empty

@@ -20,6 +20,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -148,6 +149,10 @@ MainWindow::MainWindow(QWidget *parent)
 
   connect(workspace_, &Workspace::document_added, this, &MainWindow::on_document_added);
   connect(workspace_, &Workspace::open_failed, this, &MainWindow::report_error);
+  connect(workspace_, &Workspace::open_cancelled, this, [this](const QString &path) {
+    show_progress(workspace_->busy());
+    statusBar()->showMessage(tr("Stopped opening %1").arg(path), 5000);
+  });
   connect(workspace_, &Workspace::progress, this, &MainWindow::on_progress);
   progress_ = new QProgressBar(this);
   progress_->setMaximumWidth(220);
@@ -155,6 +160,13 @@ MainWindow::MainWindow(QWidget *parent)
   progress_->setTextVisible(false);
   progress_->hide();
   statusBar()->addPermanentWidget(progress_);
+  cancel_open_ = new QToolButton(this);
+  cancel_open_->setText(tr("Cancel"));
+  cancel_open_->setToolTip(tr("Stop opening the files still loading"));
+  cancel_open_->setAutoRaise(true);
+  cancel_open_->hide();
+  connect(cancel_open_, &QToolButton::clicked, workspace_, &Workspace::cancel_pending);
+  statusBar()->addPermanentWidget(cancel_open_);
   connect(selection_, &Selection::focus_changed, this, &MainWindow::on_focus_changed);
 
   link_model_ = new SearchModel(this);
@@ -324,6 +336,7 @@ void MainWindow::open_path(const QString &path) {
   statusBar()->showMessage(tr("Opening %1…").arg(path));
   if (!path.startsWith(QDir::tempPath())) remember_recent(path);
   workspace_->open(path, open_options_);
+  show_progress(true);
 }
 
 void MainWindow::open_demo() {
@@ -391,7 +404,7 @@ void MainWindow::on_document_added(int index) {
   const Document *document = workspace_->document(index);
   const QModelIndex root = navigator_model_->add_document(*document, index);
   statusBar()->showMessage(tr("Opened %1").arg(document->path), 5000);
-  if (!workspace_->busy()) progress_->hide();
+  show_progress(workspace_->busy());
   if (!focus_next_document_) return;
   focus_next_document_ = false;
   // Focus the document's first child (its first kernel), else the document itself; a capture
@@ -422,15 +435,20 @@ void MainWindow::on_focus_changed(const Focus &focus) {
 
 void MainWindow::on_progress(const QString &path, const QString &stage, quint64 done,
                              quint64 total) {
-  progress_->setVisible(workspace_->busy());
+  show_progress(workspace_->busy());
   // Bytes can exceed int: show permille.
   progress_->setRange(0, total ? 1000 : 0);
   progress_->setValue(total ? static_cast<int>(done * 1000 / total) : 0);
   statusBar()->showMessage(tr("Opening %1: %2…").arg(QFileInfo(path).fileName(), stage));
 }
 
+void MainWindow::show_progress(bool visible) {
+  progress_->setVisible(visible);
+  cancel_open_->setVisible(visible);
+}
+
 void MainWindow::report_error(const QString &path, const QString &message) {
-  if (!workspace_->busy()) progress_->hide();
+  show_progress(workspace_->busy());
   errors_ << message;
   statusBar()->showMessage(message);
   if (interactive_) QMessageBox::warning(this, tr("Cannot open %1").arg(path), message);

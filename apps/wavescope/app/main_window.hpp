@@ -15,6 +15,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QProgressBar;
+class QToolButton;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTreeView;
@@ -92,6 +93,7 @@ private:
   void on_focus_changed(const Focus &focus);
   void on_progress(const QString &path, const QString &stage, quint64 done, quint64 total);
   void report_error(const QString &path, const QString &message);
+  void show_progress(bool visible);
   void remember_recent(const QString &path);
   void rebuild_recent_menu();
 
@@ -105,6 +107,7 @@ private:
   FlashView *flash_ = nullptr;
   QMenu *recent_menu_ = nullptr;
   QProgressBar *progress_ = nullptr;
+  QToolButton *cancel_open_ = nullptr;  // beside progress_: stops the pending opens
   bool focus_next_document_ = true;
   std::vector<std::pair<QString, QWidget *>> views_;
   QStringList errors_;

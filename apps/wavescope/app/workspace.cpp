@@ -14,6 +14,7 @@ namespace {
 struct Loaded {
   std::shared_ptr<Document> document;
   QString error;
+  bool cancelled = false;
 };
 
 }  // namespace
@@ -30,6 +31,7 @@ Workspace::~Workspace() {
 void Workspace::open(const QString &path, const OpenOptions &options) {
   const quint64 id = next_id_++;
   pending_.push_back({id, path, false, nullptr, {}});
+  const auto cancel = pending_.back().cancel;
   auto *watcher = new QFutureWatcher<Loaded>(this);
   connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, id] {
     Loaded loaded = watcher->result();
@@ -39,17 +41,21 @@ void Workspace::open(const QString &path, const OpenOptions &options) {
         p.done = true;
         p.document = std::move(loaded.document);
         p.error = std::move(loaded.error);
+        p.cancelled = loaded.cancelled;
       }
     deliver_finished();
   });
   // Progress leaves the worker at most every 50 ms per stage (the signal is queued to the GUI).
-  auto load = [this, path, options, closing = closing_]() -> Loaded {
-    if (*closing) return {nullptr, tr("cancelled")};
+  auto load = [this, path, options, closing = closing_, cancel]() -> Loaded {
+    if (*closing || cancel->stop_requested()) return {nullptr, tr("cancelled"), true};
     QElapsedTimer since_last;
     since_last.start();
     std::string last_stage;
     const ProgressSink sink = [&](const ProgressUpdate &u) {
       if (*closing) throw Error(ErrorKind::Internal, "cancelled: the app is closing");
+      if (cancel->stop_requested())
+        throw Error(ErrorKind::Interrupted,
+                    path.toStdString() + ": cancelled while " + std::string(u.stage));
       const bool new_stage = u.stage != last_stage;
       if (!new_stage && u.done < u.total && since_last.elapsed() < 50) return;
       last_stage = std::string(u.stage);
@@ -59,11 +65,17 @@ void Workspace::open(const QString &path, const OpenOptions &options) {
     };
     try {
       return {load_document(path, options, sink), {}};
+    } catch (const Error &e) {
+      return {nullptr, QString::fromStdString(e.what()), e.kind() == ErrorKind::Interrupted};
     } catch (const std::exception &e) {
       return {nullptr, QString::fromStdString(e.what())};
     }
   };
   watcher->setFuture(QtConcurrent::run(load));
+}
+
+void Workspace::cancel_pending() {
+  for (auto &p : pending_) p.cancel->request();
 }
 
 void Workspace::deliver_finished() {
@@ -73,6 +85,8 @@ void Workspace::deliver_finished() {
     pending_.pop_front();
     if (finished.document)
       add(std::move(finished.document));
+    else if (finished.cancelled)
+      Q_EMIT open_cancelled(finished.path);
     else
       Q_EMIT open_failed(finished.path, finished.error);
   }

@@ -13,6 +13,7 @@
 
 #include "app/document.hpp"
 #include "app/document_loader.hpp"
+#include "wavescope/base/cancel_token.hpp"
 
 namespace wavescope::gui {
 
@@ -28,6 +29,8 @@ public:
   int add(std::shared_ptr<Document> document);
   // Runs the event loop until every pending open has finished.
   void wait_until_idle();
+  // Asks every pending open to stop at its next progress report; each ends in open_cancelled.
+  void cancel_pending();
 
   int size() const { return static_cast<int>(documents_.size()); }
   const Document *document(int index) const;
@@ -36,6 +39,7 @@ public:
 Q_SIGNALS:
   void document_added(int index);
   void open_failed(const QString &path, const QString &message);
+  void open_cancelled(const QString &path);
   // A stage of a pending open advanced (emitted from the loading thread, delivered queued).
   void progress(const QString &path, const QString &stage, quint64 done, quint64 total);
 
@@ -46,6 +50,8 @@ private:
     bool done = false;
     std::shared_ptr<Document> document;
     QString error;
+    bool cancelled = false;
+    std::shared_ptr<CancelToken> cancel = std::make_shared<CancelToken>();
   };
   void deliver_finished();
 

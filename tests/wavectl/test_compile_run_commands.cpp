@@ -164,3 +164,30 @@ TEST_CASE("wavectl compile --target gfx1100|gfx1201|gfx950: assembly and code ob
   CHECK(cpu_asm.exit_code == 2);
   CHECK(cpu_asm.err.find("needs a GPU target") != std::string::npos);
 }
+
+TEST_CASE(
+    "wavectl run --save DIR: a folder per kernel with inputs, outputs, code objects, manifest") {
+  TempDir dir;
+  const auto r = wavectl({"run", "matmul", "--save", dir.path.string(), "--check", "--json"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(json_lines(r.out).size() == 2);
+  for (const auto &[folder, kernel] :
+       {std::pair{"0_r_16_20_24", "r_16_20_24"}, std::pair{"1_r_320", "r_320"}}) {
+    INFO(folder);
+    const auto path = dir.path / folder;
+    std::ifstream in(path / "manifest.json");
+    REQUIRE(in);
+    const auto manifest = nlohmann::json::parse(in);
+    CHECK(manifest["kernel"] == kernel);
+    CHECK(manifest["cpu_target"] == "c");
+    for (const auto &a : manifest["args"]) {
+      CHECK(std::filesystem::file_size(path / a["input"].get<std::string>()) == a["bytes"]);
+      if (a["written"] == true)
+        CHECK(std::filesystem::file_size(path / a["output"].get<std::string>()) == a["bytes"]);
+    }
+    for (const auto *gpu : {"gfx1100", "gfx1201", "gfx950"})
+      CHECK(std::filesystem::file_size(
+                path / manifest["targets"][gpu]["code_object"].get<std::string>()) > 0);
+  }
+}

@@ -4,7 +4,9 @@
 //   wavectl run matmul --target c --check          r_16_20_24  c  max abs 4.8e-07 ...  ok
 //   wavectl run softmax --check --json              {"kernel":...,"max_abs_err":...,"ok":true}
 //   wavectl run matmul --target cpu --check        the LLVM IR compiled in process (ORC JIT)
+//   wavectl run softmax --save out/                  inputs, CPU outputs, code objects, manifest
 
+#include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -12,9 +14,11 @@
 #include "commands/compiler/compiler_commands.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/codegen/host_kernel.hpp"
+#include "wavescope/compiler/codegen/run_bundle.hpp"
 #include "wavescope/compiler/kernel/interpreter.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/kernel/sources.hpp"
+#include "wavescope/compiler/render/c_backend.hpp"
 
 namespace wavectl {
 namespace {
@@ -27,6 +31,7 @@ struct RunArgs {
   std::string source, kernel, target = "c";
   std::uint64_t seed = 1;
   bool check = false;
+  std::string save;  // folder: one <index>_<name> subfolder per kernel (codegen/run_bundle.hpp)
 };
 
 void run(const RunArgs &args, const CliContext &context) {
@@ -45,9 +50,20 @@ void run(const RunArgs &args, const CliContext &context) {
       r.mismatches = c.mismatches;
       r.ok = c.ok;
       failed += !c.ok;
-    } else {
+    } else if (args.save.empty()) {
       auto buffers = kernel::make_buffers(kernel::kernel_params(k), args.seed);
       compiled(buffers);
+    }
+    if (!args.save.empty()) {
+      codegen::RunBundle bundle;
+      bundle.cpu_target = args.target;
+      bundle.seed = args.seed;
+      bundle.inputs = kernel::make_buffers(kernel::kernel_params(k), args.seed);
+      bundle.outputs = bundle.inputs;
+      compiled(bundle.outputs);
+      const auto folder = std::filesystem::path(args.save) /
+                          fmt::format("{}_{}", &k - kernels.data(), render::c_identifier(r.kernel));
+      codegen::save_run(folder, k, bundle);
     }
     std::cout << (context.json ? kernel::to_json_line(r) : kernel::to_text_line(r)) << '\n';
   }
@@ -72,6 +88,9 @@ void register_run_command(CLI::App &app, CliContext &context) {
   cmd->add_option("--seed", args->seed, "Seed of the random inputs (default 1)");
   cmd->add_flag("--check", args->check,
                 "Compare with the reference interpreter; exit 7 if over tolerance");
+  cmd->add_option("--save", args->save,
+                  "Write each kernel's inputs, CPU outputs, AMDGPU code objects and manifest.json "
+                  "into DIR/<index>_<name>/, for a GPU or an emulator to rerun");
   add_json_flag(*cmd, context);
   cmd->callback([args, &context] { run(*args, context); });
 }

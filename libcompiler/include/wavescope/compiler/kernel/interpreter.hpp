@@ -34,11 +34,13 @@ struct Comparison {
   std::size_t mismatches = 0;  // elements over tolerance
   bool ok = true;
 };
+// The tolerance compiled kernels are held to.
+inline constexpr double kDefaultAtol = 1e-4, kDefaultRtol = 1e-3;
 // Compares the written buffers of `got` with `want`: an element is within tolerance when
 // |got - want| <= atol + rtol * |want| (NaN equals NaN).
 Comparison compare_outputs(const std::vector<KernelParam> &params,
                            const std::vector<HostBuffer> &got, const std::vector<HostBuffer> &want,
-                           double atol = 1e-4, double rtol = 1e-3);
+                           double atol = kDefaultAtol, double rtol = kDefaultRtol);
 
 // A compiled kernel checked against the interpreter: `run` (the compiled kernel, on buffers in
 // slot order) and the interpreter each get the same random inputs from `seed` (make_buffers), and

@@ -66,14 +66,18 @@ json wave_json(const CaptureBlob &blob, const WaveTrace &t, bool cdna, bool inst
 }
 
 // CDNA: tinygrad maps no instructions; CdnaMapper's walk gives the waves on the traced unit
-// (CU 0) their streams, matched to the wave by SIMD, slot and lifetime.
-void add_cdna_instructions(const CaptureBlob &blob, const ProgramMap &program,
+// (CU 0) their streams, matched to the wave by SIMD, slot and lifetime, on the same clock as the
+// waves.
+void add_cdna_instructions(const CaptureBlob &blob, const ProgramMap &program, CdnaClock clock,
                            std::vector<WaveTrace> &traces) {
   if (program.empty()) return;
   std::vector<CdnaMappedInstruction> mapped;
   CdnaMapper mapper(program, [&](const CdnaMappedInstruction &i) { mapped.push_back(i); });
+  CdnaClockStage stage(clock);
+  auto to_mapper = [&](const sqtt::Packet &p) { mapper.on_packet(p); };
   const sqtt::BlobFile file(blob.bytes);
-  sqtt::decode_file(file, {}, [&](const sqtt::Packet &p) { mapper.on_packet(p); });
+  sqtt::decode_file(file, {}, [&](const sqtt::Packet &p) { stage.on_packet(p, to_mapper); });
+  stage.finish(to_mapper);
   if (mapped.empty()) return;
   for (auto &t : traces) {
     const auto &w = t.wave;
@@ -114,7 +118,9 @@ CaptureWaves collect_waves(const Capture &capture, const std::string &kernel,
     WaveTraceCollector collector(true);
     analyzer.analyze(blob, collector);
     auto traces = collector.take();
-    if (result.cdna) add_cdna_instructions(blob, analyzer.program(blob.kernel_tag), traces);
+    if (result.cdna)
+      add_cdna_instructions(blob, analyzer.program(blob.kernel_tag), analyzer.options().cdna_clock,
+                            traces);
     for (auto &t : traces) result.waves.push_back({&blob, std::move(t)});
   }
   return result;

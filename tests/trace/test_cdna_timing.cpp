@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -13,6 +14,8 @@
 #include "sqtt_support/corpus.hpp"
 #include "wavescope/trace/sqtt/decoder.hpp"
 #include "wavescope/trace/timeline/cdna_clock.hpp"
+#include "wavescope/trace/timeline/instruction_stats.hpp"
+#include "wavescope/trace/timeline/waves_report.hpp"
 
 using namespace wavescope::trace::timeline;
 using wavescope::testing::sqtt::analyze_blob;
@@ -235,4 +238,80 @@ TEST_CASE("CDNA ticked clock (the default): bit-4 ticks, no wave issues twice in
   CHECK(max_end_shift == 2456);
   // Packets in the reset windows of idle stretches move much further (up to the timestamp).
   WARN(ticked_packets << " packets re-timed by the ticked clock, by up to " << packet_shift);
+}
+
+TEST_CASE("CDNA instructions carry rocprof's stall and duration, waves their state timeline, and "
+          "sqtt insts sums them") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::size_t captures = 0, streams = 0, instructions = 0, immediates = 0, stalled = 0;
+  std::int64_t stall_total = 0, duration_total = 0, immediate_stall = 0;
+  std::int64_t pc_stall = 0, pc_latency = 0;
+  std::uint64_t pc_timed = 0, stall_statuses = 0;
+  std::map<WaveState, std::int64_t> state_cycles;
+  for (const auto &c : corpus_captures()) {
+    if (!is_gfx950(c)) continue;
+    ++captures;
+    const auto waves = collect_waves(c.capture, "");
+    for (const auto &[blob, t] : waves.waves) {
+      INFO(c.dir.string() << " " << blob->file_name << " wave at " << t.wave.start);
+      if (!t.mapped) {
+        CHECK(t.states.empty());
+        continue;
+      }
+      ++streams;
+      // The state timeline tiles the wave's lifetime.
+      std::int64_t covered = 0;
+      for (const auto &s : t.states) {
+        CHECK(s.duration > 0);
+        covered += s.duration;
+        state_cycles[s.state] += s.duration;
+      }
+      CHECK(covered == t.wave.end - t.wave.start);
+      REQUIRE(!t.states.empty());
+      CHECK(t.states.front().state == WaveState::Idle);
+      for (std::size_t k = 0; k < t.instructions.size(); ++k) {
+        const auto &i = t.instructions[k];
+        ++instructions;
+        CHECK(i.stall >= 0);
+        CHECK(i.duration >= i.stall);
+        CHECK(i.duration >= 4);
+        stall_total += i.stall;
+        duration_total += i.duration;
+        if (i.name == "IMMED") {
+          ++immediates;
+          immediate_stall += i.stall;
+          CHECK(i.stall == i.duration);  // rocprof counts an immediate's whole duration as stall
+        } else if (i.stall > 0) {
+          ++stalled;
+        }
+      }
+    }
+    const auto stats = collect_instruction_stats(c.capture, "");
+    stall_statuses += stats.cdna_mapping.stalls;
+    CHECK(stats.cdna_mapping.without_issue == 0);
+    CHECK(stats.cdna_mapping.unplaced_immediates == 0);
+    for (const auto &k : stats.kernels)
+      for (const auto &r : k.stats->rows()) {
+        CHECK(r.timed == r.hits);
+        pc_timed += r.timed;
+        pc_stall += r.stall_total;
+        pc_latency += r.latency_total;
+      }
+  }
+  CHECK(captures == 3);
+  CHECK(streams == 4);
+  CHECK(instructions == 232);
+  CHECK(immediates == 32);
+  // Every stalled instruction had a stall status before it (19 in the corpus, one per stall).
+  CHECK(stall_statuses == 19);
+  CHECK(stalled <= stall_statuses);
+  // sqtt insts (per-PC statistics) and sqtt waves agree on every cycle.
+  CHECK(pc_timed == instructions);
+  CHECK(pc_stall == stall_total);
+  CHECK(pc_latency == duration_total);
+  WARN(fmt::format("{} stalled instructions; stall {} cycles ({} of it immediates), duration {}; "
+                   "states IDLE {} EXEC {} WAIT {} STALL {}",
+                   stalled, stall_total, immediate_stall, duration_total,
+                   state_cycles[WaveState::Idle], state_cycles[WaveState::Exec],
+                   state_cycles[WaveState::Wait], state_cycles[WaveState::Stall]));
 }

@@ -14,16 +14,19 @@ BlobPcStatsReport analyze_pc_stats(CaptureAnalyzer &analyzer, const CaptureBlob 
     report.blob = analyzer.analyze(blob, fanout, progress);
     return report;
   }
-  // The CDNA walk's instructions carry an issue gap but no stall or duration (those stay -1, so
-  // they count as hits, not as timed hits).
+  // The CDNA walk's instructions, timed as rocprof-trace-decoder times them (CdnaMapper), on the
+  // analyzer's clock (the tap sees the clock stage's packets).
   CdnaMapper mapper(analyzer.program(blob.kernel_tag), [&](const CdnaMappedInstruction &i) {
     DispatchEvent e;
     e.instruction = i.instruction;
     e.issue_gap = i.issue_gap;
+    e.stall = i.stall;
+    e.duration = i.duration;
     stats.on_dispatch(e);
   });
   report.blob = analyzer.analyze(
       blob, others, [&](const sqtt::Packet &p) { mapper.on_packet(p); }, progress);
+  mapper.finish();
   report.cdna_mapping = mapper.report();
   return report;
 }
@@ -33,7 +36,10 @@ void add_to(CdnaMappingReport &total, const CdnaMappingReport &blob) {
   total.mapped += blob.mapped;
   total.lost += blob.lost;
   total.without_wave += blob.without_wave;
+  total.without_issue += blob.without_issue;
   total.immediates += blob.immediates;
+  total.unplaced_immediates += blob.unplaced_immediates;
+  total.stalls += blob.stalls;
   total.waves += blob.waves;
   total.waves_complete += blob.waves_complete;
   total.waves_mapped += blob.waves_mapped;

@@ -66,18 +66,22 @@ json wave_json(const CaptureBlob &blob, const WaveTrace &t, bool cdna, bool inst
 }
 
 // CDNA: tinygrad maps no instructions; CdnaMapper's walk gives the waves on the traced unit
-// (CU 0) their streams, matched to the wave by SIMD, slot and lifetime, on the same clock as the
-// waves.
+// (CU 0) their streams, timed and with their state timelines, matched to the wave by SIMD, slot
+// and lifetime, on the same clock as the waves.
 void add_cdna_instructions(const CaptureBlob &blob, const ProgramMap &program, CdnaClock clock,
                            std::vector<WaveTrace> &traces) {
   if (program.empty()) return;
   std::vector<CdnaMappedInstruction> mapped;
-  CdnaMapper mapper(program, [&](const CdnaMappedInstruction &i) { mapped.push_back(i); });
+  std::vector<CdnaMappedWave> waves;
+  CdnaMapper mapper(
+      program, [&](const CdnaMappedInstruction &i) { mapped.push_back(i); },
+      [&](const CdnaMappedWave &w) { waves.push_back(w); });
   CdnaClockStage stage(clock);
   auto to_mapper = [&](const sqtt::Packet &p) { mapper.on_packet(p); };
   const sqtt::BlobFile file(blob.bytes);
   sqtt::decode_file(file, {}, [&](const sqtt::Packet &p) { stage.on_packet(p, to_mapper); });
   stage.finish(to_mapper);
+  mapper.finish();
   if (mapped.empty()) return;
   for (auto &t : traces) {
     const auto &w = t.wave;
@@ -93,9 +97,14 @@ void add_cdna_instructions(const CaptureBlob &blob, const ProgramMap &program, C
       i.name = m.op;
       i.bar_start = m.time;
       i.bar_end = m.time + 1;
+      i.stall = m.stall;
+      i.duration = m.duration;
       t.instructions.push_back(std::move(i));
     }
     t.mapped = !t.instructions.empty();
+    for (const auto &cw : waves)
+      if (t.mapped && cw.simd == w.simd && cw.slot == w.slot && cw.start == w.start)
+        t.states = cw.states;
   }
 }
 

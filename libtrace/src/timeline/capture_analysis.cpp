@@ -80,18 +80,18 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &o
   // the clock stage first (the decoder's own times stay tinygrad's).
   const bool cdna = family_of_device(capture_.device) == sqtt::Family::Cdna;
   CdnaClockStage clock(cdna ? options_.cdna_clock : CdnaClock::Tinygrad);
-  auto emit = [&](const sqtt::Packet &p) {
+  auto to_analyzer = [&](const sqtt::Packet &p) {
     if (tap) tap(p);
     analyzer.on_packet(p);
   };
   struct Sink {
     CdnaClockStage &clock;
-    decltype(emit) &out;
+    decltype(to_analyzer) &out;
     void operator()(const sqtt::Packet &p) { clock.on_packet(p, out); }
     void on_nops(const sqtt::Packet &, unsigned) {}
-  } sink{clock, emit};
+  } sink{clock, to_analyzer};
   report.decode = sqtt::decode_file(file, options, sink, progress);
-  clock.finish(emit);
+  clock.finish(to_analyzer);
   report.cdna_clock = clock.report();
   analyzer.finish();
   report.anomalies = analyzer.anomalies();

@@ -43,7 +43,7 @@ struct CdnaClockReport {
   std::int64_t max_shift = 0;        // the largest change of a packet's time, cycles
 };
 
-// Feed every decoded packet of one blob in order through on_packet, then call finish; `emit`
+// Feed every decoded packet of one blob in order through on_packet, then call finish; `out`
 // receives each packet (a re-timed copy where the time changed), in the same order, possibly a
 // few packets later (a window is held until its timestamp). Only CDNA packets are touched.
 class CdnaClockStage {
@@ -52,8 +52,8 @@ public:
 
   CdnaClock clock() const { return clock_; }
 
-  template <class Emit> void on_packet(const sqtt::Packet &packet, Emit &&emit) {
-    if (clock_ == CdnaClock::Tinygrad) return emit(packet);
+  template <class Emit> void on_packet(const sqtt::Packet &packet, Emit &&out) {
+    if (clock_ == CdnaClock::Tinygrad) return out(packet);
     Held h{packet, packet.time};
     h.packet.time = ticked_time(packet);
     if (in_window_) {
@@ -66,23 +66,23 @@ public:
         for (auto &w : window_) {
           ++report_.window_packets;
           w.packet.time = h.packet.time;
-          send(w, emit);
+          send(w, out);
         }
       } else {
         ++report_.open_windows;
-        for (auto &w : window_) send(w, emit);
+        for (auto &w : window_) send(w, out);
       }
       window_.clear();
       in_window_ = false;
     }
-    send(h, emit);
+    send(h, out);
     if (is_reset(packet)) in_window_ = true;
   }
   // Releases a window whose timestamp never came, with its times as they are.
-  template <class Emit> void finish(Emit &&emit) {
+  template <class Emit> void finish(Emit &&out) {
     if (!in_window_) return;
     ++report_.open_windows;
-    for (auto &w : window_) send(w, emit);
+    for (auto &w : window_) send(w, out);
     window_.clear();
     in_window_ = false;
   }
@@ -102,13 +102,13 @@ private:
   };
   // The packet's time with the ticks (Ticked), before any window.
   std::int64_t ticked_time(const sqtt::Packet &p);
-  template <class Emit> void send(const Held &h, Emit &&emit) {
+  template <class Emit> void send(const Held &h, Emit &&out) {
     const std::int64_t shift = h.packet.time - h.decoded;
     if (shift) {
       ++report_.retimed;
       report_.max_shift = std::max(report_.max_shift, shift < 0 ? -shift : shift);
     }
-    emit(h.packet);
+    out(h.packet);
   }
 
   CdnaClock clock_;

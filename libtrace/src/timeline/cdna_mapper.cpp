@@ -99,7 +99,7 @@ void CdnaMapper::on_packet(const sqtt::Packet &p) {
       s.simd = simd;
       s.slot = wave;
       s.pc = program_.entry();
-      s.start = p.time;
+      s.start = s.last_sent = p.time;
       set_state(s, WaveState::Idle, p.time);
       ++report_.waves;
     } else if (s.active) {
@@ -135,6 +135,7 @@ void CdnaMapper::issue(Slot &s, unsigned status, std::int64_t time) {
     r.pending = true;
     s.issued.push_back(s.records.size());
     s.records.push_back(r);
+    s.issued_any = true;
     set_state(s, WaveState::Exec, time);
     return;
   }
@@ -151,8 +152,10 @@ void CdnaMapper::issue(Slot &s, unsigned status, std::int64_t time) {
   r.inst.start = first;
   r.inst.stall = r.inst.duration = cycles;
   s.records.push_back(r);
+  s.issued_any = true;
   set_state(s, WaveState::Wait, std::max(first, s.states.back().time));
   set_state(s, WaveState::Exec, first + cycles);
+  report_ready(s);
 }
 
 void CdnaMapper::instruction(Slot &s, const sqtt::Packet &p, std::string_view op) {
@@ -168,6 +171,7 @@ void CdnaMapper::instruction(Slot &s, const sqtt::Packet &p, std::string_view op
     r.inst.time = r.inst.start = p.time;
     k = s.records.size();
     s.records.push_back(r);
+    s.issued_any = true;
   }
   Record &r = s.records[k];
   auto &inst = r.inst;
@@ -199,14 +203,42 @@ void CdnaMapper::instruction(Slot &s, const sqtt::Packet &p, std::string_view op
   r.pending = false;
   if (s.lost) {
     ++report_.lost;
-    return;
-  }
-  if (const ProgramInstruction *matched = walk(s, op, k, p)) {
+  } else if (const ProgramInstruction *matched = walk(s, op, k, p)) {
     r.placed = true;
     inst.pc = matched->address;
     inst.instruction = matched;
     ++report_.mapped;
   }
+  report_ready(s);
+}
+
+void CdnaMapper::send(Slot &s, const Record &r) {
+  if (!r.placed) return;
+  CdnaMappedInstruction inst = r.inst;
+  inst.issue_gap = inst.time - s.last_sent;
+  s.last_sent = inst.time;
+  ++s.reported;
+  if (sink_) sink_(inst);
+}
+
+void CdnaMapper::report_ready(Slot &s) {
+  while (s.sent + 1 < s.records.size()) {
+    const Record &r = s.records[s.sent], &next = s.records[s.sent + 1];
+    if (r.pending || next.pending) break;  // its CDNA_INST, or the next one's, may still cut it
+    if (r.immediate && !r.placed && !s.lost && s.sent >= s.next_immediate) break;  // not walked
+    send(s, r);
+    ++s.sent;
+  }
+  constexpr std::size_t kCompactAt = 1024;
+  if (s.sent < kCompactAt) return;
+  // Keep the last reported record (the phase counter reads the one before the last).
+  const std::size_t n = s.sent - 1;
+  s.records.erase(s.records.begin(), s.records.begin() + static_cast<std::ptrdiff_t>(n));
+  s.next_immediate = std::max(s.next_immediate, s.sent) - n;  // reported ones: walked past
+  s.issued.erase(s.issued.begin(), s.issued.begin() + static_cast<std::ptrdiff_t>(s.issued_head));
+  s.issued_head = 0;
+  for (auto &i : s.issued) i -= n;  // pending records are never reported yet: i >= n
+  s.sent -= n;
 }
 
 const ProgramInstruction *CdnaMapper::walk(Slot &s, std::string_view op, std::size_t upto,
@@ -257,18 +289,12 @@ void CdnaMapper::end_wave(Slot &s, std::int64_t end) {
   wave.slot = s.slot;
   wave.start = s.start;
   wave.end = end;
-  std::int64_t last = s.start;
-  for (auto &r : s.records) {
-    if (!r.placed) continue;
-    r.inst.issue_gap = r.inst.time - last;
-    last = r.inst.time;
-    ++wave.instructions;
-    if (sink_) sink_(r.inst);
-  }
+  for (; s.sent < s.records.size(); ++s.sent) send(s, s.records[s.sent]);
+  wave.instructions = s.reported;
   if (wave.instructions) ++report_.waves_mapped;
   // The state timeline, each change to the next (or the end), equal neighbours merged; only for
   // a wave that issued something (rocprof reports none for the others).
-  if (!s.records.empty())
+  if (s.issued_any)
     for (std::size_t i = 0; i < s.states.size(); ++i) {
       const std::int64_t from = std::max(s.states[i].time, s.start);
       const std::int64_t until = i + 1 < s.states.size() ? s.states[i + 1].time : end;

@@ -21,8 +21,8 @@
 // unit's pipeline phase explains, cut back to the next instruction's issue (at least 4). An
 // immediate waits from the previous instruction's end (or its issue, if earlier) and takes 4
 // cycles more; rocprof counts all of it as stall (stall = duration). The same statuses give the
-// wave its IDLE/EXEC/STALL/WAIT state timeline. Instructions are reported when their wave ends
-// (their figures are final then), in issue order.
+// wave its IDLE/EXEC/STALL/WAIT state timeline. Instructions are reported in issue order once
+// their figures are final (when the wave's next instruction is resolved, or at the wave's end).
 
 #include <array>
 #include <cstdint>
@@ -110,6 +110,10 @@ private:
     std::vector<std::int64_t> stall_starts;  // stall statuses not yet given to an instruction
     std::size_t stall_head = 0;
     std::vector<StateChange> states;
+    bool issued_any = false;     // the wave issued something (it has a state timeline)
+    std::size_t sent = 0;        // records before this one were reported (or not mapped)
+    std::int64_t last_sent = 0;  // the issue of the wave's last reported instruction, or its start
+    std::uint64_t reported = 0;  // mapped instructions reported
   };
   void issue(Slot &s, unsigned status, std::int64_t time);
   void instruction(Slot &s, const sqtt::Packet &p, std::string_view op);
@@ -117,6 +121,10 @@ private:
   // `upto` on the no-packet instructions it passes); nullptr if it does not fit.
   const ProgramInstruction *walk(Slot &s, std::string_view op, std::size_t upto,
                                  const sqtt::Packet &p);
+  // Reports the records whose figures are final (the next record is resolved), and drops
+  // reported ones, so a wave costs memory for its unresolved instructions only.
+  void report_ready(Slot &s);
+  void send(Slot &s, const Record &r);
   void end_wave(Slot &s, std::int64_t end);
   static void set_state(Slot &s, WaveState state, std::int64_t time);
 

@@ -192,6 +192,31 @@ TEST_CASE(
   CHECK(walked.exit_code == 0);
   CHECK_THAT(walked.out, Catch::Contains("200 of 200 packets mapped"));
   CHECK_THAT(walked.out, Catch::Contains("v_lshl_add_u64"));
+  // CDNA instructions are timed (rocprof's stall and duration): every hit, in both verbs.
+  std::uint64_t cdna_hits = 0, cdna_timed = 0;
+  for (const auto &line : json_lines(wavectl({"sqtt", "insts", cdna.string(), "--json"}).out)) {
+    cdna_hits += line["hits"].get<std::uint64_t>();
+    cdna_timed += line["timed"].get<std::uint64_t>();
+    CHECK(line["latency_mean"] >= line["stall_mean"]);
+  }
+  CHECK(cdna_hits == 232);
+  CHECK(cdna_timed == cdna_hits);
+  std::size_t cdna_insts = 0, cdna_streams = 0;
+  for (const auto &w :
+       json_lines(wavectl({"sqtt", "waves", cdna.string(), "--json", "--instructions"}).out)) {
+    if (!w["mapped"].get<bool>()) continue;
+    ++cdna_streams;
+    std::int64_t covered = 0;
+    for (const auto &st : w["states"]) covered += st[1].get<std::int64_t>();
+    CHECK(covered == w["end"].get<std::int64_t>() - w["start"].get<std::int64_t>());
+    for (const auto &i : w["insts"]) {
+      ++cdna_insts;
+      CHECK(i["stall"] >= 0);
+      CHECK(i["duration"] >= i["stall"]);
+    }
+  }
+  CHECK(cdna_streams == 4);
+  CHECK(cdna_insts == 232);
 }
 
 TEST_CASE("sqtt stats summarises every blob, --json per blob agrees with meta.json") {

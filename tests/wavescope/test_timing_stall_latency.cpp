@@ -125,17 +125,28 @@ TEST_CASE("the new columns have headers and tooltips that define them") {
         "Latency");
 }
 
-TEST_CASE("CDNA rows have hits but no stall or latency (the trace does not time them)") {
+TEST_CASE("CDNA rows have rocprof's stall and latency, as the CLI computes them") {
   wavescope::testing::gui_app();
   WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx950/gemm");
   KernelTable t(dir);
   const auto want = cli_rows(dir, *t.doc);
   REQUIRE(t.model.rowCount() == static_cast<int>(want.size()));
   REQUIRE(t.model.rowCount() > 0);
+  int stalled = 0;
   for (int row = 0; row < t.model.rowCount(); ++row) {
-    CHECK(t.model.index(row, M::StallColumn).data().toString().isEmpty());
-    CHECK(t.model.index(row, M::LatencyColumn).data().toString().isEmpty());
-    CHECK(t.model.index(row, M::StallLatencyBarColumn).data(M::StallLatencyRole).isNull());
+    const quint64 pc = t.model.index(row, 0).data(M::AddressRole).toULongLong();
+    INFO("pc " << std::hex << pc);
+    REQUIRE(want.count(pc));
+    const auto &cli = want.at(pc);
+    CHECK(cli.timed == cli.hits);  // every CDNA instruction is timed
+    CHECK(t.model.index(row, M::StallColumn).data(M::SortRole).toDouble() ==
+          Approx(cli.stall_mean()));
+    CHECK(t.model.index(row, M::LatencyColumn).data(M::SortRole).toDouble() ==
+          Approx(cli.latency_mean()));
+    CHECK(!t.model.index(row, M::LatencyColumn).data().toString().isEmpty());
+    CHECK(!t.model.index(row, M::StallLatencyBarColumn).data(M::StallLatencyRole).isNull());
     CHECK(t.model.index(row, M::HitsColumn).data(M::SortRole).toDouble() > 0);
+    if (cli.stall_total > 0) ++stalled;
   }
+  CHECK(stalled > 0);
 }

@@ -76,17 +76,23 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &o
   const ProgramMap &map = program(blob.kernel_tag);
   BlobAnalyzer analyzer(&map, blob.se, observer);
   sqtt::BlobFile file(blob.bytes);
-  // NOP runs (most of a blob) mean nothing to the analyzer: take them at once.
+  // NOP runs (most of a blob) mean nothing to the analyzer: take them at once. CDNA packets pass
+  // the clock stage first (the decoder's own times stay tinygrad's).
+  const bool cdna = family_of_device(capture_.device) == sqtt::Family::Cdna;
+  CdnaClockStage clock(cdna ? options_.cdna_clock : CdnaClock::Tinygrad);
+  auto to_analyzer = [&](const sqtt::Packet &p) {
+    if (tap) tap(p);
+    analyzer.on_packet(p);
+  };
   struct Sink {
-    BlobAnalyzer &analyzer;
-    const PacketTap &tap;
-    void operator()(const sqtt::Packet &p) {
-      if (tap) tap(p);
-      analyzer.on_packet(p);
-    }
+    CdnaClockStage &clock;
+    decltype(to_analyzer) &out;
+    void operator()(const sqtt::Packet &p) { clock.on_packet(p, out); }
     void on_nops(const sqtt::Packet &, unsigned) {}
-  } sink{analyzer, tap};
+  } sink{clock, to_analyzer};
   report.decode = sqtt::decode_file(file, options, sink, progress);
+  clock.finish(to_analyzer);
+  report.cdna_clock = clock.report();
   analyzer.finish();
   report.anomalies = analyzer.anomalies();
   report.waves = analyzer.waves();

@@ -16,17 +16,20 @@ void add_to(CdnaMappingReport &total, const CdnaMappingReport &blob) {
   total.mapped += blob.mapped;
   total.lost += blob.lost;
   total.without_wave += blob.without_wave;
+  total.without_issue += blob.without_issue;
   total.immediates += blob.immediates;
+  total.unplaced_immediates += blob.unplaced_immediates;
+  total.stalls += blob.stalls;
   total.waves += blob.waves;
   total.waves_complete += blob.waves_complete;
   total.waves_mapped += blob.waves_mapped;
   if (total.first_mismatch.empty()) total.first_mismatch = blob.first_mismatch;
 }
 
-// CDNA: CdnaMapper's walk gives the waves on the traced unit (CU 0 of SH 0) their streams,
-// matched to the wave by SIMD, slot and lifetime.
+// CDNA: CdnaMapper's walk gives the waves on the traced unit (CU 0 of SH 0) their timed
+// streams and state timelines, matched to the wave by SIMD, slot and lifetime.
 void attach_cdna_streams(const std::vector<CdnaMappedInstruction> &mapped,
-                         std::vector<WaveTrace> &traces) {
+                         const std::vector<CdnaMappedWave> &waves, std::vector<WaveTrace> &traces) {
   if (mapped.empty()) return;
   for (auto &t : traces) {
     const auto &w = t.wave;
@@ -42,9 +45,14 @@ void attach_cdna_streams(const std::vector<CdnaMappedInstruction> &mapped,
       i.name = m.op;
       i.bar_start = m.time;
       i.bar_end = m.time + 1;
+      i.stall = m.stall;
+      i.duration = m.duration;
       t.instructions.push_back(std::move(i));
     }
     t.mapped = !t.instructions.empty();
+    for (const auto &cw : waves)
+      if (t.mapped && cw.simd == w.simd && cw.slot == w.slot && cw.start == w.start)
+        t.states = cw.states;
   }
 }
 
@@ -88,7 +96,7 @@ public:
   CaptureAnalysis run() {
     result_.capture = &capture_;
     result_.cdna = family_of_device(capture_.device) == sqtt::Family::Cdna;
-    result_.analyzer = std::make_shared<CaptureAnalyzer>(capture_);
+    result_.analyzer = std::make_shared<CaptureAnalyzer>(capture_, request_.options);
     for (const auto &program : capture_.programs) add_kernel(program.tag, &program);
     std::uint64_t total = 0;
     for (const auto &blob : capture_.blobs)
@@ -168,24 +176,33 @@ private:
     };
     if (result_.cdna && (stats || waves)) {
       std::vector<CdnaMappedInstruction> mapped;
-      // The walk's instructions carry an issue gap but no stall or duration (those stay -1, so
-      // they count as hits, not as timed hits).
-      CdnaMapper mapper(analyzer.program(blob.kernel_tag), [&](const CdnaMappedInstruction &i) {
-        if (stats) {
-          DispatchEvent e;
-          e.instruction = i.instruction;
-          e.issue_gap = i.issue_gap;
-          stats->on_dispatch(e);
-        }
-        if (waves) mapped.push_back(i);
-      });
+      std::vector<CdnaMappedWave> mapped_waves;
+      // The walk's instructions, timed as rocprof-trace-decoder times them, on the analyzer's
+      // clock (the tap sees the clock stage's packets).
+      CdnaMapper mapper(
+          analyzer.program(blob.kernel_tag),
+          [&](const CdnaMappedInstruction &i) {
+            if (stats) {
+              DispatchEvent e;
+              e.instruction = i.instruction;
+              e.issue_gap = i.issue_gap;
+              e.stall = i.stall;
+              e.duration = i.duration;
+              stats->on_dispatch(e);
+            }
+            if (waves) mapped.push_back(i);
+          },
+          [&](const CdnaMappedWave &w) {
+            if (waves) mapped_waves.push_back(w);
+          });
       b.report = analyzer.analyze(
           blob, fanout, [&](const sqtt::Packet &p) { mapper.on_packet(p); }, &sink);
+      mapper.finish();
       b.cdna_mapping = mapper.report();
       add_to(result_.cdna_mapping, b.cdna_mapping);
       if (waves) {
         b.waves = waves->take();
-        attach_cdna_streams(mapped, b.waves);
+        attach_cdna_streams(mapped, mapped_waves, b.waves);
       }
     } else {
       b.report = analyzer.analyze(blob, fanout, &sink);

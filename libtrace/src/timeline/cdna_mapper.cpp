@@ -1,5 +1,7 @@
 #include "wavescope/trace/timeline/cdna_mapper.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace wavescope::trace::timeline {
@@ -50,30 +52,59 @@ bool cdna_op_matches(std::string_view op, const ProgramInstruction &inst) {
   return false;
 }
 
+namespace {
+
+// rocprof-trace-decoder's issue phase of a category's unit, in cycles past the SIMD's slot in the
+// 4-cycle issue round: a CDNA_INST that lags its issue by no more than the phase's whole steps
+// adds nothing to the instruction's 4 cycles.
+int unit_phase(std::string_view op) {
+  if (op.starts_with("SMEM") || op.starts_with("SALU")) return 5;
+  if (op.starts_with("VALU")) return 2;
+  if (op == "LDS" || op == "JUMP" || op == "NEXT" || op == "OTHER_MSG") return 1;
+  return 0;  // VMEM, FLAT, PC
+}
+
+// An instruction is over when the wave issues its next one (but lasts 4 cycles at least).
+void cut_at(CdnaMappedInstruction &prev, std::int64_t issue) {
+  if (issue >= prev.start + prev.duration) return;
+  prev.duration = std::max<std::int64_t>(issue - prev.start, 4);
+  prev.stall = std::min(prev.stall, prev.duration);
+}
+
+}  // namespace
+
 void CdnaMapper::on_packet(const sqtt::Packet &p) {
   using sqtt::PacketType;
   if (p.in_tail) return;
   if (p.type == PacketType::CdnaIssue) {
-    // Per wave of the SIMD, 2 bits (rocprof-trace-decoder: 1 stall, 2 instruction, 3 immediate).
-    // An immediate is an instruction without a CDNA_INST (s_waitcnt, s_nop, ...): it maps the
-    // next such instruction the walk meets, at the issue's time.
+    // Per wave of the SIMD, 2 bits: 1 stall, 2 instruction, 3 immediate (0: nothing).
     const unsigned simd = (p.raw >> 5) & 3;
     for (unsigned w = 0; w < 10; ++w)
-      if (((p.raw >> (8 + 2 * w)) & 3) == 3) {
+      if (const unsigned status = (p.raw >> (8 + 2 * w)) & 3) {
         Slot &s = slots_[(simd * 16 + w) % slots_.size()];
-        if (s.active && !s.lost) s.immediates.push_back(p.time);
+        if (s.active) issue(s, status, p.time);
       }
     return;
   }
   if (p.type == PacketType::CdnaWavestart || p.type == PacketType::CdnaWaveend) {
-    if (p.field("cu") != 0) return;  // instruction tokens come from CU 0 (tinygrad's selection)
-    Slot &s = slots_[(p.field("simd") * 16 + p.field("wave")) % slots_.size()];
+    // Instruction tokens come from CU 0 of shader array 0 (tinygrad's selection).
+    if (p.field("cu") != 0 || p.field("sh") != 0) return;
+    const unsigned simd = static_cast<unsigned>(p.field("simd")),
+                   wave = static_cast<unsigned>(p.field("wave"));
+    Slot &s = slots_[(simd * 16 + wave) % slots_.size()];
     if (p.type == PacketType::CdnaWavestart) {
-      s = {true, false, program_.entry(), p.time, {}, false};
+      if (s.active) end_wave(s, p.time);  // a start on a busy slot: the old wave is over
+      s = Slot{};
+      s.active = true;
+      s.simd = simd;
+      s.slot = wave;
+      s.pc = program_.entry();
+      s.start = s.last_sent = p.time;
+      set_state(s, WaveState::Idle, p.time);
       ++report_.waves;
     } else if (s.active) {
       if (!s.lost) ++report_.waves_complete;
-      s.active = false;
+      end_wave(s, p.time);
     }
     return;
   }
@@ -86,19 +117,141 @@ void CdnaMapper::on_packet(const sqtt::Packet &p) {
     return;
   }
   ++report_.inst_packets;
-  if (s.lost) {
-    ++report_.lost;
+  instruction(s, p, sqtt::inst_op_name(p.type, p.field("op")));
+}
+
+void CdnaMapper::issue(Slot &s, unsigned status, std::int64_t time) {
+  if (status == 1) {  // the wave began to stall
+    ++report_.stalls;
+    s.stall_starts.push_back(time);
+    set_state(s, WaveState::Stall, time);
     return;
   }
-  const std::string_view op = sqtt::inst_op_name(p.type, p.field("op"));
+  Record r;
+  r.inst.simd = s.simd;
+  r.inst.slot = s.slot;
+  r.inst.time = r.inst.start = r.inst.packet_time = time;
+  if (status == 2) {  // an instruction: its CDNA_INST follows
+    r.pending = true;
+    s.issued.push_back(s.records.size());
+    s.records.push_back(r);
+    s.issued_any = true;
+    set_state(s, WaveState::Exec, time);
+    return;
+  }
+  // An immediate: it waited since the previous instruction ended and takes 4 cycles.
+  std::int64_t first = time;
+  if (!s.records.empty() && !s.records.back().pending) {
+    auto &prev = s.records.back().inst;
+    cut_at(prev, time);
+    first = std::min(prev.start + prev.duration, time);
+  }
+  const std::int64_t cycles = 4 + std::max<std::int64_t>(0, time - first);
+  r.immediate = true;
+  r.inst.op = "IMMED";
+  r.inst.start = first;
+  r.inst.stall = r.inst.duration = cycles;
+  s.records.push_back(r);
+  s.issued_any = true;
+  set_state(s, WaveState::Wait, std::max(first, s.states.back().time));
+  set_state(s, WaveState::Exec, first + cycles);
+  report_ready(s);
+}
+
+void CdnaMapper::instruction(Slot &s, const sqtt::Packet &p, std::string_view op) {
+  std::size_t k;
+  if (s.issued_head < s.issued.size()) {
+    k = s.issued[s.issued_head++];
+    if (s.issued_head == s.issued.size()) s.issued.clear(), s.issued_head = 0;
+  } else {  // no issue announced it: time it at the packet
+    ++report_.without_issue;
+    Record r;
+    r.inst.simd = s.simd;
+    r.inst.slot = s.slot;
+    r.inst.time = r.inst.start = p.time;
+    k = s.records.size();
+    s.records.push_back(r);
+    s.issued_any = true;
+  }
+  Record &r = s.records[k];
+  auto &inst = r.inst;
+  const std::int64_t issued = inst.time;
+  // rocprof's phase counter moves on whenever an issue overlaps the instruction before the last.
+  if (s.records.size() >= 2) {
+    const auto &before = s.records[s.records.size() - 2].inst;
+    if (issued < before.start + before.duration) ++phase_;
+  }
+  if (k > 0) cut_at(s.records[k - 1].inst, issued);
+  const std::int64_t phase = static_cast<std::int64_t>((phase_ + inst.simd) % 4) + unit_phase(op);
+  std::int64_t duration = 4 + std::max<std::int64_t>(0, p.time - issued - 4 * (phase / 4));
+  inst.stall = 0;
+  if (s.stall_head < s.stall_starts.size() && issued > s.stall_starts[s.stall_head]) {
+    // Stalled: from the latest stall start before the issue, not before the previous one ended.
+    const std::int64_t previous_end =
+        k > 0 ? s.records[k - 1].inst.start + s.records[k - 1].inst.duration : 0;
+    std::int64_t from = issued;
+    while (s.stall_head < s.stall_starts.size() && issued > s.stall_starts[s.stall_head])
+      from = std::max(s.stall_starts[s.stall_head++], previous_end);
+    if (s.stall_head == s.stall_starts.size()) s.stall_starts.clear(), s.stall_head = 0;
+    inst.stall = std::max<std::int64_t>(issued - from, 0);
+    duration = std::max<std::int64_t>(issued + duration - from, 4);
+    inst.start = from;
+  }
+  inst.duration = duration;
+  inst.packet_time = p.time;
+  inst.op = op;
+  r.pending = false;
+  if (s.lost) {
+    ++report_.lost;
+  } else if (const ProgramInstruction *matched = walk(s, op, k, p)) {
+    r.placed = true;
+    inst.pc = matched->address;
+    inst.instruction = matched;
+    ++report_.mapped;
+  }
+  report_ready(s);
+}
+
+void CdnaMapper::send(Slot &s, const Record &r) {
+  if (!r.placed) return;
+  CdnaMappedInstruction inst = r.inst;
+  inst.issue_gap = inst.time - s.last_sent;
+  s.last_sent = inst.time;
+  ++s.reported;
+  if (sink_) sink_(inst);
+}
+
+void CdnaMapper::report_ready(Slot &s) {
+  while (s.sent + 1 < s.records.size()) {
+    const Record &r = s.records[s.sent], &next = s.records[s.sent + 1];
+    if (r.pending || next.pending) break;  // its CDNA_INST, or the next one's, may still cut it
+    if (r.immediate && !r.placed && !s.lost && s.sent >= s.next_immediate) break;  // not walked
+    send(s, r);
+    ++s.sent;
+  }
+  constexpr std::size_t kCompactAt = 1024;
+  if (s.sent < kCompactAt) return;
+  // Keep the last reported record (the phase counter reads the one before the last).
+  const std::size_t n = s.sent - 1;
+  s.records.erase(s.records.begin(), s.records.begin() + static_cast<std::ptrdiff_t>(n));
+  s.next_immediate = std::max(s.next_immediate, s.sent) - n;  // reported ones: walked past
+  s.issued.erase(s.issued.begin(), s.issued.begin() + static_cast<std::ptrdiff_t>(s.issued_head));
+  s.issued_head = 0;
+  for (auto &i : s.issued) i -= n;  // pending records are never reported yet: i >= n
+  s.sent -= n;
+}
+
+const ProgramInstruction *CdnaMapper::walk(Slot &s, std::string_view op, std::size_t upto,
+                                           const sqtt::Packet &p) {
   const ProgramInstruction *inst = program_.at(s.pc);
   while (inst && issues_no_packet(*inst) && !cdna_op_matches(op, *inst)) {
-    if (!s.immediates.empty()) {  // an immediate issue came for it
-      const std::int64_t t = s.immediates.front();
-      s.immediates.pop_front();
-      if (sink_) sink_({simd, wave, s.pc, inst, t, t - s.last, "IMMED"});
-      count_stream(s);
-      s.last = t;
+    // The next immediate issued before this instruction is the one at this PC.
+    while (s.next_immediate < upto && !s.records[s.next_immediate].immediate) ++s.next_immediate;
+    if (s.next_immediate < upto) {
+      Record &im = s.records[s.next_immediate++];
+      im.placed = true;
+      im.inst.pc = inst->address;
+      im.inst.instruction = inst;
       ++report_.immediates;
     }
     s.pc += inst->size;
@@ -109,16 +262,56 @@ void CdnaMapper::on_packet(const sqtt::Packet &p) {
     ++report_.lost;
     if (report_.first_mismatch.empty())
       report_.first_mismatch =
-          fmt::format("packet {} (simd {}, wave {}, {}) at pc {:#x}: {}", p.index, simd, wave, op,
-                      s.pc, inst ? inst->text : std::string("outside .text"));
-    return;
+          fmt::format("packet {} (simd {}, wave {}, {}) at pc {:#x}: {}", p.index, s.simd, s.slot,
+                      op, s.pc, inst ? inst->text : std::string("outside .text"));
+    return nullptr;
   }
-  if (sink_) sink_({simd, wave, s.pc, inst, p.time, p.time - s.last, op});
-  count_stream(s);
-  s.last = p.time;
-  ++report_.mapped;
+  for (; s.next_immediate < upto; ++s.next_immediate)
+    if (s.records[s.next_immediate].immediate) ++report_.unplaced_immediates;
+  s.next_immediate = upto + 1;
   s.pc += inst->size;
   if (op == "JUMP") s.pc += static_cast<std::uint64_t>(std::int64_t{inst->simm16} * 4);
+  return inst;
+}
+
+void CdnaMapper::set_state(Slot &s, WaveState state, std::int64_t time) {
+  if (s.states.empty() || time > s.states.back().time)
+    s.states.push_back({state, time});
+  else
+    s.states.back().state = state;  // a change at or before the last one takes over from it
+}
+
+void CdnaMapper::end_wave(Slot &s, std::int64_t end) {
+  for (std::size_t i = s.next_immediate; i < s.records.size(); ++i)
+    if (s.records[i].immediate && !s.records[i].placed && !s.lost) ++report_.unplaced_immediates;
+  CdnaMappedWave wave;
+  wave.simd = s.simd;
+  wave.slot = s.slot;
+  wave.start = s.start;
+  wave.end = end;
+  for (; s.sent < s.records.size(); ++s.sent) send(s, s.records[s.sent]);
+  wave.instructions = s.reported;
+  if (wave.instructions) ++report_.waves_mapped;
+  // The state timeline, each change to the next (or the end), equal neighbours merged; only for
+  // a wave that issued something (rocprof reports none for the others).
+  if (s.issued_any)
+    for (std::size_t i = 0; i < s.states.size(); ++i) {
+      const std::int64_t from = std::max(s.states[i].time, s.start);
+      const std::int64_t until = i + 1 < s.states.size() ? s.states[i + 1].time : end;
+      const std::int64_t d = std::min(until, end) - from;
+      if (d <= 0) continue;
+      if (!wave.states.empty() && wave.states.back().state == s.states[i].state)
+        wave.states.back().duration += d;
+      else
+        wave.states.push_back({s.states[i].state, d});
+    }
+  if (wave_sink_) wave_sink_(wave);
+  s = Slot{};
+}
+
+void CdnaMapper::finish() {
+  for (auto &s : slots_)
+    if (s.active) end_wave(s, s.states.empty() ? s.start : s.states.back().time);
 }
 
 }  // namespace wavescope::trace::timeline

@@ -13,6 +13,7 @@
 #include "wavescope/base/progress.hpp"
 #include "wavescope/trace/capture.hpp"
 #include "wavescope/trace/sqtt/decoder.hpp"
+#include "wavescope/trace/timeline/cdna_clock.hpp"
 #include "wavescope/trace/timeline/events.hpp"
 #include "wavescope/trace/timeline/program_map.hpp"
 
@@ -90,13 +91,24 @@ struct BlobReport {
   sqtt::DecodeSummary decode;
   AnalysisAnomalies anomalies;
   std::uint64_t waves = 0;
+  CdnaClockReport cdna_clock;  // CDNA blobs: what the clock stage re-timed
+};
+
+// How a CaptureAnalyzer times what it reports (the decoded packets are never changed).
+struct AnalysisOptions {
+  // CDNA captures: the clock the waves, instructions and timeline events are timed on. Tinygrad
+  // reproduces the corpus' waves.jsonl and timeline.jsonl; the default is rocprof-trace-decoder's
+  // reading, which the packets support (cdna_clock.hpp).
+  CdnaClock cdna_clock = CdnaClock::Ticked;
 };
 
 class CaptureAnalyzer {
 public:
-  explicit CaptureAnalyzer(const Capture &capture) : capture_(capture) {}
+  explicit CaptureAnalyzer(const Capture &capture, AnalysisOptions options = {})
+      : capture_(capture), options_(options) {}
 
   const Capture &capture() const { return capture_; }
+  const AnalysisOptions &options() const { return options_; }
   // The PC map of a kernel (loaded once). On CDNA the BlobAnalyzer maps nothing (as tinygrad);
   // CdnaMapper uses it.
   const ProgramMap &program(std::uint32_t tag);
@@ -104,7 +116,8 @@ public:
   // Sees every non-NOP packet of the blob, in order, before the analyzer does.
   using PacketTap = std::function<void(const sqtt::Packet &)>;
 
-  // Decodes one blob from its source and replays it into `observer`.
+  // Decodes one blob from its source and replays it into `observer` (on CDNA through the
+  // options' clock stage; the tap sees the re-timed packets too).
   BlobReport analyze(const CaptureBlob &blob, AnalysisObserver &observer,
                      const ProgressSink *progress = nullptr,
                      const sqtt::DecodeOptions &options = {});
@@ -116,6 +129,7 @@ public:
 
 private:
   const Capture &capture_;
+  AnalysisOptions options_;
   std::map<std::uint32_t, std::unique_ptr<ProgramMap>> programs_;
 };
 

@@ -33,6 +33,7 @@ struct AnalysisRequest {
   bool timeline = false;       // the VIZ timeline model of each blob
   bool pmc = false;            // the PMC counters of each kernel
   bool realtime = false;       // each blob's shader-clock / realtime pairs and clock points
+  AnalysisOptions options;     // the CDNA clock
   const CancelToken *cancel = nullptr;
 };
 

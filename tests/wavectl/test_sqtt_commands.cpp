@@ -275,3 +275,29 @@ TEST_CASE("every sqtt subcommand has --help") {
     CHECK_THAT(r.out, Catch::Contains("--json"));
   }
 }
+
+TEST_CASE("sqtt waves --cdna-clock tinygrad gives tinygrad's CDNA waves; the default moves some") {
+  WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx950/gemm");
+  std::vector<json> want;
+  for (const auto &line : wavescope::testing::read_gz_lines(dir / "waves.jsonl.gz"))
+    want.push_back(json::parse(line));
+  const auto tinygrad =
+      wavectl({"sqtt", "waves", dir.string(), "--json", "--cdna-clock", "tinygrad"});
+  REQUIRE(tinygrad.exit_code == 0);
+  const auto ticked = wavectl({"sqtt", "waves", dir.string(), "--json"});
+  REQUIRE(ticked.exit_code == 0);
+  const auto as_tinygrad = json_lines(tinygrad.out), as_rocprof = json_lines(ticked.out);
+  REQUIRE(as_tinygrad.size() == want.size());
+  REQUIRE(as_rocprof.size() == want.size());
+  std::size_t moved = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    CHECK(as_tinygrad[i]["start"] == want[i]["start"]);
+    CHECK(as_tinygrad[i]["end"] == want[i]["end"]);
+    moved += as_rocprof[i]["start"] != want[i]["start"] || as_rocprof[i]["end"] != want[i]["end"];
+  }
+  CHECK(want.size() == 1024);
+  // rocprof-trace-decoder's clock (docs/sqtt-analysis.md): all but 34 waves of gemm move.
+  CHECK(moved == 1024 - 34);
+  const auto bad = wavectl({"sqtt", "waves", dir.string(), "--cdna-clock", "wall"});
+  CHECK(bad.exit_code == 2);
+}

@@ -12,8 +12,10 @@
 namespace wavescope::trace::timeline {
 
 CaptureInstructionStats collect_instruction_stats(const Capture &capture, const std::string &kernel,
-                                                  const ProgressSink &progress) {
+                                                  const ProgressSink &progress,
+                                                  const AnalysisOptions &options) {
   AnalysisRequest request;
+  request.options = options;
   request.kernel = kernel;
   request.pc_stats = true;
   auto analysis = analyze_capture(capture, request, progress);

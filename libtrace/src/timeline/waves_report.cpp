@@ -66,8 +66,9 @@ json wave_json(const CaptureBlob &blob, const WaveTrace &t, bool cdna, bool inst
 }  // namespace
 
 CaptureWaves collect_waves(const Capture &capture, const std::string &kernel,
-                           const ProgressSink &progress) {
+                           const ProgressSink &progress, const AnalysisOptions &options) {
   AnalysisRequest request;
+  request.options = options;
   request.kernel = kernel;
   request.waves = true;
   auto analysis = analyze_capture(capture, request, progress);

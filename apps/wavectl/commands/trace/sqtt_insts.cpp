@@ -19,6 +19,7 @@ using namespace wavescope::trace::timeline;
 struct InstsArgs {
   std::string capture;
   std::string kernel;
+  CdnaClock cdna_clock = CdnaClock::Ticked;
 };
 
 void run_insts(const InstsArgs &args, const CliContext &context) {
@@ -27,7 +28,8 @@ void run_insts(const InstsArgs &args, const CliContext &context) {
   std::uint64_t capture_bytes = 0;
   for (const auto &b : capture.blobs) capture_bytes += b.size;
   ProgressPrinter progress(!context.quiet && capture_bytes > (std::uint64_t{64} << 20));
-  const auto stats = collect_instruction_stats(capture, args.kernel, progress.sink());
+  const auto stats =
+      collect_instruction_stats(capture, args.kernel, progress.sink(), {args.cdna_clock});
   progress.finish();
   if (!stats.kernel_found)
     throw wavescope::Error(wavescope::ErrorKind::Usage,
@@ -43,6 +45,7 @@ void register_sqtt_insts(CLI::App &sqtt, CliContext &context) {
       "insts", "Per-PC instruction timing: hits, issue gaps, exec cycles, cost %");
   cmd->add_option("CAPTURE_DIR", args->capture, "Capture folder (with meta.json)")->required();
   cmd->add_option("--kernel", args->kernel, "Only this kernel");
+  add_cdna_clock_option(*cmd, args->cdna_clock);
   add_json_flag(*cmd, context);
   cmd->callback([args, &context] { run_insts(*args, context); });
 }

@@ -20,6 +20,7 @@ using namespace wavescope::trace::timeline;
 struct TimelineArgs {
   std::string capture;
   std::string blob;
+  CdnaClock cdna_clock = CdnaClock::Ticked;
 };
 
 void run_timeline(const TimelineArgs &args, const CliContext &context) {
@@ -27,6 +28,7 @@ void run_timeline(const TimelineArgs &args, const CliContext &context) {
   AnalysisRequest request;
   request.blob = args.blob;
   request.timeline = true;
+  request.options.cdna_clock = args.cdna_clock;
   const auto analysis = analyze_capture(capture, request);
   if (!analysis.selection_found(request))
     throw wavescope::Error(
@@ -43,6 +45,7 @@ void register_sqtt_timeline(CLI::App &sqtt, CliContext &context) {
       "timeline", "The wave timeline model per blob: wave-slot and exec-unit rows, clock line");
   cmd->add_option("CAPTURE_DIR", args->capture, "Capture folder (with meta.json)")->required();
   cmd->add_option("--blob", args->blob, "Only this blob (file name, e.g. se1.bin)");
+  add_cdna_clock_option(*cmd, args->cdna_clock);
   add_json_flag(*cmd, context);
   cmd->callback([args, &context] { run_timeline(*args, context); });
 }

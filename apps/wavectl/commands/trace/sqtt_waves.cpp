@@ -20,6 +20,7 @@ struct WavesArgs {
   std::string capture;
   std::string kernel;
   bool instructions = false;
+  CdnaClock cdna_clock = CdnaClock::Ticked;
 };
 
 void run_waves(const WavesArgs &args, const CliContext &context) {
@@ -28,7 +29,7 @@ void run_waves(const WavesArgs &args, const CliContext &context) {
   std::uint64_t capture_bytes = 0;
   for (const auto &b : capture.blobs) capture_bytes += b.size;
   ProgressPrinter progress(!context.quiet && capture_bytes > (std::uint64_t{64} << 20));
-  const auto waves = collect_waves(capture, args.kernel, progress.sink());
+  const auto waves = collect_waves(capture, args.kernel, progress.sink(), {args.cdna_clock});
   progress.finish();
   if (!waves.kernel_found)
     throw wavescope::Error(wavescope::ErrorKind::Usage,
@@ -45,6 +46,7 @@ void register_sqtt_waves(CLI::App &sqtt, CliContext &context) {
   cmd->add_option("--kernel", args->kernel, "Only the blobs of this kernel");
   cmd->add_flag("--instructions", args->instructions,
                 "With --json: add each traced wave's mapped instructions (\"insts\")");
+  add_cdna_clock_option(*cmd, args->cdna_clock);
   add_json_flag(*cmd, context);
   cmd->callback([args, &context] { run_waves(*args, context); });
 }

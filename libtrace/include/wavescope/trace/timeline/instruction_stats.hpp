@@ -11,6 +11,7 @@
 
 #include "wavescope/base/progress.hpp"
 #include "wavescope/trace/capture.hpp"
+#include "wavescope/trace/timeline/capture_analysis.hpp"
 #include "wavescope/trace/timeline/cdna_mapper.hpp"
 #include "wavescope/trace/timeline/pc_stats.hpp"
 
@@ -35,7 +36,8 @@ struct CaptureInstructionStats {
 // Accumulates the blobs of `kernel` (empty: every blob); reports "analyze" progress in bytes.
 // `capture` must outlive the result.
 CaptureInstructionStats collect_instruction_stats(const Capture &capture, const std::string &kernel,
-                                                  const ProgressSink &progress = {});
+                                                  const ProgressSink &progress = {},
+                                                  const AnalysisOptions &options = {});
 
 std::string to_json(const CaptureInstructionStats &stats);
 std::string to_text(const CaptureInstructionStats &stats);

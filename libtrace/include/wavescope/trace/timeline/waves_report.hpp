@@ -32,7 +32,7 @@ struct CaptureWaves {
 // Analyses the blobs of `kernel` (empty: every blob) of a capture; reports "analyze" progress per
 // blob. `capture` must outlive the result.
 CaptureWaves collect_waves(const Capture &capture, const std::string &kernel,
-                           const ProgressSink &progress = {});
+                           const ProgressSink &progress = {}, const AnalysisOptions &options = {});
 
 struct WavesReport {
   const CaptureWaves &waves;

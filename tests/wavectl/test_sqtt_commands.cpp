@@ -276,7 +276,7 @@ TEST_CASE("every sqtt subcommand has --help") {
   }
 }
 
-TEST_CASE("sqtt waves --cdna-clock tinygrad gives tinygrad's CDNA waves; the default moves some") {
+TEST_CASE("sqtt waves --cdna-clock tinygrad gives tinygrad's CDNA waves, the default moves some") {
   WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx950/gemm");
   std::vector<json> want;
   for (const auto &line : wavescope::testing::read_gz_lines(dir / "waves.jsonl.gz"))

@@ -50,6 +50,14 @@ TEST_CASE("analyze_capture computes the parts asked for, and only those") {
       counters += k.counters.size();
     }
     CHECK(counters == c.capture.pmc.size());
+    // The traced waves' state lanes are on the timeline's wave rows (CDNA's added from the walk).
+    std::size_t rows_with_states = 0, traced_with_states = 0;
+    for (const auto &b : full.blobs) {
+      for (const auto &row : b.timeline.rows) rows_with_states += !row.states.empty();
+      for (const auto &t : b.waves) traced_with_states += t.wave.traced && !t.states.empty();
+    }
+    if (traced_with_states) CHECK(rows_with_states > 0);
+    if (full.cdna && c.dir.filename() == "gemm") CHECK(rows_with_states > 0);
     for (std::size_t i = 0; i < full.blobs.size(); ++i) {
       const auto &b = full.blobs[i];
       const auto &lean = counts_only.blobs[i];

@@ -208,7 +208,13 @@ private:
       b.report = analyzer.analyze(blob, fanout, &sink);
       if (waves) b.waves = waves->take();
     }
-    if (timeline) b.timeline = timeline->finish();
+    if (timeline) {
+      b.timeline = timeline->finish();
+      // CDNA states come from the walk, after the timeline's events: its traced waves' rows.
+      if (result_.cdna)
+        for (const auto &t : b.waves)
+          if (t.wave.traced) add_wave_states(b.timeline, t.wave.slot, t.wave.end, t.states);
+    }
     b.traced_waves = counter.traced_waves;
     b.mapped_instructions = counter.mapped_instructions;
     b.clock_points = clock.points();

@@ -70,6 +70,30 @@ std::pair<std::size_t, std::size_t> TimelineRow::states_overlapping(std::int64_t
           static_cast<std::size_t>(last - states.begin())};
 }
 
+namespace {
+
+// A wave's states, which cover its lifetime and end with it at `end`.
+void append_states(TimelineRow &row, std::int64_t end, std::span<const WaveStateSpan> states) {
+  std::int64_t t = end;
+  for (const auto &s : states) t -= s.duration;
+  for (const auto &s : states) {
+    row.states.push_back({t, t + s.duration, s.state});
+    t += s.duration;
+  }
+}
+
+}  // namespace
+
+void add_wave_states(SeTimeline &timeline, unsigned slot, std::int64_t end,
+                     const std::vector<WaveStateSpan> &states) {
+  const int r = timeline.wave_row(slot);
+  if (r < 0 || states.empty()) return;
+  auto &row = timeline.rows[static_cast<std::size_t>(r)];
+  append_states(row, end, states);
+  std::sort(row.states.begin(), row.states.end(),
+            [](const WaveStateRun &a, const WaveStateRun &b) { return a.start < b.start; });
+}
+
 const TimelineRow *SeTimeline::row(std::string_view name) const {
   for (const auto &r : rows)
     if (r.name == name) return &r;
@@ -97,15 +121,7 @@ void TimelineBuilder::on_wave(const Wave &wave) { timeline_.waves.push_back(wave
 void TimelineBuilder::on_dispatch(const DispatchEvent &d) {
   if (d.inserted) return;  // not a VIZ event (an RDNA4 s_barrier_wait without a packet)
   auto &row = wave_rows_[d.slot % wave_rows_.size()];
-  if (d.kind == DispatchKind::WaveEnd && !d.states.empty()) {
-    // The states cover the wave's lifetime and end with it.
-    std::int64_t t = d.time;
-    for (const auto &s : d.states) t -= s.duration;
-    for (const auto &s : d.states) {
-      row.states.push_back({t, t + s.duration, s.state});
-      t += s.duration;
-    }
-  }
+  if (d.kind == DispatchKind::WaveEnd) append_states(row, d.time, d.states);
   TimelineEvent e;
   e.start = d.time;
   e.end = d.time + 1;

@@ -96,6 +96,11 @@ struct SeTimeline {
   int wave_row(unsigned slot) const;
 };
 
+// Adds a wave's state timeline (ending at `end`) to the row of its slot, if the slot has one:
+// for waves whose states come after the timeline (CDNA's, from CdnaMapper).
+void add_wave_states(SeTimeline &timeline, unsigned slot, std::int64_t end,
+                     const std::vector<WaveStateSpan> &states);
+
 // Builds an SeTimeline from the analyzer's events.
 class TimelineBuilder : public AnalysisObserver {
 public:

@@ -11,7 +11,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "wavescope/trace/sqtt/packet.hpp"
@@ -112,7 +111,24 @@ private:
   std::array<std::uint8_t, kOpenKeys / kPageKeys> open_page_{};  // page index + 1, 0: none yet
   std::vector<OpenPage> open_pages_;
   std::array<Slot, kSlots> slots_{};
-  std::array<std::deque<Pending>, kQueues> pending_;
+  // A FIFO of dispatches waiting for their exec packet: a vector read from `head`, emptied when
+  // it is read to the end (a std::deque allocates on construction, 8 of them per blob).
+  struct PendingQueue {
+    std::vector<Pending> items;
+    std::size_t head = 0;
+    bool empty() const { return head == items.size(); }
+    std::size_t size() const { return items.size() - head; }
+    void push_back(const Pending &p) {
+      if (head == items.size())
+        items.clear(), head = 0;
+      else if (head >= 4096 && head * 2 >= items.size())  // compact a long-lived queue
+        items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(head)), head = 0;
+      items.push_back(p);
+    }
+    const Pending &front() const { return items[head]; }
+    void pop_front() { ++head; }
+  };
+  std::array<PendingQueue, kQueues> pending_;
   bool have_marker_ = false;
   std::int64_t marker_time_ = 0;
   std::uint64_t marker_realtime_ = 0;

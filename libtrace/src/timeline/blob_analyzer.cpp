@@ -125,8 +125,7 @@ std::string_view to_string(WaveState state) {
 BlobAnalyzer::BlobAnalyzer(const ProgramMap *program, unsigned se, AnalysisObserver &observer)
     : program_(program && !program->empty() ? program : nullptr), se_(se), observer_(observer) {}
 
-void BlobAnalyzer::on_packet(const Packet &p) {
-  if (p.in_tail) return;
+void BlobAnalyzer::handle(const Packet &p) {
   switch (p.type) {
   case PacketType::Wavestart:
   case PacketType::WavestartRdna4:

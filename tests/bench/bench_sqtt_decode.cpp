@@ -333,18 +333,23 @@ void BM_DecodeAnalyze(benchmark::State &state) {
       auto &acc = stats[item.program];
       if (!acc) acc = std::make_unique<timeline::PcStatsAccumulator>(program);
       timeline::WaveCounter counter;
-      timeline::WaveTraceCollector traces(true);
-      timeline::TimelineBuilder model(item.se, {});
-      timeline::ObserverFanout fanout(
-          full ? std::vector<timeline::AnalysisObserver *>{acc.get(), &counter, &traces, &model}
-               : std::vector<timeline::AnalysisObserver *>{acc.get(), &counter});
+      std::optional<timeline::WaveTraceCollector> traces;
+      std::optional<timeline::TimelineBuilder> model;
+      std::vector<timeline::AnalysisObserver *> observers{acc.get(), &counter};
+      if (full) {
+        traces.emplace(true);
+        model.emplace(item.se, std::string());
+        observers.push_back(&*traces);
+        observers.push_back(&*model);
+      }
+      timeline::ObserverFanout fanout(std::move(observers));
       timeline::BlobAnalyzer analyzer(&program, item.se, fanout);
       sqtt::PacketDecoder decoder;
       decoder.decode(item.bytes, Sink{analyzer});
       analyzer.finish();
       if (full) {
-        benchmark::DoNotOptimize(traces.take().size());
-        benchmark::DoNotOptimize(model.finish().rows.size());
+        benchmark::DoNotOptimize(traces->take().size());
+        benchmark::DoNotOptimize(model->finish().rows.size());
       }
       waves += counter.waves;
       bytes += item.bytes.size();

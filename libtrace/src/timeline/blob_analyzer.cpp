@@ -44,16 +44,23 @@ bool is_rdna4_wave(PacketType t) {
 }
 bool is_cdna(PacketType t) { return t >= PacketType::CdnaMisc; }
 
-// The CU of a wave packet: derived on RDNA (spec §9.5), a field on CDNA.
-unsigned cu_of(const Packet &p) {
-  if (is_cdna(p.type)) return static_cast<unsigned>(get(p, kCu));
-  return static_cast<unsigned>(get(p, kWgp) | (get(p, kSa) << (is_rdna4_wave(p.type) ? 4 : 3)));
-}
-
-// tinygrad's mapper follows one unit: packets with a CU or SIMD must have both 0.
-bool on_traced_unit(const Packet &p) {
+// A wave packet's location, its fields read once: the array (RDNA sa, CDNA sh), the unit (RDNA
+// wgp, CDNA cu), the CU (derived on RDNA, spec §9.5), SIMD and slot.
+struct WaveFields {
+  std::uint64_t array, unit, cu, simd, wave;
+  bool traced;  // tinygrad's mapper follows one unit: CU and SIMD both 0
+};
+WaveFields wave_fields(const Packet &p) {
+  WaveFields f;
+  const bool cdna = is_cdna(p.type);
+  f.array = get(p, cdna ? kSh : kSa);
+  f.unit = get(p, cdna ? kCu : kWgp);
+  f.cu = cdna ? f.unit : f.unit | (f.array << (is_rdna4_wave(p.type) ? 4 : 3));
+  f.simd = get(p, kSimd);
+  f.wave = get(p, kWave);
   const bool wave_packet = has(p, kWgp) || has(p, kCu);
-  return (!wave_packet || cu_of(p) == 0) && get(p, kSimd) == 0;
+  f.traced = (!wave_packet || f.cu == 0) && f.simd == 0;
+  return f;
 }
 
 // The queue an instruction category is executed from (VIZ's dispatch_to_exec), or -1.
@@ -205,11 +212,9 @@ void BlobAnalyzer::handle(const Packet &p) {
   }
 }
 
-BlobAnalyzer::OpenWave &BlobAnalyzer::open_wave_of(const Packet &p) {
-  const bool cdna = is_cdna(p.type);
-  const auto array = get(p, cdna ? kSh : kSa);
-  const auto unit = get(p, cdna ? kCu : kWgp);
-  const auto key = (((array * 16 + unit) * 4 + get(p, kSimd)) * 32 + get(p, kWave)) % kOpenKeys;
+BlobAnalyzer::OpenWave &BlobAnalyzer::open_wave_of(std::uint64_t array, std::uint64_t unit,
+                                                   std::uint64_t simd, std::uint64_t wave) {
+  const auto key = (((array * 16 + unit) * 4 + simd) * 32 + wave) % kOpenKeys;
   auto &page = open_page_[key / kPageKeys];
   if (!page) {
     open_pages_.emplace_back();
@@ -220,12 +225,13 @@ BlobAnalyzer::OpenWave &BlobAnalyzer::open_wave_of(const Packet &p) {
 
 void BlobAnalyzer::wave_start(const Packet &p) {
   const bool cdna = is_cdna(p.type);
-  OpenWave &w = open_wave_of(p);
+  const WaveFields f = wave_fields(p);
+  OpenWave &w = open_wave_of(f.array, f.unit, f.simd, f.wave);
   if (w.open) ++anomalies_.wave_start_on_busy_slot;
   w = {true, p.time, p.index, static_cast<std::uint32_t>(cdna ? get(p, kCount) : get(p, kId7))};
 
-  if (!on_traced_unit(p)) return;
-  Slot &s = slots_[get(p, kWave) % kSlots];
+  if (!f.traced) return;
+  Slot &s = slots_[f.wave % kSlots];
   if (s.active) ++anomalies_.wave_start_on_busy_slot;
   if (s.in_barrier) s.in_barrier = false;  // a new wave: the old wait cannot end any more
   s.active = true;
@@ -244,17 +250,18 @@ void BlobAnalyzer::wave_start(const Packet &p) {
 
 void BlobAnalyzer::wave_end(const Packet &p) {
   const bool cdna = is_cdna(p.type);
-  OpenWave &w = open_wave_of(p);
+  const WaveFields f = wave_fields(p);
+  OpenWave &w = open_wave_of(f.array, f.unit, f.simd, f.wave);
   if (w.open) {
     Wave wave;
     wave.se = se_;
     if (cdna)
-      wave.sh = static_cast<unsigned>(get(p, kSh));
+      wave.sh = static_cast<unsigned>(f.array);
     else
-      wave.sa = static_cast<unsigned>(get(p, kSa)), wave.wgp = static_cast<unsigned>(get(p, kWgp));
-    wave.cu = cu_of(p);
-    wave.simd = static_cast<unsigned>(get(p, kSimd));
-    wave.slot = static_cast<unsigned>(get(p, kWave));
+      wave.sa = static_cast<unsigned>(f.array), wave.wgp = static_cast<unsigned>(f.unit);
+    wave.cu = static_cast<unsigned>(f.cu);
+    wave.simd = static_cast<unsigned>(f.simd);
+    wave.slot = static_cast<unsigned>(f.wave);
     wave.id7 = w.id7;
     wave.start = w.start;
     wave.end = p.time;
@@ -269,8 +276,8 @@ void BlobAnalyzer::wave_end(const Packet &p) {
     ++anomalies_.wave_end_without_start;
   }
 
-  if (!on_traced_unit(p)) return;
-  const unsigned slot = static_cast<unsigned>(get(p, kWave)) % kSlots;
+  if (!f.traced) return;
+  const unsigned slot = static_cast<unsigned>(f.wave) % kSlots;
   Slot &s = slots_[slot];
   DispatchEvent e;
   e.slot = slot;

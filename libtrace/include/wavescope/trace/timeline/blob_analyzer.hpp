@@ -95,7 +95,9 @@ private:
   };
   enum Queue { kSalu, kValu, kLds, kVmem, kAlt = 4, kQueues = 8 };
 
-  OpenWave &open_wave_of(const sqtt::Packet &p);  // keyed by the wave's hardware slot
+  // The open wave at a hardware slot: array (sa/sh), unit (wgp/cu), SIMD, wave.
+  OpenWave &open_wave_of(std::uint64_t array, std::uint64_t unit, std::uint64_t simd,
+                         std::uint64_t wave);
   void wave_start(const sqtt::Packet &p);
   void wave_end(const sqtt::Packet &p);
   void instruction(const sqtt::Packet &p, unsigned slot, std::string_view name, bool walk);

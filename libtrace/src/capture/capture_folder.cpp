@@ -86,6 +86,82 @@ struct MetaReader {
   }
 };
 
+// Builds meta.json's document with nlohmann's own DOM builder, leaving out the members nothing
+// reads: per blob, meta.json also records what the reference decode found (packets, times,
+// waves: two thirds of an entry), and a capture may list many thousand blobs. The whole text is
+// still parsed, so the errors are nlohmann's. (nlohmann's parse callback would do the same, but
+// it scans the enclosing array after every object: quadratic in the blob count.)
+class MetaSax {
+public:
+  explicit MetaSax(json &root) : dom_(root) {}
+
+  bool null() { return skipping() ? scalar_skipped() : dom_.null(); }
+  bool boolean(bool v) { return skipping() ? scalar_skipped() : dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) {
+    return skipping() ? scalar_skipped() : dom_.number_integer(v);
+  }
+  bool number_unsigned(json::number_unsigned_t v) {
+    return skipping() ? scalar_skipped() : dom_.number_unsigned(v);
+  }
+  bool number_float(json::number_float_t v, const json::string_t &text) {
+    return skipping() ? scalar_skipped() : dom_.number_float(v, text);
+  }
+  bool string(json::string_t &v) { return skipping() ? scalar_skipped() : dom_.string(v); }
+  bool binary(json::binary_t &v) { return skipping() ? scalar_skipped() : dom_.binary(v); }
+  bool start_object(std::size_t n) {
+    ++depth_;
+    return skipping() || dom_.start_object(n);
+  }
+  bool start_array(std::size_t n) {
+    ++depth_;
+    return skipping() || dom_.start_array(n);
+  }
+  bool end_object() { return end(&Dom::end_object); }
+  bool end_array() { return end(&Dom::end_array); }
+  bool key(json::string_t &k) {
+    if (skipping()) return true;
+    if (depth_ == 1) top_ = k;
+    if (!wanted(k)) {
+      skip_depth_ = depth_;
+      return true;
+    }
+    return dom_.key(k);
+  }
+  bool parse_error(std::size_t position, const std::string &token,
+                   const nlohmann::detail::exception &e) {
+    return dom_.parse_error(position, token, e);
+  }
+
+private:
+  using Dom = nlohmann::detail::json_sax_dom_parser<json>;
+  bool skipping() const { return skip_depth_ >= 0; }
+  // A skipped member's value was a scalar: it is done.
+  bool scalar_skipped() {
+    if (depth_ == skip_depth_) skip_depth_ = -1;
+    return true;
+  }
+  bool end(bool (Dom::*close)()) {
+    --depth_;
+    if (!skipping()) return (dom_.*close)();
+    if (depth_ == skip_depth_) skip_depth_ = -1;  // the skipped member's value is closed
+    return true;
+  }
+  bool wanted(const std::string &k) const {
+    if (depth_ == 1)
+      return k == "format" || k == "example" || k == "arch" || k == "device" || k == "programs" ||
+             k == "sqtt" || k == "pmc";
+    if (depth_ == 3 && top_ == "sqtt")
+      return k == "file" || k == "order" || k == "se" || k == "kern" || k == "program" ||
+             k == "itrace" || k == "size" || k == "sha256" || k == "synthetic_header";
+    return true;
+  }
+
+  Dom dom_;
+  int depth_ = 0;        // containers open
+  int skip_depth_ = -1;  // skipping the value of a member of the container at this depth
+  std::string top_;      // the top-level member being read
+};
+
 // The listed file as a byte source, after checking it exists with its recorded size. `sizes`
 // keeps the sizes of the files seen so far: a file listed again (the blobs of a capture that
 // reruns one dispatch) is stat'ed once.
@@ -125,7 +201,8 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
   }
   json meta;
   try {
-    meta = json::parse(text);
+    MetaSax sax(meta);
+    json::sax_parse(text, &sax);
   } catch (const json::exception &e) {  // not only parse_error: 1e5012 is out_of_range
     r.fail(fmt::format("not valid JSON: {}", e.what()));
   }

@@ -139,7 +139,13 @@ CaptureWaves collect_waves(const Capture &capture, const std::string &kernel,
 }
 
 std::string to_json(const WavesReport &report) {
+  // Room for the lines up front (about 200 bytes per wave, 250 per instruction record): the
+  // output of a large capture is tens of MB, and growing it by doubling copies it over again.
+  std::size_t records = 0;
+  if (report.instructions)
+    for (const auto &entry : report.waves.waves) records += entry.trace.instructions.size();
   std::string out;
+  out.reserve(report.waves.waves.size() * 200 + records * 250);
   for (const auto &[blob, trace] : report.waves.waves) {
     if (!out.empty()) out += '\n';
     write_wave(out, *blob, trace, report.waves.cdna, report.instructions);

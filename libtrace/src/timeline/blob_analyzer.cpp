@@ -193,19 +193,25 @@ void BlobAnalyzer::handle(const Packet &p) {
     break;
   }
   case PacketType::Aluexec: {
-    static constexpr std::string_view sources[] = {"NONE", "SALU", "VALU", "VALU_SALU"};
-    const auto src = sources[get(p, kSrc) & 3];
-    if (src == "VALU_SALU") {
-      exec(p, "VALU", true);
-      exec(p, "SALU", true);
+    // NONE, SALU, VALU; 3 is VALU_SALU: one exec event for each.
+    static constexpr ExecSource sources[] = {{"NONE", -1, "ALUEXEC:0 NONE", false},
+                                             {"SALU", kSalu, "ALUEXEC:0 SALU", true},
+                                             {"VALU", kValu, "ALUEXEC:0 VALU", false}};
+    const auto src = get(p, kSrc) & 3;
+    if (src == 3) {
+      exec(p, sources[2]);
+      exec(p, sources[1]);
     } else {
-      exec(p, src, true);
+      exec(p, sources[src]);
     }
     break;
   }
   case PacketType::Vmemexec: {
-    static constexpr std::string_view sources[] = {"LDS", "LDS_ALT", "VMEM", "VMEM_ALT"};
-    exec(p, sources[get(p, kSrc) & 3], false);
+    static constexpr ExecSource sources[] = {{"LDS", kLds, "VMEMEXEC:0 LDS", true},
+                                             {"LDS_ALT", kLds + kAlt, "VMEMEXEC:0 LDS", true},
+                                             {"VMEM", kVmem, "VMEMEXEC:0 VMEM", true},
+                                             {"VMEM_ALT", kVmem + kAlt, "VMEMEXEC:0 VMEM", true}};
+    exec(p, sources[get(p, kSrc) & 3]);
     break;
   }
   default: break;
@@ -508,29 +514,12 @@ void BlobAnalyzer::add_dispatch(DispatchEvent &e) {
   }
 }
 
-void BlobAnalyzer::exec(const Packet &p, std::string_view source, bool alu) {
-  int queue = -1;
-  std::string_view row;
-  if (alu) {
-    if (source == "SALU")
-      queue = kSalu, row = "ALUEXEC:0 SALU";
-    else if (source == "VALU")
-      queue = kValu, row = "ALUEXEC:0 VALU";
-    else
-      row = "ALUEXEC:0 NONE";
-  } else {
-    if (source == "LDS")
-      queue = kLds, row = "VMEMEXEC:0 LDS";
-    else if (source == "LDS_ALT")
-      queue = kLds + kAlt, row = "VMEMEXEC:0 LDS";
-    else if (source == "VMEM")
-      queue = kVmem, row = "VMEMEXEC:0 VMEM";
-    else
-      queue = kVmem + kAlt, row = "VMEMEXEC:0 VMEM";
-  }
+void BlobAnalyzer::exec(const Packet &p, const ExecSource &source) {
+  const int queue = source.queue;
   ExecEvent e;
-  e.row = row;
-  e.name = source;
+  e.row = source.row;
+  e.name = source.name;
+  bool marks_start = source.marks_start;
   std::int64_t duration = 1;
   if (queue >= 0 && !pending_[static_cast<std::size_t>(queue)].empty()) {
     auto &q = pending_[static_cast<std::size_t>(queue)];
@@ -543,18 +532,15 @@ void BlobAnalyzer::exec(const Packet &p, std::string_view source, bool alu) {
     e.instruction = d.instruction;
     e.pc = d.pc;
     if (d.op_type.starts_with("WMMA")) {
-      e.name = wmma_exec_name(source);
-      if (!d.op_type.starts_with("WMMA_VALU")) e.row = "ALUEXEC:0 WMMA";
+      e.name = wmma_exec_name(source.name);
+      if (!d.op_type.starts_with("WMMA_VALU")) e.row = "ALUEXEC:0 WMMA", marks_start = false;
     }
-    if (d.op_type.starts_with("VALUT")) e.row = "ALUEXEC:0 TFU";
+    if (d.op_type.starts_with("VALUT")) e.row = "ALUEXEC:0 TFU", marks_start = true;
     duration = trailing_cycles(d.op_type);
   } else {
     ++anomalies_.exec_without_dispatch;
   }
   // SALU, TFU, VMEM and LDS packets mark the first cycle; VALU and WMMA packets the last.
-  const bool marks_start =
-      e.row.find("SALU") != std::string_view::npos || e.row.find("TFU") != std::string_view::npos ||
-      e.row.find("VMEM") != std::string_view::npos || e.row.find("LDS") != std::string_view::npos;
   e.start = marks_start ? p.time : p.time - duration;
   e.end = marks_start ? p.time + duration : p.time;
   observer_.on_exec(e);

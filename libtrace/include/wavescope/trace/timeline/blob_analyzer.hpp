@@ -102,7 +102,15 @@ private:
   void wave_end(const sqtt::Packet &p);
   void instruction(const sqtt::Packet &p, unsigned slot, std::string_view name, bool walk);
   void add_dispatch(DispatchEvent &event);
-  void exec(const sqtt::Packet &p, std::string_view source, bool alu);
+  // An exec packet's source: its name, the queue of the dispatches it executes (-1: none), its
+  // row, and whether the packet marks the first cycle (SALU, VMEM, LDS) or the last (VALU).
+  struct ExecSource {
+    std::string_view name;
+    int queue;
+    std::string_view row;
+    bool marks_start;
+  };
+  void exec(const sqtt::Packet &p, const ExecSource &source);
   void marker(const sqtt::Packet &p);
   // Walks slot `s` to the instruction this packet issued; nullptr if the PC is unknown.
   const ProgramInstruction *walk(Slot &s, bool is_jump_packet, bool is_jump_taken,

@@ -4,6 +4,9 @@
 
 #include <charconv>
 #include <fstream>
+#include <iterator>
+#include <sstream>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -24,9 +27,11 @@ struct MetaReader {
     throw_bad_input(fmt::format("{}: {}", meta_path.string(), what));
   }
   const json &at(const json &object, const char *key, const std::string &where) const {
-    if (!object.is_object() || !object.contains(key))
-      fail(fmt::format("{} has no \"{}\"", where, key));
-    return object.at(key);
+    if (object.is_object()) {
+      const auto it = object.find(key);
+      if (it != object.end()) return *it;
+    }
+    fail(fmt::format("{} has no \"{}\"", where, key));
   }
   // A list field: iterating or indexing anything else would throw nlohmann's own exception.
   const json &array(const json &object, const char *key, const std::string &where) const {
@@ -43,7 +48,14 @@ struct MetaReader {
   }
   template <typename T>
   T get_or(const json &object, const char *key, T fallback, const std::string &where) const {
-    return object.is_object() && object.contains(key) ? get<T>(object, key, where) : fallback;
+    if (!object.is_object()) return fallback;
+    const auto it = object.find(key);
+    if (it == object.end()) return fallback;
+    try {
+      return it->template get<T>();
+    } catch (const json::exception &) {
+      fail(fmt::format("{}.{} has the wrong type", where, key));
+    }
   }
   std::uint64_t hex(const json &object, const char *key, const std::string &where) const {
     const auto text = get<std::string>(object, key, where);
@@ -74,13 +86,98 @@ struct MetaReader {
   }
 };
 
-// The listed file as a byte source, after checking it exists with its recorded size.
+// Builds meta.json's document with nlohmann's own DOM builder, leaving out the members nothing
+// reads: per blob, meta.json also records what the reference decode found (packets, times,
+// waves: two thirds of an entry), and a capture may list many thousand blobs. The whole text is
+// still parsed, so the errors are nlohmann's. (nlohmann's parse callback would do the same, but
+// it scans the enclosing array after every object: quadratic in the blob count.)
+class MetaSax {
+public:
+  explicit MetaSax(json &root) : dom_(root) {}
+
+  bool null() { return skipping() ? scalar_skipped() : dom_.null(); }
+  bool boolean(bool v) { return skipping() ? scalar_skipped() : dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) {
+    return skipping() ? scalar_skipped() : dom_.number_integer(v);
+  }
+  bool number_unsigned(json::number_unsigned_t v) {
+    return skipping() ? scalar_skipped() : dom_.number_unsigned(v);
+  }
+  bool number_float(json::number_float_t v, const json::string_t &text) {
+    return skipping() ? scalar_skipped() : dom_.number_float(v, text);
+  }
+  bool string(json::string_t &v) { return skipping() ? scalar_skipped() : dom_.string(v); }
+  bool binary(json::binary_t &v) { return skipping() ? scalar_skipped() : dom_.binary(v); }
+  bool start_object(std::size_t n) {
+    ++depth_;
+    return skipping() || dom_.start_object(n);
+  }
+  bool start_array(std::size_t n) {
+    ++depth_;
+    return skipping() || dom_.start_array(n);
+  }
+  bool end_object() { return end(&Dom::end_object); }
+  bool end_array() { return end(&Dom::end_array); }
+  bool key(json::string_t &k) {
+    if (skipping()) return true;
+    if (depth_ == 1) top_ = k;
+    if (!wanted(k)) {
+      skip_depth_ = depth_;
+      return true;
+    }
+    return dom_.key(k);
+  }
+  bool parse_error(std::size_t position, const std::string &token,
+                   const nlohmann::detail::exception &e) {
+    return dom_.parse_error(position, token, e);
+  }
+
+private:
+  using Dom = nlohmann::detail::json_sax_dom_parser<json>;
+  bool skipping() const { return skip_depth_ >= 0; }
+  // A skipped member's value was a scalar: it is done.
+  bool scalar_skipped() {
+    if (depth_ == skip_depth_) skip_depth_ = -1;
+    return true;
+  }
+  bool end(bool (Dom::*close)()) {
+    --depth_;
+    if (!skipping()) return (dom_.*close)();
+    if (depth_ == skip_depth_) skip_depth_ = -1;  // the skipped member's value is closed
+    return true;
+  }
+  bool wanted(const std::string &k) const {
+    if (depth_ == 1)
+      return k == "format" || k == "example" || k == "arch" || k == "device" || k == "programs" ||
+             k == "sqtt" || k == "pmc";
+    if (depth_ == 3 && top_ == "sqtt")
+      return k == "file" || k == "order" || k == "se" || k == "kern" || k == "program" ||
+             k == "itrace" || k == "size" || k == "sha256" || k == "synthetic_header";
+    return true;
+  }
+
+  Dom dom_;
+  int depth_ = 0;        // containers open
+  int skip_depth_ = -1;  // skipping the value of a member of the container at this depth
+  std::string top_;      // the top-level member being read
+};
+
+// The listed file as a byte source, after checking it exists with its recorded size. `sizes`
+// keeps the sizes of the files seen so far: a file listed again (the blobs of a capture that
+// reruns one dispatch) is stat'ed once.
 ByteSource checked_file(const std::filesystem::path &file, std::uint64_t expected_size,
-                        const std::filesystem::path &meta) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(file, ec);
-  if (ec)
-    throw_bad_input(fmt::format("{}: lists {} but it is missing", meta.string(), file.string()));
+                        const std::filesystem::path &meta,
+                        std::unordered_map<std::string, std::uint64_t> &sizes) {
+  auto [it, added] = sizes.try_emplace(file.native(), 0);
+  if (added) {
+    std::error_code ec;
+    it->second = std::filesystem::file_size(file, ec);
+    if (ec) {
+      sizes.erase(it);
+      throw_bad_input(fmt::format("{}: lists {} but it is missing", meta.string(), file.string()));
+    }
+  }
+  const auto size = it->second;
   if (size != expected_size)
     throw_bad_input(fmt::format("{}: is {} bytes but {} records {}", file.string(), size,
                                 meta.filename().string(), expected_size));
@@ -92,12 +189,20 @@ ByteSource checked_file(const std::filesystem::path &file, std::uint64_t expecte
 Capture Capture::open_folder(const std::filesystem::path &path) {
   const auto meta_path = std::filesystem::is_directory(path) ? path / "meta.json" : path;
   const MetaReader r{meta_path};
-  std::ifstream in(meta_path);
+  std::ifstream in(meta_path, std::ios::binary);
   if (!in)
     throw_bad_input(fmt::format("{}: not a capture folder (no readable meta.json)", path.string()));
+  // Parsed from memory: nlohmann reads a stream a character at a time through the streambuf.
+  std::string text;
+  {
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    text = std::move(buffer).str();
+  }
   json meta;
   try {
-    meta = json::parse(in);
+    MetaSax sax(meta);
+    json::sax_parse(text, &sax);
   } catch (const json::exception &e) {  // not only parse_error: 1e5012 is out_of_range
     r.fail(fmt::format("not valid JSON: {}", e.what()));
   }
@@ -107,6 +212,7 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
 
   Capture c;
   c.source = meta_path.parent_path();
+  std::unordered_map<std::string, std::uint64_t> sizes;
   c.example = r.get_or<std::string>(meta, "example", "", "meta");
   c.arch = r.get_or<std::string>(meta, "arch", "", "meta");
 
@@ -142,14 +248,18 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
         program.exec_ranges.push_back({r.decimal(range, "st_us", where + ".exec_ranges"),
                                        r.decimal(range, "en_us", where + ".exec_ranges")});
     program.code = checked_file(c.source / program.file_name,
-                                r.get<std::uint64_t>(p, "size", where), meta_path);
+                                r.get<std::uint64_t>(p, "size", where), meta_path, sizes);
     c.programs.push_back(std::move(program));
   }
 
   const auto &blobs = r.array(meta, "sqtt", "meta");
+  c.blobs.reserve(blobs.size());
+  std::string blob_where;  // "sqtt[i]", rewritten in place: there may be many thousand blobs
   for (std::size_t i = 0; i < blobs.size(); ++i) {
     const auto &b = blobs[i];
-    const std::string where = fmt::format("sqtt[{}]", i);
+    blob_where.clear();
+    fmt::format_to(std::back_inserter(blob_where), "sqtt[{}]", i);
+    const std::string &where = blob_where;
     CaptureBlob blob;
     blob.file_name = r.file_name(b, where);
     blob.order = r.get_or<unsigned>(b, "order", static_cast<unsigned>(i), where);
@@ -162,7 +272,7 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
     blob.synthetic_header = r.get_or<bool>(b, "synthetic_header", false, where);
     if (!c.program(blob.kernel_tag))
       r.fail(fmt::format("{}.kern is {}, but no program has that tag", where, blob.kernel_tag));
-    blob.bytes = checked_file(c.source / blob.file_name, blob.size, meta_path);
+    blob.bytes = checked_file(c.source / blob.file_name, blob.size, meta_path, sizes);
     c.blobs.push_back(std::move(blob));
   }
 
@@ -201,7 +311,7 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
                              spec.offset + spec.size, pmc.size));
         pmc.schedule.push_back(std::move(spec));
       }
-      pmc.bytes = checked_file(c.source / pmc.file_name, pmc.size, meta_path);
+      pmc.bytes = checked_file(c.source / pmc.file_name, pmc.size, meta_path, sizes);
       c.pmc.push_back(std::move(pmc));
     }
   }

@@ -48,8 +48,11 @@ void BlobFile::open_file(std::uint64_t offset, std::optional<std::uint64_t> size
   file_offset_ = offset;
   size_ = size ? *size : file_size;
 #ifdef POSIX_FADV_SEQUENTIAL
-  ::posix_fadvise(fd_, static_cast<off_t>(offset), static_cast<off_t>(size_),
-                  POSIX_FADV_SEQUENTIAL);
+  // Read-ahead matters for blobs read in several chunks; most blobs are a few KB, read at once,
+  // where the advice is one more system call per blob.
+  if (size_ > kDefaultChunkBytes)
+    ::posix_fadvise(fd_, static_cast<off_t>(offset), static_cast<off_t>(size_),
+                    POSIX_FADV_SEQUENTIAL);
 #endif
 }
 

@@ -44,16 +44,23 @@ bool is_rdna4_wave(PacketType t) {
 }
 bool is_cdna(PacketType t) { return t >= PacketType::CdnaMisc; }
 
-// The CU of a wave packet: derived on RDNA (spec §9.5), a field on CDNA.
-unsigned cu_of(const Packet &p) {
-  if (is_cdna(p.type)) return static_cast<unsigned>(get(p, kCu));
-  return static_cast<unsigned>(get(p, kWgp) | (get(p, kSa) << (is_rdna4_wave(p.type) ? 4 : 3)));
-}
-
-// tinygrad's mapper follows one unit: packets with a CU or SIMD must have both 0.
-bool on_traced_unit(const Packet &p) {
+// A wave packet's location, its fields read once: the array (RDNA sa, CDNA sh), the unit (RDNA
+// wgp, CDNA cu), the CU (derived on RDNA, spec §9.5), SIMD and slot.
+struct WaveFields {
+  std::uint64_t array, unit, cu, simd, wave;
+  bool traced;  // tinygrad's mapper follows one unit: CU and SIMD both 0
+};
+WaveFields wave_fields(const Packet &p) {
+  WaveFields f;
+  const bool cdna = is_cdna(p.type);
+  f.array = get(p, cdna ? kSh : kSa);
+  f.unit = get(p, cdna ? kCu : kWgp);
+  f.cu = cdna ? f.unit : f.unit | (f.array << (is_rdna4_wave(p.type) ? 4 : 3));
+  f.simd = get(p, kSimd);
+  f.wave = get(p, kWave);
   const bool wave_packet = has(p, kWgp) || has(p, kCu);
-  return (!wave_packet || cu_of(p) == 0) && get(p, kSimd) == 0;
+  f.traced = (!wave_packet || f.cu == 0) && f.simd == 0;
+  return f;
 }
 
 // The queue an instruction category is executed from (VIZ's dispatch_to_exec), or -1.
@@ -125,8 +132,7 @@ std::string_view to_string(WaveState state) {
 BlobAnalyzer::BlobAnalyzer(const ProgramMap *program, unsigned se, AnalysisObserver &observer)
     : program_(program && !program->empty() ? program : nullptr), se_(se), observer_(observer) {}
 
-void BlobAnalyzer::on_packet(const Packet &p) {
-  if (p.in_tail) return;
+void BlobAnalyzer::handle(const Packet &p) {
   switch (p.type) {
   case PacketType::Wavestart:
   case PacketType::WavestartRdna4:
@@ -187,30 +193,34 @@ void BlobAnalyzer::on_packet(const Packet &p) {
     break;
   }
   case PacketType::Aluexec: {
-    static constexpr std::string_view sources[] = {"NONE", "SALU", "VALU", "VALU_SALU"};
-    const auto src = sources[get(p, kSrc) & 3];
-    if (src == "VALU_SALU") {
-      exec(p, "VALU", true);
-      exec(p, "SALU", true);
+    // NONE, SALU, VALU; 3 is VALU_SALU: one exec event for each.
+    static constexpr ExecSource sources[] = {{"NONE", -1, "ALUEXEC:0 NONE", false},
+                                             {"SALU", kSalu, "ALUEXEC:0 SALU", true},
+                                             {"VALU", kValu, "ALUEXEC:0 VALU", false}};
+    const auto src = get(p, kSrc) & 3;
+    if (src == 3) {
+      exec(p, sources[2]);
+      exec(p, sources[1]);
     } else {
-      exec(p, src, true);
+      exec(p, sources[src]);
     }
     break;
   }
   case PacketType::Vmemexec: {
-    static constexpr std::string_view sources[] = {"LDS", "LDS_ALT", "VMEM", "VMEM_ALT"};
-    exec(p, sources[get(p, kSrc) & 3], false);
+    static constexpr ExecSource sources[] = {{"LDS", kLds, "VMEMEXEC:0 LDS", true},
+                                             {"LDS_ALT", kLds + kAlt, "VMEMEXEC:0 LDS", true},
+                                             {"VMEM", kVmem, "VMEMEXEC:0 VMEM", true},
+                                             {"VMEM_ALT", kVmem + kAlt, "VMEMEXEC:0 VMEM", true}};
+    exec(p, sources[get(p, kSrc) & 3]);
     break;
   }
   default: break;
   }
 }
 
-BlobAnalyzer::OpenWave &BlobAnalyzer::open_wave_of(const Packet &p) {
-  const bool cdna = is_cdna(p.type);
-  const auto array = get(p, cdna ? kSh : kSa);
-  const auto unit = get(p, cdna ? kCu : kWgp);
-  const auto key = (((array * 16 + unit) * 4 + get(p, kSimd)) * 32 + get(p, kWave)) % kOpenKeys;
+BlobAnalyzer::OpenWave &BlobAnalyzer::open_wave_of(std::uint64_t array, std::uint64_t unit,
+                                                   std::uint64_t simd, std::uint64_t wave) {
+  const auto key = (((array * 16 + unit) * 4 + simd) * 32 + wave) % kOpenKeys;
   auto &page = open_page_[key / kPageKeys];
   if (!page) {
     open_pages_.emplace_back();
@@ -221,12 +231,13 @@ BlobAnalyzer::OpenWave &BlobAnalyzer::open_wave_of(const Packet &p) {
 
 void BlobAnalyzer::wave_start(const Packet &p) {
   const bool cdna = is_cdna(p.type);
-  OpenWave &w = open_wave_of(p);
+  const WaveFields f = wave_fields(p);
+  OpenWave &w = open_wave_of(f.array, f.unit, f.simd, f.wave);
   if (w.open) ++anomalies_.wave_start_on_busy_slot;
   w = {true, p.time, p.index, static_cast<std::uint32_t>(cdna ? get(p, kCount) : get(p, kId7))};
 
-  if (!on_traced_unit(p)) return;
-  Slot &s = slots_[get(p, kWave) % kSlots];
+  if (!f.traced) return;
+  Slot &s = slots_[f.wave % kSlots];
   if (s.active) ++anomalies_.wave_start_on_busy_slot;
   if (s.in_barrier) s.in_barrier = false;  // a new wave: the old wait cannot end any more
   s.active = true;
@@ -245,17 +256,18 @@ void BlobAnalyzer::wave_start(const Packet &p) {
 
 void BlobAnalyzer::wave_end(const Packet &p) {
   const bool cdna = is_cdna(p.type);
-  OpenWave &w = open_wave_of(p);
+  const WaveFields f = wave_fields(p);
+  OpenWave &w = open_wave_of(f.array, f.unit, f.simd, f.wave);
   if (w.open) {
     Wave wave;
     wave.se = se_;
     if (cdna)
-      wave.sh = static_cast<unsigned>(get(p, kSh));
+      wave.sh = static_cast<unsigned>(f.array);
     else
-      wave.sa = static_cast<unsigned>(get(p, kSa)), wave.wgp = static_cast<unsigned>(get(p, kWgp));
-    wave.cu = cu_of(p);
-    wave.simd = static_cast<unsigned>(get(p, kSimd));
-    wave.slot = static_cast<unsigned>(get(p, kWave));
+      wave.sa = static_cast<unsigned>(f.array), wave.wgp = static_cast<unsigned>(f.unit);
+    wave.cu = static_cast<unsigned>(f.cu);
+    wave.simd = static_cast<unsigned>(f.simd);
+    wave.slot = static_cast<unsigned>(f.wave);
     wave.id7 = w.id7;
     wave.start = w.start;
     wave.end = p.time;
@@ -270,8 +282,8 @@ void BlobAnalyzer::wave_end(const Packet &p) {
     ++anomalies_.wave_end_without_start;
   }
 
-  if (!on_traced_unit(p)) return;
-  const unsigned slot = static_cast<unsigned>(get(p, kWave)) % kSlots;
+  if (!f.traced) return;
+  const unsigned slot = static_cast<unsigned>(f.wave) % kSlots;
   Slot &s = slots_[slot];
   DispatchEvent e;
   e.slot = slot;
@@ -502,29 +514,12 @@ void BlobAnalyzer::add_dispatch(DispatchEvent &e) {
   }
 }
 
-void BlobAnalyzer::exec(const Packet &p, std::string_view source, bool alu) {
-  int queue = -1;
-  std::string_view row;
-  if (alu) {
-    if (source == "SALU")
-      queue = kSalu, row = "ALUEXEC:0 SALU";
-    else if (source == "VALU")
-      queue = kValu, row = "ALUEXEC:0 VALU";
-    else
-      row = "ALUEXEC:0 NONE";
-  } else {
-    if (source == "LDS")
-      queue = kLds, row = "VMEMEXEC:0 LDS";
-    else if (source == "LDS_ALT")
-      queue = kLds + kAlt, row = "VMEMEXEC:0 LDS";
-    else if (source == "VMEM")
-      queue = kVmem, row = "VMEMEXEC:0 VMEM";
-    else
-      queue = kVmem + kAlt, row = "VMEMEXEC:0 VMEM";
-  }
+void BlobAnalyzer::exec(const Packet &p, const ExecSource &source) {
+  const int queue = source.queue;
   ExecEvent e;
-  e.row = row;
-  e.name = source;
+  e.row = source.row;
+  e.name = source.name;
+  bool marks_start = source.marks_start;
   std::int64_t duration = 1;
   if (queue >= 0 && !pending_[static_cast<std::size_t>(queue)].empty()) {
     auto &q = pending_[static_cast<std::size_t>(queue)];
@@ -537,18 +532,15 @@ void BlobAnalyzer::exec(const Packet &p, std::string_view source, bool alu) {
     e.instruction = d.instruction;
     e.pc = d.pc;
     if (d.op_type.starts_with("WMMA")) {
-      e.name = wmma_exec_name(source);
-      if (!d.op_type.starts_with("WMMA_VALU")) e.row = "ALUEXEC:0 WMMA";
+      e.name = wmma_exec_name(source.name);
+      if (!d.op_type.starts_with("WMMA_VALU")) e.row = "ALUEXEC:0 WMMA", marks_start = false;
     }
-    if (d.op_type.starts_with("VALUT")) e.row = "ALUEXEC:0 TFU";
+    if (d.op_type.starts_with("VALUT")) e.row = "ALUEXEC:0 TFU", marks_start = true;
     duration = trailing_cycles(d.op_type);
   } else {
     ++anomalies_.exec_without_dispatch;
   }
   // SALU, TFU, VMEM and LDS packets mark the first cycle; VALU and WMMA packets the last.
-  const bool marks_start =
-      e.row.find("SALU") != std::string_view::npos || e.row.find("TFU") != std::string_view::npos ||
-      e.row.find("VMEM") != std::string_view::npos || e.row.find("LDS") != std::string_view::npos;
   e.start = marks_start ? p.time : p.time - duration;
   e.end = marks_start ? p.time + duration : p.time;
   observer_.on_exec(e);

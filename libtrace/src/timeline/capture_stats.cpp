@@ -1,9 +1,8 @@
 #include "wavescope/trace/timeline/capture_stats.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include "wavescope/base/json_line.hpp"
+#include "json_writer.hpp"
 #include "wavescope/base/text_table.hpp"
 #include "wavescope/trace/timeline/capture_pipeline.hpp"
 
@@ -26,27 +25,33 @@ std::string to_json(const CaptureStats &stats) {
   for (const auto &s : stats.blobs) {
     const auto &blob = *s.blob;
     const auto &d = s.decode;
-    const nlohmann::json j = {{"blob", blob.file_name},
-                              {"kernel", blob.program},
-                              {"se", blob.se},
-                              {"itrace", blob.itrace},
-                              {"family", sqtt::to_string(d.family)},
-                              {"layout", d.layout ? nlohmann::json(*d.layout) : nlohmann::json()},
-                              {"bytes", blob.size},
-                              {"packets", d.packets},
-                              {"decoded_nibbles", d.decoded_nibbles},
-                              {"undecoded_tail_nibbles", d.undecoded_tail_nibbles()},
-                              {"last_time", d.last_time},
-                              {"waves", s.waves},
-                              {"traced_waves", s.traced_waves},
-                              {"mapped_instructions", s.mapped_instructions},
-                              {"clock_points", s.clock_points},
-                              {"clock_median_hz", s.clock_median_hz},
-                              {"anomalies", s.anomalies},
-                              {"tinygrad_divergences", d.notes.byte_aligned_ts_delta_s8_w3 +
-                                                           d.notes.cdna_header_like_timestamps}};
     if (!out.empty()) out += '\n';
-    out += json_line(j);
+    // Keys in byte order, as nlohmann's object printed them.
+    JsonWriter j(out);
+    j.begin_object();
+    j.field("anomalies", s.anomalies);
+    j.field("blob", blob.file_name);
+    j.field("bytes", blob.size);
+    j.field("clock_median_hz", s.clock_median_hz);
+    j.field("clock_points", s.clock_points);
+    j.field("decoded_nibbles", d.decoded_nibbles);
+    j.field("family", sqtt::to_string(d.family));
+    j.field("itrace", blob.itrace);
+    j.field("kernel", blob.program);
+    j.field("last_time", d.last_time);
+    if (d.layout)
+      j.field("layout", *d.layout);
+    else
+      j.field("layout", nullptr);
+    j.field("mapped_instructions", s.mapped_instructions);
+    j.field("packets", d.packets);
+    j.field("se", blob.se);
+    j.field("tinygrad_divergences",
+            d.notes.byte_aligned_ts_delta_s8_w3 + d.notes.cdna_header_like_timestamps);
+    j.field("traced_waves", s.traced_waves);
+    j.field("undecoded_tail_nibbles", d.undecoded_tail_nibbles());
+    j.field("waves", s.waves);
+    j.end_object();
   }
   return out;
 }

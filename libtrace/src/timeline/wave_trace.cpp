@@ -57,7 +57,12 @@ void WaveTraceCollector::on_dispatch(const DispatchEvent &d) {
   t.inserted = d.inserted;
   if (d.inserted) t.bar_end = d.time + std::max<std::int64_t>(1, d.duration);
   trace.instructions.push_back(t);
-  if (!d.inserted) by_row_[key(d.slot, d.row_index)] = {index, trace.instructions.size() - 1};
+  if (!d.inserted) {
+    if (by_row_.size() <= d.slot) by_row_.resize(d.slot + 1);
+    auto &rows = by_row_[d.slot];
+    if (rows.size() <= d.row_index) rows.resize(std::size_t{d.row_index} + 1);
+    rows[d.row_index] = {index, trace.instructions.size() - 1};
+  }
   if (wave_end) {
     if (ended_[d.slot] == current_[d.slot]) order_.push_back(index);
     current_[d.slot] = -1;
@@ -65,18 +70,21 @@ void WaveTraceCollector::on_dispatch(const DispatchEvent &d) {
   }
 }
 
+InstructionTiming *WaveTraceCollector::record(unsigned slot, std::uint32_t row_index) {
+  if (slot >= by_row_.size() || row_index >= by_row_[slot].size()) return nullptr;
+  const Ref &r = by_row_[slot][row_index];
+  return r.trace == kNone ? nullptr : &traces_[r.trace].instructions[r.instruction];
+}
+
 void WaveTraceCollector::on_exec(const ExecEvent &e) {
   if (!e.linked) return;
-  const auto it = by_row_.find(key(e.slot, e.row_index));
-  if (it == by_row_.end()) return;
-  traces_[it->second.trace].instructions[it->second.instruction].exec.push_back(
-      {e.row, e.name, e.start, e.end});
+  if (auto *t = record(e.slot, e.row_index)) t->exec.push_back({e.row, e.name, e.start, e.end});
 }
 
 void WaveTraceCollector::on_barrier(const BarrierSpan &span) {
-  const auto it = by_row_.find(key(span.slot, span.row_index));
-  if (it == by_row_.end()) return;
-  auto &t = traces_[it->second.trace].instructions[it->second.instruction];
+  auto *found = record(span.slot, span.row_index);
+  if (!found) return;
+  auto &t = *found;
   t.bar_end = span.end;
   t.barrier_wait = span.end - span.start;
   if (span.duration >= 0) t.duration = span.duration;

@@ -1,66 +1,84 @@
 #include "wavescope/trace/timeline/waves_report.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include "wavescope/base/json_line.hpp"
+#include "json_writer.hpp"
 #include "wavescope/base/text_table.hpp"
 #include "wavescope/trace/timeline/capture_pipeline.hpp"
 
 namespace wavescope::trace::timeline {
 namespace {
 
-using nlohmann::json;
-
-json wave_json(const CaptureBlob &blob, const WaveTrace &t, bool cdna, bool instructions) {
+// One wave as a JSON line, keys in byte order (as nlohmann's object printed them before).
+void write_wave(std::string &out, const CaptureBlob &blob, const WaveTrace &t, bool cdna,
+                bool instructions) {
   const auto &w = t.wave;
-  json o;
-  o["blob"] = blob.file_name;
-  o["kernel"] = blob.program;
-  o["se"] = w.se;
-  if (cdna) {
-    o["sh"] = w.sh;
-  } else {
-    o["sa"] = w.sa;
-    o["wgp"] = w.wgp;
-  }
-  o["cu"] = w.cu;
-  o["simd"] = w.simd;
-  o["wave"] = w.slot;
-  o["start"] = w.start;
-  o["end"] = w.end;
-  o["start_i"] = w.start_index;
-  o["end_i"] = w.end_index;
-  if (!cdna) o["id7"] = w.id7;
-  o["mapped"] = t.mapped;
-  if (t.mapped) o["instructions"] = t.instructions.size();
-  if (!t.states.empty()) {
-    auto &states = o["states"] = json::array();
-    for (const auto &st : t.states) states.push_back({to_string(st.state), st.duration});
-  }
+  JsonWriter j(out);
+  j.begin_object();
+  j.field("blob", blob.file_name);
+  j.field("cu", w.cu);
+  j.field("end", w.end);
+  j.field("end_i", w.end_index);
+  if (!cdna) j.field("id7", w.id7);
+  if (t.mapped) j.field("instructions", t.instructions.size());
   if (instructions && t.mapped) {
-    auto &insts = o["insts"] = json::array();
+    j.key("insts").begin_array();
     for (const auto &i : t.instructions) {
-      json r;
-      r["pc"] = i.pc;
-      r["asm"] = i.instruction ? i.instruction->text : std::string("s_endpgm");
-      r["time"] = i.time;
-      r["gap"] = i.issue_gap;
-      r["pkt"] = sqtt::to_string(i.packet);
-      r["name"] = i.name;
-      r["viz"] = {i.bar_start, i.bar_end};
-      if (i.barrier_wait) r["barrier_wait"] = i.barrier_wait;
-      if (i.stall >= 0) r["stall"] = i.stall;
-      if (i.duration >= 0) r["duration"] = i.duration;
-      if (i.inserted) r["inserted"] = true, r["pkt"] = nullptr;
+      j.begin_object();
+      j.field("asm", i.instruction ? std::string_view(i.instruction->text) : "s_endpgm");
+      if (i.barrier_wait) j.field("barrier_wait", i.barrier_wait);
+      if (i.duration >= 0) j.field("duration", i.duration);
       if (!i.exec.empty()) {
-        auto &exec = r["exec"] = json::array();
-        for (const auto &e : i.exec) exec.push_back({e.row, e.name, e.start, e.end});
+        j.key("exec").begin_array();
+        for (const auto &e : i.exec) {
+          j.begin_array();
+          j.value(e.row);
+          j.value(e.name);
+          j.value(e.start);
+          j.value(e.end);
+          j.end_array();
+        }
+        j.end_array();
       }
-      insts.push_back(std::move(r));
+      j.field("gap", i.issue_gap);
+      if (i.inserted) j.field("inserted", true);
+      j.field("name", i.name);
+      j.field("pc", i.pc);
+      if (i.inserted)
+        j.field("pkt", nullptr);
+      else
+        j.field("pkt", sqtt::to_string(i.packet));
+      if (i.stall >= 0) j.field("stall", i.stall);
+      j.field("time", i.time);
+      j.key("viz").begin_array();
+      j.value(i.bar_start);
+      j.value(i.bar_end);
+      j.end_array();
+      j.end_object();
     }
+    j.end_array();
   }
-  return o;
+  j.field("kernel", blob.program);
+  j.field("mapped", t.mapped);
+  if (!cdna) j.field("sa", w.sa);
+  j.field("se", w.se);
+  if (cdna) j.field("sh", w.sh);
+  j.field("simd", w.simd);
+  j.field("start", w.start);
+  j.field("start_i", w.start_index);
+  if (!t.states.empty()) {
+    j.key("states").begin_array();
+    for (const auto &st : t.states) {
+      j.begin_array();
+      j.value(to_string(st.state));
+      j.value(st.duration);
+      j.end_array();
+    }
+    j.end_array();
+  }
+  j.field("wave", w.slot);
+  if (!cdna) j.field("wgp", w.wgp);
+  j.end_object();
 }
 
 }  // namespace
@@ -85,10 +103,16 @@ CaptureWaves collect_waves(const Capture &capture, const std::string &kernel,
 }
 
 std::string to_json(const WavesReport &report) {
+  // Room for the lines up front (about 200 bytes per wave, 250 per instruction record): the
+  // output of a large capture is tens of MB, and growing it by doubling copies it over again.
+  std::size_t records = 0;
+  if (report.instructions)
+    for (const auto &entry : report.waves.waves) records += entry.trace.instructions.size();
   std::string out;
+  out.reserve(report.waves.waves.size() * 200 + records * 250);
   for (const auto &[blob, trace] : report.waves.waves) {
     if (!out.empty()) out += '\n';
-    out += json_line(wave_json(*blob, trace, report.waves.cdna, report.instructions));
+    write_wave(out, *blob, trace, report.waves.cdna, report.instructions);
   }
   return out;
 }

@@ -11,7 +11,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "wavescope/trace/sqtt/packet.hpp"
@@ -26,7 +25,11 @@ public:
   BlobAnalyzer(const ProgramMap *program, unsigned se, AnalysisObserver &observer);
 
   // Feed every packet of the blob in order (tail packets are ignored).
-  void on_packet(const sqtt::Packet &packet);
+  // Inline: two thirds of the packets (NOPs, registers, time deltas, wave states) mean nothing
+  // to the analyzer, and a bit test costs less than a call and a jump table.
+  void on_packet(const sqtt::Packet &packet) {
+    if ((kHandled >> static_cast<unsigned>(packet.type) & 1) && !packet.in_tail) handle(packet);
+  }
   // Call once after the last packet: counts waves that never ended.
   void finish();
 
@@ -37,6 +40,20 @@ public:
   static constexpr std::size_t kMaxPending = 1 << 16;  // per exec queue, against garbage input
 
 private:
+  // The packet types handle() acts on.
+  static constexpr std::uint64_t kHandled = [] {
+    using T = sqtt::PacketType;
+    std::uint64_t mask = 0;
+    for (const T t : {T::Wavestart, T::WavestartRdna4, T::CdnaWavestart, T::Waveend,
+                      T::WaveendRdna4, T::CdnaWaveend, T::TsDeltaOrMark, T::TsDeltaOrMarkRdna4,
+                      T::Inst, T::InstRdna4, T::CdnaInst, T::Valuinst, T::Immediate,
+                      T::ImmediateMask, T::Waverdy, T::Aluexec, T::Vmemexec})
+      mask |= std::uint64_t{1} << static_cast<unsigned>(t);
+    return mask;
+  }();
+  static_assert(sqtt::kPacketTypeCount <= 64);
+  void handle(const sqtt::Packet &packet);
+
   struct OpenWave {
     bool open = false;
     std::int64_t start = 0;
@@ -78,12 +95,22 @@ private:
   };
   enum Queue { kSalu, kValu, kLds, kVmem, kAlt = 4, kQueues = 8 };
 
-  OpenWave &open_wave_of(const sqtt::Packet &p);  // keyed by the wave's hardware slot
+  // The open wave at a hardware slot: array (sa/sh), unit (wgp/cu), SIMD, wave.
+  OpenWave &open_wave_of(std::uint64_t array, std::uint64_t unit, std::uint64_t simd,
+                         std::uint64_t wave);
   void wave_start(const sqtt::Packet &p);
   void wave_end(const sqtt::Packet &p);
   void instruction(const sqtt::Packet &p, unsigned slot, std::string_view name, bool walk);
   void add_dispatch(DispatchEvent &event);
-  void exec(const sqtt::Packet &p, std::string_view source, bool alu);
+  // An exec packet's source: its name, the queue of the dispatches it executes (-1: none), its
+  // row, and whether the packet marks the first cycle (SALU, VMEM, LDS) or the last (VALU).
+  struct ExecSource {
+    std::string_view name;
+    int queue;
+    std::string_view row;
+    bool marks_start;
+  };
+  void exec(const sqtt::Packet &p, const ExecSource &source);
   void marker(const sqtt::Packet &p);
   // Walks slot `s` to the instruction this packet issued; nullptr if the PC is unknown.
   const ProgramInstruction *walk(Slot &s, bool is_jump_packet, bool is_jump_taken,
@@ -112,7 +139,24 @@ private:
   std::array<std::uint8_t, kOpenKeys / kPageKeys> open_page_{};  // page index + 1, 0: none yet
   std::vector<OpenPage> open_pages_;
   std::array<Slot, kSlots> slots_{};
-  std::array<std::deque<Pending>, kQueues> pending_;
+  // A FIFO of dispatches waiting for their exec packet: a vector read from `head`, emptied when
+  // it is read to the end (a std::deque allocates on construction, 8 of them per blob).
+  struct PendingQueue {
+    std::vector<Pending> items;
+    std::size_t head = 0;
+    bool empty() const { return head == items.size(); }
+    std::size_t size() const { return items.size() - head; }
+    void push_back(const Pending &p) {
+      if (head == items.size())
+        items.clear(), head = 0;
+      else if (head >= 4096 && head * 2 >= items.size())  // compact a long-lived queue
+        items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(head)), head = 0;
+      items.push_back(p);
+    }
+    const Pending &front() const { return items[head]; }
+    void pop_front() { ++head; }
+  };
+  std::array<PendingQueue, kQueues> pending_;
   bool have_marker_ = false;
   std::int64_t marker_time_ = 0;
   std::uint64_t marker_realtime_ = 0;

@@ -66,18 +66,20 @@ public:
   std::vector<WaveTrace> take();
 
 private:
-  static std::uint64_t key(unsigned slot, std::uint32_t row_index) {
-    return (std::uint64_t{slot} << 32) | row_index;
-  }
   struct Ref {
-    std::size_t trace, instruction;
+    std::size_t trace = kNone, instruction = 0;
   };
+  static constexpr std::size_t kNone = ~std::size_t{0};
+  // The record of a slot's dispatch row, or nullptr.
+  InstructionTiming *record(unsigned slot, std::uint32_t row_index);
   bool map_;
   std::deque<WaveTrace> traces_;       // stable storage; finished ones in order_
   std::vector<std::size_t> order_;     // traces_ indices in order of wave ends
   std::vector<std::int64_t> current_;  // per slot: traces_ index of the wave being filled, -1
   std::vector<std::int64_t> ended_;    // per slot: the traced wave whose WAVEEND is next
-  std::unordered_map<std::uint64_t, Ref> by_row_;
+  // Per slot, by row index (the analyzer numbers a slot's dispatches 0, 1, ...): where each
+  // recorded dispatch's InstructionTiming is, for the exec events and barrier ends linked to it.
+  std::vector<std::vector<Ref>> by_row_;
 };
 
 }  // namespace wavescope::trace::timeline

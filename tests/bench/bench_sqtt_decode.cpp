@@ -18,7 +18,8 @@
 //  * BM_DecodeAnalyze: decode plus the timeline layer on the RDNA blobs (full:0 waves, PC walk,
 //    per-PC statistics; full:1 also the per-wave traces and the timeline model), with the
 //    decoder alone on the same blobs in the same run: decode_MB/s and x_decode, the ratio.
-//  * BM_LargeCapture: wave/PC statistics over a synthetic 1.6 GB capture (gfx1100 gemm blobs
+//  * BM_LargeCapture: `sqtt stats`' wave statistics (collect_capture_stats: waves, PC-mapped
+//    instructions, clock per blob) over a synthetic 1.6 GB capture (gfx1100 gemm blobs
 //    repeated, written to a temp folder and deleted afterwards): wall and CPU seconds, peak RSS;
 //    the decoder alone over the same files in the same run (decode_cpu_seconds, x_decode: the
 //    analysis' speed over the decoder's); x_goal_cpu and x_goal_rss: CPU seconds over 3 s and
@@ -49,6 +50,7 @@
 #include "wavescope/trace/sqtt/decoder.hpp"
 #include "wavescope/trace/timeline/blob_analyzer.hpp"
 #include "wavescope/trace/timeline/capture_analysis.hpp"
+#include "wavescope/trace/timeline/capture_stats.hpp"
 #include "wavescope/trace/timeline/pc_stats.hpp"
 #include "wavescope/trace/timeline/timeline_model.hpp"
 #include "wavescope/trace/timeline/wave_trace.hpp"
@@ -423,19 +425,12 @@ void BM_LargeCapture(benchmark::State &state) {
     const auto t0 = std::chrono::steady_clock::now();
     const double c0 = wavescope::bench::thread_cpu_seconds();
     const auto capture = Capture::open(dir);
-    timeline::CaptureAnalyzer analyzer(capture);
-    std::map<std::uint32_t, std::unique_ptr<timeline::PcStatsAccumulator>> stats;
-    for (const auto &blob : capture.blobs) {
-      auto &acc = stats[blob.kernel_tag];
-      if (!acc)
-        acc = std::make_unique<timeline::PcStatsAccumulator>(analyzer.program(blob.kernel_tag));
-      timeline::WaveCounter counter;
-      timeline::ObserverFanout fanout({acc.get(), &counter});
-      analyzer.analyze(blob, fanout);
-      bytes += blob.size;
-      waves += counter.waves;
+    // What `wavectl sqtt stats` computes: libtrace's capture pipeline, a summary per blob.
+    for (const auto &b : timeline::collect_capture_stats(capture).blobs) {
+      bytes += b.blob->size;
+      waves += b.waves;
+      hits += b.mapped_instructions;
     }
-    for (const auto &[tag, acc] : stats) hits += acc->total_hits();
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     cpu += wavescope::bench::thread_cpu_seconds() - c0;
   }

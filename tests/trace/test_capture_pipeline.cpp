@@ -184,3 +184,26 @@ TEST_CASE("realtime pairs: every marker of every blob, and the clock points tiny
   // About 40 per traced RX 7900 XTX blob.
   if (rdna3_blobs) CHECK(rdna3_pairs >= 30 * rdna3_blobs);
 }
+
+TEST_CASE("analyze_capture with on_blob hands each blob over and keeps none") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::size_t captures = 0;
+  for (const auto &c : corpus_captures()) {
+    INFO(c.dir.string());
+    const auto kept = analyze_capture(c.capture, {});
+    std::vector<std::uint64_t> handed_packets;
+    AnalysisRequest request;
+    request.on_blob = [&](BlobAnalysis &&b) { handed_packets.push_back(b.report.decode.packets); };
+    const auto streamed = analyze_capture(c.capture, request);
+    CHECK(streamed.blobs.empty());
+    REQUIRE(handed_packets.size() == kept.blobs.size());
+    for (std::size_t i = 0; i < handed_packets.size(); ++i)
+      CHECK(handed_packets[i] == kept.blobs[i].report.decode.packets);
+    std::size_t indexed = 0;
+    for (const auto &k : streamed.kernels) indexed += k.blobs.size();
+    CHECK(indexed == handed_packets.size());
+    CHECK(streamed.selection_found(request));
+    ++captures;
+  }
+  CHECK(captures >= 9);
+}

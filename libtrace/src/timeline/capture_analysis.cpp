@@ -52,6 +52,22 @@ std::optional<sqtt::Family> family_of_device(const DeviceProperties &device) {
   return std::nullopt;
 }
 
+namespace {
+
+// Decodes `file` into `out`; NOP runs (most of a blob) mean nothing to the analysis: taken at once.
+template <class Out>
+sqtt::DecodeSummary decode_into(const sqtt::BlobFile &file, const sqtt::DecodeOptions &options,
+                                const ProgressSink *progress, Out &&out) {
+  struct Sink {
+    Out &out;
+    void operator()(const sqtt::Packet &p) { out(p); }
+    void on_nops(const sqtt::Packet &, unsigned) {}
+  } sink{out};
+  return sqtt::decode_file(file, options, sink, progress);
+}
+
+}  // namespace
+
 const ProgramMap &CaptureAnalyzer::program(std::uint32_t tag) {
   auto &slot = programs_[tag];
   if (!slot) {
@@ -76,23 +92,26 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &o
   const ProgramMap &map = program(blob.kernel_tag);
   BlobAnalyzer analyzer(&map, blob.se, observer);
   sqtt::BlobFile file(blob.bytes);
-  // NOP runs (most of a blob) mean nothing to the analyzer: take them at once. CDNA packets pass
-  // the clock stage first (the decoder's own times stay tinygrad's).
+  // CDNA packets pass the clock stage first (the decoder's own times stay tinygrad's); other
+  // packets go straight to the analyzer, the tap only where there is one (the per-packet path is
+  // the whole cost of a large capture).
   const bool cdna = family_of_device(capture_.device) == sqtt::Family::Cdna;
   CdnaClockStage clock(cdna ? options_.cdna_clock : CdnaClock::Tinygrad);
   auto to_analyzer = [&](const sqtt::Packet &p) {
     if (tap) tap(p);
     analyzer.on_packet(p);
   };
-  struct Sink {
-    CdnaClockStage &clock;
-    decltype(to_analyzer) &out;
-    void operator()(const sqtt::Packet &p) { clock.on_packet(p, out); }
-    void on_nops(const sqtt::Packet &, unsigned) {}
-  } sink{clock, to_analyzer};
-  report.decode = sqtt::decode_file(file, options, sink, progress);
-  clock.finish(to_analyzer);
-  report.cdna_clock = clock.report();
+  if (clock.clock() != CdnaClock::Tinygrad) {
+    report.decode = decode_into(file, options, progress,
+                                [&](const sqtt::Packet &p) { clock.on_packet(p, to_analyzer); });
+    clock.finish(to_analyzer);
+    report.cdna_clock = clock.report();
+  } else if (tap) {
+    report.decode = decode_into(file, options, progress, to_analyzer);
+  } else {
+    report.decode =
+        decode_into(file, options, progress, [&](const sqtt::Packet &p) { analyzer.on_packet(p); });
+  }
   analyzer.finish();
   report.anomalies = analyzer.anomalies();
   report.waves = analyzer.waves();

@@ -221,9 +221,12 @@ private:
     b.clock_median_hz = clock.median_hz();
     if (b.pc_stats) kernel.pc_stats->merge(*b.pc_stats);
     kernel.waves += b.report.waves;
-    kernel.blobs.push_back(result_.blobs.size());
+    kernel.blobs.push_back(analysed_++);
     note_blob_problems(b, result_.notes);
-    result_.blobs.push_back(std::move(b));
+    if (request_.on_blob)
+      request_.on_blob(std::move(b));
+    else
+      result_.blobs.push_back(std::move(b));
   }
 
   void add_counters() {
@@ -241,12 +244,16 @@ private:
   const AnalysisRequest &request_;
   const ProgressSink &progress_;
   CaptureAnalysis result_;
+  std::size_t analysed_ = 0;  // blobs so far
 };
 
 }  // namespace
 
 bool CaptureAnalysis::selection_found(const AnalysisRequest &request) const {
-  return (request.kernel.empty() && request.blob.empty()) || !blobs.empty();
+  if (request.kernel.empty() && request.blob.empty()) return true;
+  for (const auto &k : kernels)
+    if (!k.blobs.empty()) return true;
+  return false;
 }
 
 const KernelAnalysis *CaptureAnalysis::kernel(std::uint32_t tag) const {

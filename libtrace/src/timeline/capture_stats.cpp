@@ -13,10 +13,14 @@ CaptureStats collect_capture_stats(const Capture &capture, const ProgressSink &p
   stats.source = capture.source.string();
   stats.arch = capture.arch;
   stats.processor = capture.device.processor;
-  for (const auto &b : analyze_capture(capture, {}, progress).blobs)
+  // Only a small summary of each blob is kept, taken as the blob is analysed.
+  AnalysisRequest request;
+  request.on_blob = [&](BlobAnalysis &&b) {
     stats.blobs.push_back({b.blob, b.report.decode, b.report.anomalies.total(), b.report.waves,
                            b.traced_waves, b.mapped_instructions, b.clock_points,
                            b.clock_median_hz});
+  };
+  analyze_capture(capture, request, progress);
   return stats;
 }
 

@@ -8,6 +8,7 @@
 // stops it between chunks.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@
 
 namespace wavescope::trace::timeline {
 
+struct BlobAnalysis;
+
 struct AnalysisRequest {
   std::string kernel;          // only the blobs of this program (empty: every kernel)
   std::string blob;            // only the blob of this file name (empty: every blob)
@@ -35,6 +38,9 @@ struct AnalysisRequest {
   bool realtime = false;       // each blob's shader-clock / realtime pairs and clock points
   AnalysisOptions options;     // the CDNA clock
   const CancelToken *cancel = nullptr;
+  // When set, each blob's analysis is handed over as it finishes instead of being kept in
+  // CaptureAnalysis::blobs, so a capture of any number of blobs is analysed in bounded memory.
+  std::function<void(BlobAnalysis &&)> on_blob;
 };
 
 // One blob, analysed.
@@ -66,7 +72,7 @@ struct KernelAnalysis {
 struct CaptureAnalysis {
   const Capture *capture = nullptr;
   bool cdna = false;
-  std::vector<BlobAnalysis> blobs;      // the blobs selected, in capture order
+  std::vector<BlobAnalysis> blobs;      // the blobs selected, in capture order (without on_blob)
   std::vector<KernelAnalysis> kernels;  // every program in meta.json order, then unlisted tags
   CdnaMappingReport cdna_mapping;       // summed over the blobs
   std::vector<std::string> notes;       // decode oddities worth telling the user, per blob

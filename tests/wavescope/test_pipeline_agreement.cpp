@@ -38,6 +38,14 @@ std::vector<std::filesystem::path> capture_folders() {
   return dirs;
 }
 
+// False, after a warning, when the corpus is absent; under CI=true the test fails instead.
+bool corpus_present(const std::vector<std::filesystem::path> &folders) {
+  if (!folders.empty()) return true;
+  if (testing::running_in_ci()) FAIL("SQTT corpus missing under CI");
+  WARN("skipped: SQTT corpus not found (set WAVESCOPE_TESTDATA)");
+  return false;
+}
+
 void check_same_row(const PcStat &app, const PcStat &cli) {
   INFO("pc " << std::hex << cli.pc);
   CHECK(app.pc == cli.pc);
@@ -61,11 +69,7 @@ void check_same_row(const PcStat &app, const PcStat &cli) {
 TEST_CASE("the app's capture loading and wavectl's library call give the same per-PC statistics") {
   testing::gui_app();
   const auto folders = capture_folders();
-  if (folders.empty() && testing::running_in_ci()) FAIL("SQTT corpus missing under CI");
-  if (folders.empty()) {
-    WARN("skipped: SQTT corpus not found (set WAVESCOPE_TESTDATA)");
-    return;
-  }
+  if (!corpus_present(folders)) return;
   std::size_t captures_seen = 0, cdna_kernels_with_rows = 0;
   for (const auto &dir : folders) {
     INFO(dir.string());
@@ -153,11 +157,7 @@ TEST_CASE("the app's capture loading and wavectl's library calls give the same w
           "timeline and PMC counters") {
   testing::gui_app();
   const auto folders = capture_folders();
-  if (folders.empty() && testing::running_in_ci()) FAIL("SQTT corpus missing under CI");
-  if (folders.empty()) {
-    WARN("skipped: SQTT corpus not found (set WAVESCOPE_TESTDATA)");
-    return;
-  }
+  if (!corpus_present(folders)) return;
   std::size_t captures_seen = 0, blobs_seen = 0, mapped_waves_seen = 0, cdna_mapped_waves = 0,
               counters_seen = 0;
   for (const auto &dir : folders) {

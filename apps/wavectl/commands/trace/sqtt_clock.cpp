@@ -24,10 +24,7 @@ void run_clock(const ClockArgs &args, const CliContext &context) {
   request.blob = args.blob;
   request.realtime = true;
   const auto analysis = analyze_capture(capture, request);
-  if (!analysis.selection_found(request))
-    throw wavescope::Error(
-        wavescope::ErrorKind::Usage,
-        fmt::format("{}: no blob named '{}' in meta.json", args.capture, args.blob));
+  require_selection(analysis.selection_found(request), args.capture, {}, args.blob);
   print_report(ClockReport{analysis}, context);
 }
 

@@ -4,6 +4,10 @@
 
 #include "commands/trace/trace_commands.hpp"
 
+#include <fmt/format.h>
+
+#include "wavescope/base/error.hpp"
+
 #include <map>
 #include <string>
 #include <vector>
@@ -16,6 +20,15 @@ void register_sqtt_insts(CLI::App &sqtt, CliContext &context);     // sqtt_insts
 void register_sqtt_stats(CLI::App &sqtt, CliContext &context);     // sqtt_stats.cpp
 void register_sqtt_timeline(CLI::App &sqtt, CliContext &context);  // sqtt_timeline.cpp
 void register_sqtt_clock(CLI::App &sqtt, CliContext &context);     // sqtt_clock.cpp
+
+void require_selection(bool found, const std::string &capture, const std::string &kernel,
+                       const std::string &blob) {
+  if (found) return;
+  throw wavescope::Error(wavescope::ErrorKind::Usage,
+                         blob.empty()
+                             ? fmt::format("{}: no kernel named '{}'", capture, kernel)
+                             : fmt::format("{}: no blob named '{}' in meta.json", capture, blob));
+}
 
 void add_cdna_clock_option(CLI::App &command, wavescope::trace::timeline::CdnaClock &clock) {
   using wavescope::trace::timeline::CdnaClock;

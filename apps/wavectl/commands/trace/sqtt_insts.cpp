@@ -31,9 +31,7 @@ void run_insts(const InstsArgs &args, const CliContext &context) {
   const auto stats =
       collect_instruction_stats(capture, args.kernel, progress.sink(), {args.cdna_clock});
   progress.finish();
-  if (!stats.kernel_found)
-    throw wavescope::Error(wavescope::ErrorKind::Usage,
-                           fmt::format("{}: no kernel named '{}'", args.capture, args.kernel));
+  require_selection(stats.kernel_found, args.capture, args.kernel);
   print_report(stats, context);
 }
 

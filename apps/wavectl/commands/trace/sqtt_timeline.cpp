@@ -30,10 +30,7 @@ void run_timeline(const TimelineArgs &args, const CliContext &context) {
   request.timeline = true;
   request.options.cdna_clock = args.cdna_clock;
   const auto analysis = analyze_capture(capture, request);
-  if (!analysis.selection_found(request))
-    throw wavescope::Error(
-        wavescope::ErrorKind::Usage,
-        fmt::format("{}: no blob named '{}' in meta.json", args.capture, args.blob));
+  require_selection(analysis.selection_found(request), args.capture, {}, args.blob);
   for (const auto &b : analysis.blobs) print_report(SeTimelineReport{*b.blob, b.timeline}, context);
 }
 

@@ -31,9 +31,7 @@ void run_waves(const WavesArgs &args, const CliContext &context) {
   ProgressPrinter progress(!context.quiet && capture_bytes > (std::uint64_t{64} << 20));
   const auto waves = collect_waves(capture, args.kernel, progress.sink(), {args.cdna_clock});
   progress.finish();
-  if (!waves.kernel_found)
-    throw wavescope::Error(wavescope::ErrorKind::Usage,
-                           fmt::format("{}: no kernel named '{}'", args.capture, args.kernel));
+  require_selection(waves.kernel_found, args.capture, args.kernel);
   print_report(WavesReport{waves, args.instructions}, context);
 }
 

@@ -25,9 +25,13 @@
 #include "testdata.hpp"
 #include "views/rewrite_graph_view.hpp"
 #include "views/rewrite_view.hpp"
+#include "wavescope/compiler/codegen/amdgpu.hpp"
 #include "wavescope/compiler/ir/builders.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
+#include "wavescope/compiler/kernel/frontend.hpp"
+#include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
+#include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 #include "wavescope/compiler/symbolic/corpus.hpp"
 #include "wavescope/compiler/symbolic/expression.hpp"
 #include "wavescope/compiler/symbolic/simplify.hpp"
@@ -416,4 +420,56 @@ TEST_CASE("the rewrite view renders a step with its change outlined") {
       orange = c.red() > 240 && c.green() > 140 && c.green() < 175 && c.blue() < 60;
     }
   CHECK(orange);
+}
+
+TEST_CASE("a kernel's whole lowering opens in the rewrite browser, every step with its rule") {
+  using namespace rewrite;
+  // matmul's two kernels lowered for gfx1100 (to LLVM IR), recorded as `wavectl compile --trace`
+  // records them.
+  RewriteTrace trace;
+  {
+    TraceSession session(trace);
+    for (const auto &k : kernel::builtin_example("matmul")) {
+      TraceGroup group(kernel::kernel_name(k));
+      (void)codegen::render_amdgpu(k, "gfx1100");
+    }
+  }
+  const auto file = std::filesystem::temp_directory_path() / "wavescope-lowering-trace.json";
+  trace.write_json(file.string());
+  auto doc = load_rewrite_trace(QString::fromStdString(file.string()));
+  std::filesystem::remove(file);
+  REQUIRE(doc->group_count() == 2);
+  std::set<std::string> names;
+  std::size_t steps = 0;
+  for (int g = 0; g < doc->group_count(); ++g)
+    for (int p = 0; p < doc->pass_count(g); ++p) {
+      const auto *pass = doc->pass(g, p);
+      names.insert(pass->name);
+      for (const auto &s : pass->steps) {
+        CHECK_FALSE(s.rule.empty());
+        CHECK(s.rule_loc.find(".cpp:") != std::string::npos);
+        ++steps;
+      }
+      // Every pass replays to its recorded output.
+      const auto &graphs = doc->graphs(g, p);
+      CHECK(graphs.size() == pass->steps.size() + 1);
+    }
+  for (const char *pass : {"initial symbolic", "add loads", "early decompositions", "add gpudims"})
+    CHECK(names.count(pass) == 1);
+  CHECK(steps > 10);
+
+  ViewFixture f(doc);
+  int gpudims = -1;
+  for (int p = 0; p < doc->pass_count(0); ++p)
+    if (doc->pass(0, p)->name == "add gpudims") gpudims = p;
+  REQUIRE(gpudims >= 0);
+  f.focus(0, gpudims, 1);
+  CHECK(f.view.position() == RewritePosition{0, gpudims, 2});  // the graph after step 1
+  REQUIRE(f.view.graph_view().graph());
+  f.view.resize(1400, 900);
+  QApplication::processEvents();
+  const auto dir = std::filesystem::path(WAVESCOPE_BUILD_SCREENSHOTS);
+  std::filesystem::create_directories(dir);
+  CHECK(f.view.grab().toImage().save(
+      QString::fromStdString((dir / "rewrite-lowering.png").string())));
 }

@@ -47,7 +47,7 @@ std::string to_json_line(const EmitRecord &r) {
   nlohmann::ordered_json j;
   j["kernel"] = r.kernel;
   j["target"] = r.target;
-  j["emit"] = r.emit;
+  j["emit"] = r.form;
   j["bytes"] = r.output.size();
   if (!r.written) j["text"] = r.output;
   return json_line(j);

@@ -22,9 +22,10 @@ std::string emit_kernel(const UOp &kernel, std::string_view target, std::string_
                         bool lower_ast = false);
 
 // One kernel's output: {"kernel","target","emit","bytes"[,"text"]} (the text only when it was
-// not written to a file).
+// not written to a file). `form` is what was emitted ("c", "llvm", ...; not named `emit`, which
+// Qt defines as a macro, so that the app can include this header).
 struct EmitRecord {
-  std::string kernel, target, emit;
+  std::string kernel, target, form;
   const std::string &output;
   bool written = false;
 };

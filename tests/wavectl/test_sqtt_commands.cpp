@@ -301,3 +301,27 @@ TEST_CASE("sqtt waves --cdna-clock tinygrad gives tinygrad's CDNA waves, the def
   const auto bad = wavectl({"sqtt", "waves", dir.string(), "--cdna-clock", "wall"});
   CHECK(bad.exit_code == 2);
 }
+
+TEST_CASE("sqtt waves --json without --instructions is the same waves, counts and states") {
+  std::size_t captures = 0, waves = 0;
+  for (const auto &dir : wavescope::testing::sqtt_capture_dirs()) {
+    INFO(dir.string());
+    const auto lean = wavectl({"sqtt", "waves", dir.string(), "--json"});
+    const auto full = wavectl({"sqtt", "waves", dir.string(), "--json", "--instructions"});
+    REQUIRE(lean.exit_code == 0);
+    REQUIRE(full.exit_code == 0);
+    const auto a = json_lines(lean.out), b = json_lines(full.out);
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      auto without = b[i];
+      without.erase("insts");
+      CHECK(a[i] == without);
+      if (b[i].contains("insts")) CHECK(b[i]["insts"].size() == a[i]["instructions"]);
+    }
+    waves += a.size();
+    ++captures;
+  }
+  if (captures == 0 && wavescope::testing::running_in_ci()) FAIL("SQTT corpus missing under CI");
+  if (captures == 0) WARN("skipped: SQTT corpus not found (set WAVESCOPE_TESTDATA)");
+  CHECK((captures == 0 || waves > 0));
+}

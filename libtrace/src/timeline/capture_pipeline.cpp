@@ -29,7 +29,8 @@ void add_to(CdnaMappingReport &total, const CdnaMappingReport &blob) {
 // CDNA: CdnaMapper's walk gives the waves on the traced unit (CU 0 of SH 0) their timed
 // streams and state timelines, matched to the wave by SIMD, slot and lifetime.
 void attach_cdna_streams(const std::vector<CdnaMappedInstruction> &mapped,
-                         const std::vector<CdnaMappedWave> &waves, std::vector<WaveTrace> &traces) {
+                         const std::vector<CdnaMappedWave> &waves, bool keep_records,
+                         std::vector<WaveTrace> &traces) {
   if (mapped.empty()) return;
   for (auto &t : traces) {
     const auto &w = t.wave;
@@ -49,7 +50,9 @@ void attach_cdna_streams(const std::vector<CdnaMappedInstruction> &mapped,
       i.duration = m.duration;
       t.instructions.push_back(std::move(i));
     }
-    t.mapped = !t.instructions.empty();
+    t.instruction_count = t.instructions.size();
+    t.mapped = t.instruction_count > 0;
+    if (!keep_records) t.instructions = {};
     for (const auto &cw : waves)
       if (t.mapped && cw.simd == w.simd && cw.slot == w.slot && cw.start == w.start)
         t.states = cw.states;
@@ -156,7 +159,7 @@ private:
     std::optional<TimelineBuilder> timeline;
     if (request_.timeline) observers.push_back(&timeline.emplace(blob.se, blob.file_name));
     std::optional<WaveTraceCollector> waves;
-    if (request_.waves) observers.push_back(&waves.emplace(true));
+    if (request_.waves) observers.push_back(&waves.emplace(true, request_.instruction_records));
     std::optional<RealtimeCollector> realtime;
     if (request_.realtime) observers.push_back(&realtime.emplace(b));
     PcStatsAccumulator *stats = kernel.pc_stats.get();
@@ -202,7 +205,7 @@ private:
       add_to(result_.cdna_mapping, b.cdna_mapping);
       if (waves) {
         b.waves = waves->take();
-        attach_cdna_streams(mapped, mapped_waves, b.waves);
+        attach_cdna_streams(mapped, mapped_waves, request_.instruction_records, b.waves);
       }
     } else {
       b.report = analyzer.analyze(blob, fanout, &sink);

@@ -7,14 +7,14 @@ namespace wavescope::trace::timeline {
 void WaveTraceCollector::on_wave(const Wave &wave) {
   if (current_.empty()) current_.assign(32, -1), ended_.assign(32, -1);
   if (!wave.mapped || !map_) {
-    traces_.push_back({wave, false, {}, {}});
+    traces_.push_back({wave, false, {}, 0, {}});
     order_.push_back(traces_.size() - 1);
     return;
   }
   // The WAVEEND dispatch of this wave follows right away; attach the lifetime to its trace.
   const unsigned slot = wave.slot % 32;
   if (current_[slot] < 0) {
-    traces_.push_back({wave, true, {}, {}});
+    traces_.push_back({wave, true, {}, 0, {}});
     current_[slot] = static_cast<std::int64_t>(traces_.size() - 1);
   }
   auto &t = traces_[static_cast<std::size_t>(current_[slot])];
@@ -42,26 +42,29 @@ void WaveTraceCollector::on_dispatch(const DispatchEvent &d) {
     ended_[d.slot] = -1;
     return;
   }
-  InstructionTiming t;
-  t.pc = d.pc;
-  t.instruction = d.instruction;
-  t.time = d.time;
-  t.issue_gap = d.issue_gap < 0 ? 0 : d.issue_gap;
-  t.packet = d.packet;
-  t.name = d.name;
-  t.bar_start = d.time;
-  t.bar_end = d.time + 1;
-  t.is_wave_end = wave_end;
-  t.stall = d.stall;
-  t.duration = d.duration;
-  t.inserted = d.inserted;
-  if (d.inserted) t.bar_end = d.time + std::max<std::int64_t>(1, d.duration);
-  trace.instructions.push_back(t);
-  if (!d.inserted) {
-    if (by_row_.size() <= d.slot) by_row_.resize(d.slot + 1);
-    auto &rows = by_row_[d.slot];
-    if (rows.size() <= d.row_index) rows.resize(std::size_t{d.row_index} + 1);
-    rows[d.row_index] = {index, trace.instructions.size() - 1};
+  ++trace.instruction_count;
+  if (keep_) {
+    InstructionTiming t;
+    t.pc = d.pc;
+    t.instruction = d.instruction;
+    t.time = d.time;
+    t.issue_gap = d.issue_gap < 0 ? 0 : d.issue_gap;
+    t.packet = d.packet;
+    t.name = d.name;
+    t.bar_start = d.time;
+    t.bar_end = d.time + 1;
+    t.is_wave_end = wave_end;
+    t.stall = d.stall;
+    t.duration = d.duration;
+    t.inserted = d.inserted;
+    if (d.inserted) t.bar_end = d.time + std::max<std::int64_t>(1, d.duration);
+    trace.instructions.push_back(t);
+    if (!d.inserted) {
+      if (by_row_.size() <= d.slot) by_row_.resize(d.slot + 1);
+      auto &rows = by_row_[d.slot];
+      if (rows.size() <= d.row_index) rows.resize(std::size_t{d.row_index} + 1);
+      rows[d.row_index] = {index, trace.instructions.size() - 1};
+    }
   }
   if (wave_end) {
     if (ended_[d.slot] == current_[d.slot]) order_.push_back(index);

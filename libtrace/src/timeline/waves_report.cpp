@@ -20,7 +20,7 @@ void write_wave(std::string &out, const CaptureBlob &blob, const WaveTrace &t, b
   j.field("end", w.end);
   j.field("end_i", w.end_index);
   if (!cdna) j.field("id7", w.id7);
-  if (t.mapped) j.field("instructions", t.instructions.size());
+  if (t.mapped) j.field("instructions", t.instruction_count);
   if (instructions && t.mapped) {
     j.key("insts").begin_array();
     for (const auto &i : t.instructions) {
@@ -84,8 +84,10 @@ void write_wave(std::string &out, const CaptureBlob &blob, const WaveTrace &t, b
 }  // namespace
 
 CaptureWaves collect_waves(const Capture &capture, const std::string &kernel,
-                           const ProgressSink &progress, const AnalysisOptions &options) {
+                           const ProgressSink &progress, const AnalysisOptions &options,
+                           bool instructions) {
   AnalysisRequest request;
+  request.instruction_records = instructions;
   request.options = options;
   request.kernel = kernel;
   request.waves = true;
@@ -107,7 +109,7 @@ std::string to_json(const WavesReport &report) {
   // output of a large capture is tens of MB, and growing it by doubling copies it over again.
   std::size_t records = 0;
   if (report.instructions)
-    for (const auto &entry : report.waves.waves) records += entry.trace.instructions.size();
+    for (const auto &entry : report.waves.waves) records += entry.trace.instruction_count;
   std::string out;
   out.reserve(report.waves.waves.size() * 200 + records * 250);
   for (const auto &[blob, trace] : report.waves.waves) {
@@ -131,7 +133,7 @@ std::string to_text(const WavesReport &report) {
                    r.cdna ? "-" : std::to_string(w.wgp), std::to_string(w.cu),
                    std::to_string(w.simd), std::to_string(w.slot), std::to_string(w.start),
                    std::to_string(w.end), std::to_string(w.end - w.start),
-                   t.mapped ? fmt::format("{} insts", t.instructions.size()) : "-"});
+                   t.mapped ? fmt::format("{} insts", t.instruction_count) : "-"});
   }
   std::string out = table.render();
   out +=

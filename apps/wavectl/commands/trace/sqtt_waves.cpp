@@ -29,7 +29,8 @@ void run_waves(const WavesArgs &args, const CliContext &context) {
   std::uint64_t capture_bytes = 0;
   for (const auto &b : capture.blobs) capture_bytes += b.size;
   ProgressPrinter progress(!context.quiet && capture_bytes > (std::uint64_t{64} << 20));
-  const auto waves = collect_waves(capture, args.kernel, progress.sink(), {args.cdna_clock});
+  const auto waves =
+      collect_waves(capture, args.kernel, progress.sink(), {args.cdna_clock}, args.instructions);
   progress.finish();
   require_selection(waves.kernel_found, args.capture, args.kernel);
   print_report(WavesReport{waves, args.instructions}, context);

@@ -28,15 +28,16 @@ namespace wavescope::trace::timeline {
 struct BlobAnalysis;
 
 struct AnalysisRequest {
-  std::string kernel;          // only the blobs of this program (empty: every kernel)
-  std::string blob;            // only the blob of this file name (empty: every blob)
-  bool waves = false;          // every wave, the traced ones with their instruction streams
-  bool pc_stats = false;       // per-PC statistics per kernel
-  bool blob_pc_stats = false;  // ... and per blob as well
-  bool timeline = false;       // the VIZ timeline model of each blob
-  bool pmc = false;            // the PMC counters of each kernel
-  bool realtime = false;       // each blob's shader-clock / realtime pairs and clock points
-  AnalysisOptions options;     // the CDNA clock
+  std::string kernel;               // only the blobs of this program (empty: every kernel)
+  std::string blob;                 // only the blob of this file name (empty: every blob)
+  bool waves = false;               // every wave, the traced ones with their instruction streams
+  bool instruction_records = true;  // with waves: keep each instruction (false: count them)
+  bool pc_stats = false;            // per-PC statistics per kernel
+  bool blob_pc_stats = false;       // ... and per blob as well
+  bool timeline = false;            // the VIZ timeline model of each blob
+  bool pmc = false;                 // the PMC counters of each kernel
+  bool realtime = false;            // each blob's shader-clock / realtime pairs and clock points
+  AnalysisOptions options;          // the CDNA clock
   const CancelToken *cancel = nullptr;
   // When set, each blob's analysis is handed over as it finishes instead of being kept in
   // CaptureAnalysis::blobs, so a capture of any number of blobs is analysed in bounded memory.

@@ -50,14 +50,18 @@ struct WaveTrace {
   // The instructions in issue order, ending with the wave-end record (s_endpgm). A wave on an
   // SE without instruction tracing has none at all (unless its entry is the s_endpgm).
   std::vector<InstructionTiming> instructions;
+  // The stream's records: instructions.size(), or, where only counts were kept, their number.
+  std::size_t instruction_count = 0;
   std::vector<WaveStateSpan> states;  // traced RDNA waves: the state timeline, start to end
 };
 
 // Collects WaveTraces in order of the waves' ends.
 class WaveTraceCollector : public AnalysisObserver {
 public:
-  // `map_instructions` false: waves only (no per-instruction records).
-  explicit WaveTraceCollector(bool map_instructions = true) : map_(map_instructions) {}
+  // `map_instructions` false: waves only (no per-instruction records). `keep_records` false:
+  // each traced wave's records are counted (instruction_count), not kept.
+  explicit WaveTraceCollector(bool map_instructions = true, bool keep_records = true)
+      : map_(map_instructions), keep_(keep_records) {}
   void on_wave(const Wave &wave) override;
   void on_dispatch(const DispatchEvent &event) override;
   void on_exec(const ExecEvent &event) override;
@@ -72,7 +76,7 @@ private:
   static constexpr std::size_t kNone = ~std::size_t{0};
   // The record of a slot's dispatch row, or nullptr.
   InstructionTiming *record(unsigned slot, std::uint32_t row_index);
-  bool map_;
+  bool map_, keep_;
   std::deque<WaveTrace> traces_;       // stable storage; finished ones in order_
   std::vector<std::size_t> order_;     // traces_ indices in order of wave ends
   std::vector<std::int64_t> current_;  // per slot: traces_ index of the wave being filled, -1

@@ -29,10 +29,12 @@ struct CaptureWaves {
   std::shared_ptr<CaptureAnalyzer> analyzer;  // owns the program maps the traces point into
 };
 
-// Analyses the blobs of `kernel` (empty: every blob) of a capture; reports "analyze" progress per
-// blob. `capture` must outlive the result.
+// Analyses the blobs of `kernel` (empty: every blob) of a capture; reports "analyze" progress in
+// bytes. Without `instructions` the traced waves' records are counted, not kept (what the text
+// and the JSON without "insts" print). `capture` must outlive the result.
 CaptureWaves collect_waves(const Capture &capture, const std::string &kernel,
-                           const ProgressSink &progress = {}, const AnalysisOptions &options = {});
+                           const ProgressSink &progress = {}, const AnalysisOptions &options = {},
+                           bool instructions = true);
 
 struct WavesReport {
   const CaptureWaves &waves;

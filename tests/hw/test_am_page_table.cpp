@@ -247,3 +247,27 @@ TEST_CASE("am page table: bad ranges and chunks name the values; a full allocato
   small.map(0x4000'0000, 0x4000'0000, {{0x4000'0000, 0x4000'0000}});  // one table suffices
   CHECK(small.pt.translate(kVa + 0x4000'1000).address == 0x4000'1000);
 }
+
+TEST_CASE("am page table: walk steps, reachable tables and decoded entries") {
+  Fixture f(PtGeneration::Gfx11);
+  f.map_golden();
+  const auto w = f.pt.walk(kVa + 0x100'1008);
+  REQUIRE(w.steps.size() == 4);
+  CHECK(w.steps[0].table_paddr == kRoot);
+  CHECK(w.steps[2].index == 8);
+  CHECK(w.steps[3].table_paddr == kPtb2At);
+  CHECK(w.steps[3].entry == 0x0003'0000'0987'6077);
+  CHECK(w.result.address == 0x987'6008);
+  const auto tables = f.pt.tables();
+  REQUIRE(tables.size() == 5);
+  CHECK(tables[0].paddr == kRoot);
+  CHECK(tables[3].paddr == kPtbAt);
+  CHECK(tables[4].paddr == kPtb2At);
+  CHECK(tables[4].level == kPtb);
+  const auto leaf = decode_pte(PtGeneration::Gfx11, kPtb, 0x0003'0001'2345'6077);
+  CHECK((leaf.valid && leaf.system && leaf.snooped && leaf.leaf));
+  CHECK(leaf.mtype == kMtypeUc);
+  CHECK(leaf.address == 0x1'2345'6000);
+  CHECK(decode_pte(PtGeneration::Gfx9, kPdb0, 0x4004F1).frag == 9);
+  CHECK(decode_pte(PtGeneration::Gfx12, kPtb, 0x80C0'0000'0002'0071).mtype == kMtypeUc);
+}

@@ -245,28 +245,51 @@ void PageTable::unmap_range(std::uint64_t va, std::uint64_t size) {
   remove(config_.root_paddr, kPdb2, lo, hi, 0, true);
 }
 
-Translation PageTable::translate(std::uint64_t va) const {
+Translation PageTable::translate(std::uint64_t va) const { return walk(va).result; }
+
+PageTableWalk PageTable::walk(std::uint64_t va) const {
   if (va < kVmBase || va > kVmEnd)
     throw Error(ErrorKind::Usage,
                 fmt::format("translate(va 0x{:X}): outside the VM range 0x{:X}..0x{:X}", va,
                             kVmBase, kVmEnd));
+  PageTableWalk w;
+  w.va = va;
   const std::uint64_t rel = va - kVmBase;
   std::uint64_t table = config_.root_paddr;
   for (int level = kPdb2; level <= kPtb; ++level) {
-    const std::uint64_t e = entry(table, index_at(level, rel));
-    Translation t;
-    t.level = level;
-    t.entry = e;
-    if (!(e & kPteValid)) return t;
+    const unsigned idx = index_at(level, rel);
+    const std::uint64_t e = entry(table, idx);
+    w.steps.push_back({level, table, idx, e});
+    w.result.level = level;
+    w.result.entry = e;
+    if (!(e & kPteValid)) return w;
     if (pte_is_leaf(config_.generation, level, e)) {
-      t.mapped = true;
-      t.address = (e & kPteAddressMask) + (rel & (pt_entry_coverage(level) - 1));
-      t.system = (e & kPteSystem) != 0;
-      return t;
+      w.result.mapped = true;
+      w.result.address = (e & kPteAddressMask) + (rel & (pt_entry_coverage(level) - 1));
+      w.result.system = (e & kPteSystem) != 0;
+      return w;
     }
     table = child_paddr(e);
   }
-  return {};  // unreachable: a PTB entry is always a leaf
+  return w;  // unreachable: a PTB entry is always a leaf
+}
+
+void PageTable::collect(std::uint64_t table, int level, std::vector<PageTableNode> &out) const {
+  const std::size_t at = out.size();
+  out.push_back({table, level, {}});
+  for (unsigned i = 0; i < kEntriesPerTable; ++i) {
+    const std::uint64_t e = entry(table, i);
+    if (!e) continue;
+    out[at].entries.emplace_back(i, e);
+    if ((e & kPteValid) && !pte_is_leaf(config_.generation, level, e))
+      collect(child_paddr(e), level + 1, out);
+  }
+}
+
+std::vector<PageTableNode> PageTable::tables() const {
+  std::vector<PageTableNode> out;
+  collect(config_.root_paddr, kPdb2, out);
+  return out;
 }
 
 }  // namespace wavescope::hw::am

@@ -78,6 +78,23 @@ bool pte_is_leaf(PtGeneration generation, int level, std::uint64_t entry) {
   return false;
 }
 
+PteFields decode_pte(PtGeneration generation, int level, std::uint64_t e) {
+  PteFields f;
+  f.valid = e & kPteValid;
+  f.system = e & kPteSystem;
+  f.snooped = e & kPteSnooped;
+  f.readable = e & kPteReadable;
+  f.writeable = e & kPteWriteable;
+  f.executable = e & kPteExecutable;
+  f.leaf = pte_is_leaf(generation, level, e);
+  f.frag = (e >> 7) & 0x1F;
+  f.mtype = static_cast<unsigned>(generation == PtGeneration::Gfx12   ? (e >> 54) & 3
+                                  : generation == PtGeneration::Gfx11 ? (e >> 48) & 7
+                                                                      : (e >> 57) & 3);
+  f.address = e & kPteAddressMask;
+  return f;
+}
+
 namespace {
 unsigned fragment(std::uint64_t va, std::uint64_t size, bool must_cover) {
   if (size == 0 || (va | size) & 0xFFF)

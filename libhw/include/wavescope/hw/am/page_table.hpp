@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "wavescope/hw/am/pte_flags.hpp"
 
@@ -46,6 +48,26 @@ struct Translation {
   std::uint64_t entry = 0;  // that entry
 };
 
+struct WalkStep {
+  int level = 0;
+  std::uint64_t table_paddr = 0;
+  unsigned index = 0;
+  std::uint64_t entry = 0;
+};
+
+struct PageTableWalk {
+  std::uint64_t va = 0;
+  std::vector<WalkStep> steps;  // root first, down to the leaf or the entry that stopped it
+  Translation result;
+};
+
+// One reachable table and its non-zero entries (index, entry).
+struct PageTableNode {
+  std::uint64_t paddr = 0;
+  int level = 0;
+  std::vector<std::pair<unsigned, std::uint64_t>> entries;
+};
+
 class PageTable {
 public:
   static constexpr std::uint64_t kVmBase = 0x2000'0000'0000;
@@ -61,6 +83,10 @@ public:
   // Unmaps [va, va + size), which must be covered exactly by mapped leaves.
   void unmap_range(std::uint64_t va, std::uint64_t size);
   Translation translate(std::uint64_t va) const;
+  // The walk translate does, step by step.
+  PageTableWalk walk(std::uint64_t va) const;
+  // Every table reachable from the root, depth first in VA order (root first).
+  std::vector<PageTableNode> tables() const;
 
   std::uint64_t root_paddr() const { return config_.root_paddr; }
   const PageTableConfig &config() const { return config_; }
@@ -81,6 +107,7 @@ private:
   // Clears leaves in [lo, hi) when clear_leaves, and frees child tables left empty.
   void remove(std::uint64_t table, int level, std::uint64_t lo, std::uint64_t hi,
               std::uint64_t table_va, bool clear_leaves);
+  void collect(std::uint64_t table, int level, std::vector<PageTableNode> &out) const;
   void write_chunk(std::uint64_t &rel, PhysChunk chunk, AddrSpace space, bool uncached,
                    bool snooped, std::uint64_t &written);
 

@@ -39,6 +39,15 @@ std::uint64_t pte_flags(PtGeneration generation, int level, bool is_table, unsig
 // gfx9 PDB0 when TF is absent, PDB1/PDB2 by bit 54; gfx11 bit 54; gfx12 bit 63.
 bool pte_is_leaf(PtGeneration generation, int level, std::uint64_t entry);
 
+// The fields of an entry at `level`, for printing.
+struct PteFields {
+  bool valid = false, system = false, snooped = false, readable = false, writeable = false,
+       executable = false, leaf = false;
+  unsigned frag = 0, mtype = 0;
+  std::uint64_t address = 0;
+};
+PteFields decode_pte(PtGeneration generation, int level, std::uint64_t entry);
+
 // The pattern an unmap leaves: an invalid leaf at `level` (not zero; e.g. gfx11 PTB 0x70).
 inline std::uint64_t pte_cleared(PtGeneration generation, int level) {
   return pte_flags(generation, level, false, 0, false, false, false, false);

@@ -102,6 +102,21 @@ TEST_CASE("am ih: SDMA_TRAP and CP_EOP_INTERRUPT are ignored, anything else is a
   }
 }
 
+TEST_CASE("am ih: source names are looked up per client, as AM does") {
+  CHECK(ih_source_name(IhSoc::Soc21, 10, 239) == "SQ_INTERRUPT_ID");
+  CHECK(ih_source_name(IhSoc::Soc21, 20, 0) == "UTCL2_FAULT");
+  CHECK(ih_source_name(IhSoc::Soc21, 0x1E, 239).empty());             // MP0: no table
+  CHECK(ih_source_name(IhSoc::Soc15, 13, 239) == "SQ_INTERRUPT_ID");  // SE3SH
+  CHECK(ih_source_name(IhSoc::Soc15, 0x18, 224) == "SDMA_TRAP");      // SDMA7 = VCE1
+  CHECK(ih_source_name(IhSoc::Soc15, 20, 224).empty());               // not a gfx9 source
+  CHECK(ih_source_name(IhSoc::Soc15, 8, 239).empty());                // not an SDMA source
+  // The same source id from a client without a table is an unexpected interrupt.
+  const auto v = ih_verdict(IhSoc::Soc21, entry(0x0000'EF1E, 0, 0x80));
+  CHECK(v.action == IhAction::Unexpected);
+  CHECK(v.error_state);
+  CHECK(ih_verdict(IhSoc::Soc21, entry(0x0000'001E)).action == IhAction::Unexpected);
+}
+
 TEST_CASE("am ih: ring entries from rptr to wptr wrap, bad pointers are refused") {
   std::vector<std::uint32_t> ring(32, 0);
   for (std::uint32_t i = 0; i < 4; ++i) ring[8 * i] = 0xEF00 | i;

@@ -105,11 +105,21 @@ constexpr Source kGfx9Sdma4[] = {
     {246, "SDMA_POLL_TIMEOUT"},
     {247, "SDMA_SRBMWRITE"},
 };
+constexpr std::size_t kGfx9Count = 24;  // the gfx9 entries come first
 }  // namespace
 
-std::string ih_source_name(IhSoc soc, unsigned source_id) {
-  const std::span<const Source> table =
-      soc == IhSoc::Soc21 ? std::span<const Source>(kGfx11) : std::span<const Source>(kGfx9Sdma4);
+std::string ih_source_name(IhSoc soc, unsigned client, unsigned source_id) {
+  std::span<const Source> table;
+  if (soc == IhSoc::Soc21) {
+    if (client == 20 || client == 10) table = kGfx11;           // GRBM_CP, GFX
+  } else if (client == 20 || (client >= 10 && client <= 13)) {  // GRBM_CP, SE0SH..SE3SH
+    table = std::span<const Source>(kGfx9Sdma4, kGfx9Count);
+  } else {
+    // SDMA0 8, SDMA1 9, SDMA2 = ACP 1, SDMA3 = DCE 4, SDMA4 = ISP 5, SDMA5 = VCE0 0x11,
+    // SDMA6 = XDMA 0x13, SDMA7 = VCE1 0x18 (soc15_ih_clientid.h).
+    for (unsigned c : {8u, 9u, 1u, 4u, 5u, 0x11u, 0x13u, 0x18u})
+      if (client == c) table = std::span<const Source>(kGfx9Sdma4).subspan(kGfx9Count);
+  }
   for (const auto &s : table)
     if (s.id == source_id) return s.name;
   return "";
@@ -161,7 +171,7 @@ const char *sq_error_type_name(unsigned type) {
 
 IhVerdict ih_verdict(IhSoc soc, const IhEntry &e) {
   IhVerdict v;
-  v.source_name = ih_source_name(soc, e.source_id);
+  v.source_name = ih_source_name(soc, e.client_id, e.source_id);
   const std::string what =
       fmt::format("IH entry client {} source {} ({})", e.client_id, e.source_id,
                   v.source_name.empty() ? "unknown" : v.source_name);
@@ -173,11 +183,11 @@ IhVerdict ih_verdict(IhSoc soc, const IhEntry &e) {
   };
   // SOC15 (gfx9): every entry from the UTCL2 client is a VM fault, whatever its source.
   const bool utcl2 =
-      soc == IhSoc::Soc15 ? e.client_id == kIhClientUtcl2Soc15 : e.source_id == kIhSrcUtcl2Fault;
+      v.source_name == "UTCL2_FAULT" || (soc == IhSoc::Soc15 && e.client_id == kIhClientUtcl2Soc15);
   if (utcl2)
     return set(IhAction::VmFault, "UTCL2 fault: read the GC fault status and "
                                   "GCVM_L2_PROTECTION_FAULT_ADDR_LO32/HI32, then clear them");
-  if (e.source_id == kIhSrcSqInterrupt) {
+  if (v.source_name == "SQ_INTERRUPT_ID") {
     const unsigned enc = soc == IhSoc::Soc21 ? (e.context[1] >> 6) & 3 : (e.context[0] >> 26) & 3;
     v.sq_encoding = enc;
     if (enc != 2) return set(IhAction::Ignore, fmt::format("SQ message, encoding {}", enc));
@@ -195,7 +205,7 @@ IhVerdict ih_verdict(IhSoc soc, const IhEntry &e) {
   }
   // AM ignores the names SDMA_TRAP and CP_EOP_INTR; the real EOP source is CP_EOP_INTERRUPT
   // (181), which AM would flag, and libhw ignores explicitly (§11 quirk).
-  if (v.source_name == "SDMA_TRAP" || e.source_id == kIhSrcCpEopInterrupt)
+  if (v.source_name == "SDMA_TRAP" || v.source_name == "CP_EOP_INTERRUPT")
     return set(IhAction::Ignore, "ignored");
   return set(IhAction::Unexpected, "unexpected source: error state");
 }

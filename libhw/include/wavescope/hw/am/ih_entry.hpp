@@ -30,9 +30,10 @@ IhEntry decode_ih_entry(std::span<const std::uint32_t> dwords);
 std::vector<IhEntry> ih_ring_entries(std::span<const std::uint32_t> ring, std::uint32_t rptr,
                                      std::uint32_t wptr);
 
-// The source's name in the generation's IH source tables (SOC21: irqsrcs_gfx_11_0_0; SOC15:
-// irqsrcs_gfx_9_0 and irqsrcs_sdma0_4_0, whose ids do not collide), "" when unknown.
-std::string ih_source_name(IhSoc soc, unsigned source_id);
+// The source's name as AM looks it up, per client: SOC21 clients GRBM_CP (20) and GFX (10) use
+// irqsrcs_gfx_11_0_0; SOC15 clients GRBM_CP and SE0SH..SE3SH use irqsrcs_gfx_9_0, SDMA0..7 use
+// irqsrcs_sdma0_4_0. "" for any other client or an id the table lacks.
+std::string ih_source_name(IhSoc soc, unsigned client_id, unsigned source_id);
 
 inline constexpr unsigned kIhSrcUtcl2Fault = 0, kIhSrcCpEopInterrupt = 181, kIhSrcSqInterrupt = 239;
 inline constexpr unsigned kIhClientUtcl2Soc15 = 27;

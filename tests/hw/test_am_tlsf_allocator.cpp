@@ -77,7 +77,10 @@ TEST_CASE("am tlsf: out of memory and bad frees name the request in hex") {
   }
   a.free(0);
   CHECK_THROWS_WITH(a.free(0), Contains("free(0x0)"));  // a double free is refused
-  CHECK_THROWS_AS(TlsfAllocator(8), wavescope::Error);
+  TlsfAllocator empty(0, 0x200'0000, "ptable");         // no page-table region on a large BAR
+  CHECK_THROWS_WITH(empty.alloc(0x1000, 0x1000), Contains("ptable: out of memory"));
+  TlsfAllocator tiny(8);  // smaller than the minimum block: nothing fits
+  CHECK_THROWS_WITH(tiny.alloc(1), Contains("0x10 bytes"));
 }
 
 TEST_CASE("am va: base 0x2000_0000_0000, size 2^44, natural alignment") {

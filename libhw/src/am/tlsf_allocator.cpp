@@ -25,13 +25,11 @@ unsigned TlsfAllocator::lv2(std::uint64_t size) {
 
 TlsfAllocator::TlsfAllocator(std::uint64_t size, std::uint64_t base, std::string name)
     : size_(size), base_(base), name_(std::move(name)) {
-  if (size < kMinBlock)
-    throw Error(ErrorKind::Usage, fmt::format("{}: allocator size 0x{:X} is below the 0x{:X}-byte "
-                                              "minimum block",
-                                              name_, size, kMinBlock));
   storage_.resize(lv1(size) + 1);
   lv1_count_.assign(storage_.size(), 0);
-  insert_free(0, size, std::nullopt);
+  // A zero-size allocator is valid (tinygrad's "ptable" one on a large BAR) and refuses every
+  // alloc.
+  if (size > 0) insert_free(0, size, std::nullopt);
 }
 
 void TlsfAllocator::insert_free(std::uint64_t start, std::uint64_t size,

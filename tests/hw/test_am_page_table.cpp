@@ -209,6 +209,17 @@ TEST_CASE("am page table: double maps are refused before anything is written") {
   check_tables(f, kGfx11);
 }
 
+TEST_CASE("am page table: a range starting inside an empty entry still checks its tail") {
+  // [+0x20_1000, +0x40_1000) starts in PDB0 entry 1 (no table) and ends in entry 2, where a page
+  // is mapped. Counting size ÷ coverage entries from an unaligned start would check entry 1 only.
+  Fixture f(PtGeneration::Gfx11);
+  f.map(0x40'0000, 0x1000, {{0x80000, 0x1000}});
+  CHECK_THROWS_WITH(f.map(0x20'1000, 0x20'0000, {{0x10'0000, 0x20'0000}}),
+                    Contains("va 0x200000400000 is already mapped"));
+  CHECK(f.pt.translate(kVa + 0x40'0000).address == 0x80000);
+  CHECK(!f.pt.translate(kVa + 0x20'1000).mapped);
+}
+
 TEST_CASE("am page table: unmapping what is not mapped is refused before anything changes") {
   Fixture f(PtGeneration::Gfx11);
   f.map_golden();

@@ -1,5 +1,7 @@
 // wavectl am discovery: parse an IP discovery binary (am-driver.md §3) from a file, or the
 // synthetic ROM of a fake chip profile. Reading it from a real GPU's VRAM is not implemented yet.
+// wavectl am vm map|walk: build GPU page tables (§7.4) in a simulated 512 MiB VRAM and print the
+// tables or walk VAs through them.
 
 #include <iostream>
 
@@ -8,12 +10,131 @@
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/read_file.hpp"
 #include "wavescope/hw/am/discovery_report.hpp"
+#include "wavescope/hw/am/page_table_report.hpp"
+#include "wavescope/hw/am/simulated_vram.hpp"
+#include "wavescope/hw/am/tlsf_allocator.hpp"
 
 namespace wavectl {
+
+namespace {
+namespace am = wavescope::hw::am;
+
+std::vector<std::string> split(const std::string &text, char sep) {
+  std::vector<std::string> parts;
+  std::size_t at = 0;
+  for (std::size_t next; (next = text.find(sep, at)) != std::string::npos; at = next + 1)
+    parts.push_back(text.substr(at, next - at));
+  parts.push_back(text.substr(at));
+  return parts;
+}
+
+// A VA: absolute, or +OFFSET from the VM base 0x2000_0000_0000.
+std::uint64_t parse_va(const std::string &text, const std::string &what) {
+  if (!text.empty() && text[0] == '+')
+    return am::PageTable::kVmBase + hw_cli::parse_number(text.substr(1), what);
+  return hw_cli::parse_number(text, what);
+}
+
+struct VmOptions {
+  std::string generation = "gfx11";
+  std::vector<std::string> maps, unmaps;
+};
+
+void add_vm_options(CLI::App &cmd, VmOptions &o) {
+  cmd.add_option("--generation", o.generation, "Page-table generation: gfx9, gfx11, gfx12")
+      ->capture_default_str();
+  cmd.add_option("--map", o.maps,
+                 "VA,SIZE,ADDR[,sys|peer][,uc][,snoop]: map SIZE bytes at VA (absolute or +offset "
+                 "from 0x200000000000) onto ADDR (a paddr unless sys/peer); repeatable, in order")
+      ->allow_extra_args(false);
+  cmd.add_option("--unmap", o.unmaps, "VA,SIZE: unmap after all --map; repeatable, in order")
+      ->allow_extra_args(false);
+}
+
+// The §7.4 fixture: 512 MiB of simulated VRAM, the root at paddr 0, page tables from the 1 MiB
+// region at 32 MiB; applies the maps, then the unmaps.
+struct SimulatedVm {
+  explicit SimulatedVm(const VmOptions &o)
+      : vram(0x2000'0000), ptable(0x10'0000, 0x200'0000, "ptable"),
+        pt(vram, ptable, am::PageTableConfig{generation_of(o.generation), 0}) {
+    for (const auto &m : o.maps) {
+      const auto f = split(m, ',');
+      if (f.size() < 3)
+        throw wavescope::Error(wavescope::ErrorKind::Usage,
+                               "--map '" + m + "': expected VA,SIZE,ADDR[,sys|peer][,uc][,snoop]");
+      auto space = am::AddrSpace::Phys;
+      bool uncached = false, snooped = false;
+      for (std::size_t i = 3; i < f.size(); ++i) {
+        if (f[i] == "sys")
+          space = am::AddrSpace::Sys;
+        else if (f[i] == "peer")
+          space = am::AddrSpace::Peer;
+        else if (f[i] == "uc")
+          uncached = true;
+        else if (f[i] == "snoop")
+          snooped = true;
+        else
+          throw wavescope::Error(wavescope::ErrorKind::Usage, "--map '" + m + "': unknown flag '" +
+                                                                  f[i] +
+                                                                  "' (sys, peer, uc, snoop)");
+      }
+      const auto size = hw_cli::parse_number(f[1], "--map size");
+      const am::PhysChunk chunk{hw_cli::parse_number(f[2], "--map address"), size};
+      pt.map_range(parse_va(f[0], "--map va"), size, std::span(&chunk, 1), space, uncached,
+                   snooped);
+    }
+    for (const auto &u : o.unmaps) {
+      const auto f = split(u, ',');
+      if (f.size() != 2)
+        throw wavescope::Error(wavescope::ErrorKind::Usage,
+                               "--unmap '" + u + "': expected VA,SIZE");
+      pt.unmap_range(parse_va(f[0], "--unmap va"), hw_cli::parse_number(f[1], "--unmap size"));
+    }
+  }
+  static am::PtGeneration generation_of(const std::string &name) {
+    if (name == "gfx9") return am::PtGeneration::Gfx9;
+    if (name == "gfx11") return am::PtGeneration::Gfx11;
+    if (name == "gfx12") return am::PtGeneration::Gfx12;
+    throw wavescope::Error(wavescope::ErrorKind::Usage,
+                           "unknown page-table generation '" + name + "' (gfx9, gfx11, gfx12)");
+  }
+  am::SimulatedVram vram;
+  am::TlsfAllocator ptable;
+  am::PageTable pt;
+};
+
+void register_vm_commands(CLI::App &am_cmd, CliContext &context) {
+  auto *vm = am_cmd.add_subcommand(
+      "vm", "GPU page tables in a simulated 512 MiB VRAM (root at paddr 0, tables from 0x2000000)");
+  vm->require_subcommand(1);
+  auto *map = vm->add_subcommand("map", "Apply --map/--unmap and print every reachable table");
+  auto map_options = std::make_shared<VmOptions>();
+  add_vm_options(*map, *map_options);
+  add_json_flag(*map, context);
+  map->callback([map_options, &context] {
+    SimulatedVm sim(*map_options);
+    hw_cli::print_report(am::PageTableReport{sim.pt.config().generation, sim.pt.tables(), {}},
+                         context);
+  });
+  auto *walk = vm->add_subcommand("walk", "Apply --map/--unmap, then walk each VA");
+  auto walk_options = std::make_shared<VmOptions>();
+  auto vas = std::make_shared<std::vector<std::string>>();
+  add_vm_options(*walk, *walk_options);
+  walk->add_option("VA", *vas, "VAs to translate (absolute or +offset)")->required();
+  add_json_flag(*walk, context);
+  walk->callback([walk_options, vas, &context] {
+    SimulatedVm sim(*walk_options);
+    am::PageTableReport report{sim.pt.config().generation, {}, {}};
+    for (const auto &va : *vas) report.walks.push_back(sim.pt.walk(parse_va(va, "VA")));
+    hw_cli::print_report(report, context);
+  });
+}
+}  // namespace
 
 void register_am_commands(CLI::App &app, CliContext &context) {
   auto *am = app.add_subcommand("am", "AM userspace-driver tools (tier 1; no real-GPU path yet)");
   am->require_subcommand(1);
+  register_vm_commands(*am, context);
   auto *cmd = am->add_subcommand(
       "discovery", "Parse an IP discovery table: --table FILE or --profile NAME (fake chip)");
   auto table = std::make_shared<std::string>();
@@ -25,7 +146,6 @@ void register_am_commands(CLI::App &app, CliContext &context) {
   cmd->add_flag("--no-checksum", *no_checksum, "Do not verify the table checksums (AM does not)");
   add_json_flag(*cmd, context);
   cmd->callback([table, profile, no_checksum, &context] {
-    namespace am = wavescope::hw::am;
     if (table->empty() == profile->empty())
       throw wavescope::Error(wavescope::ErrorKind::Usage,
                              "am discovery: give exactly one of --table FILE or --profile NAME");

@@ -236,7 +236,7 @@ TEST_CASE("am page table: unmapping what is not mapped is refused before anythin
   check_tables(f, {{kPdb0At, kGfx11.at(kPdb0At)}});
 }
 
-TEST_CASE("am page table: bad ranges and chunks name the values; a full allocator undoes") {
+TEST_CASE("am page table: bad ranges and chunks name the values, a full allocator undoes") {
   Fixture f(PtGeneration::Gfx11);
   CHECK_THROWS_WITH(f.map(0x800, 0x1000, {{0x0, 0x1000}}), Contains("va 0x200000000800"));
   CHECK_THROWS_WITH(f.map(0x0, 0x2000, {{0x0, 0x1000}}), Contains("add up to 0x1000"));

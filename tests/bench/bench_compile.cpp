@@ -40,6 +40,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cpu_time.hpp"
+#include "peer_script.hpp"
 #include "testdata.hpp"
 #include "wavescope/compiler/codegen/amdgpu.hpp"
 #include "wavescope/compiler/codegen/host_kernel.hpp"
@@ -60,37 +61,7 @@ std::filesystem::path workload_pickle(const std::string &workload) {
   return wavescope::testing::testdata_root() / "tinygrad-viz" / workload / "rewrites.pkl";
 }
 
-std::string shell_quote(const std::string &s) {
-  std::string out = "'";
-  for (const char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
-
-// Runs `command` and returns the first line it printed, or nothing (said on stderr) when it fails.
-std::optional<nlohmann::json> run_script(const std::string &script, const std::string &command) {
-  std::string output;
-  FILE *pipe = ::popen(command.c_str(), "r");
-  if (pipe) {
-    char buffer[4096];
-    while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
-      output.append(buffer, n);
-  }
-  const int status = pipe ? ::pclose(pipe) : -1;
-  if (status != 0) {
-    fmt::print(stderr, "{} failed ({}): no x_tinygrad\n", script,
-               status == -1          ? std::string("could not run python3")
-               : WIFEXITED(status)   ? fmt::format("exit {}", WEXITSTATUS(status))
-               : WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
-                                     : fmt::format("status {}", status));
-    return std::nullopt;
-  }
-  try {
-    return nlohmann::json::parse(output.substr(0, output.find('\n')));
-  } catch (const std::exception &e) {
-    fmt::print(stderr, "{} printed no figures ({}): no x_tinygrad\n", script, e.what());
-    return std::nullopt;
-  }
-}
+using wavescope::bench::shell_quote;
 
 bool tinygrad_set() {
   static const bool set = [] {
@@ -116,7 +87,7 @@ const std::optional<nlohmann::json> &tinygrad_compile() {
     if ((!llvm || !*llvm) && std::filesystem::exists(WAVESCOPE_BENCH_LIBLLVM))
       command = "LLVM_PATH=" + shell_quote(WAVESCOPE_BENCH_LIBLLVM) + " " + command;
     fmt::print(stderr, "measuring tinygrad's lowering: {}\n", command);
-    auto json = run_script("tinygrad_compile_baseline.py", command);
+    auto json = wavescope::bench::run_peer_script("tinygrad_compile_baseline.py", command);
     if (!json) return std::nullopt;
     nlohmann::json by_kernel = nlohmann::json::object();
     for (const auto &k : json->at("kernels")) {
@@ -137,7 +108,7 @@ const std::optional<nlohmann::json> &tinygrad_cpu() {
         (wavescope::testing::source_root() / "tests/bench/tinygrad_cpu_baseline.py").string();
     const std::string command = "python3 " + shell_quote(script);
     fmt::print(stderr, "measuring tinygrad's CPU backend: {}\n", command);
-    auto json = run_script("tinygrad_cpu_baseline.py", command);
+    auto json = wavescope::bench::run_peer_script("tinygrad_cpu_baseline.py", command);
     if (!json) return std::nullopt;
     return json->at("kernels");
   }();

@@ -44,6 +44,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cpu_time.hpp"
+#include "peer_script.hpp"
 #include "testdata.hpp"
 #include "wavescope/trace/capture.hpp"
 #include "wavescope/trace/sqtt/blob_file.hpp"
@@ -136,11 +137,7 @@ struct PeerRates {
   std::map<std::string, double> by_arch;
 };
 
-std::string shell_quote(const std::string &s) {
-  std::string out = "'";
-  for (const char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
+using wavescope::bench::shell_quote;
 
 std::optional<PeerRates> measure_tinygrad() {
   const char *checkout = std::getenv("TINYGRAD");
@@ -154,32 +151,17 @@ std::optional<PeerRates> measure_tinygrad() {
       fmt::format("python3 {} {}", shell_quote(script.string()),
                   shell_quote((wavescope::testing::testdata_root() / "sqtt").string()));
   fmt::print(stderr, "measuring tinygrad's decoder: TINYGRAD={} {}\n", checkout, command);
-  std::string output;
-  FILE *pipe = ::popen(command.c_str(), "r");
-  if (pipe) {
-    char buffer[4096];
-    while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
-      output.append(buffer, n);
-  }
-  const int status = pipe ? ::pclose(pipe) : -1;
-  if (status != 0) {
-    fmt::print(stderr, "tinygrad_sqtt_baseline.py failed ({}): no x_tinygrad\n",
-               status == -1          ? std::string("could not run python3")
-               : WIFEXITED(status)   ? fmt::format("exit {}", WEXITSTATUS(status))
-               : WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
-                                     : fmt::format("status {}", status));
-    return std::nullopt;
-  }
+  const auto json = wavescope::bench::run_peer_script("tinygrad_sqtt_baseline.py", command);
+  if (!json) return std::nullopt;
   try {
-    const auto json = nlohmann::json::parse(output.substr(0, output.find('\n')));
     PeerRates rates;
-    rates.all = json.at("MB/s").get<double>();
-    for (const auto &[arch, figures] : json.at("arch").items())
+    rates.all = json->at("MB/s").get<double>();
+    for (const auto &[arch, figures] : json->at("arch").items())
       rates.by_arch[arch] = figures.at("MB/s").get<double>();
     if (!(rates.all > 0)) throw std::runtime_error("no MB/s");
     fmt::print(stderr, "tinygrad: {:.3f} MB/s over {} bytes, {:.2f} s CPU (commit {})\n", rates.all,
-               json.at("bytes").get<std::uint64_t>(), json.at("seconds").get<double>(),
-               json.value("commit", nlohmann::json()).dump());
+               json->at("bytes").get<std::uint64_t>(), json->at("seconds").get<double>(),
+               json->value("commit", nlohmann::json()).dump());
     return rates;
   } catch (const std::exception &e) {
     fmt::print(stderr, "tinygrad_sqtt_baseline.py printed no figures ({}): no x_tinygrad\n",

@@ -193,7 +193,8 @@ QVariant InstructionTimingModel::data(const QModelIndex &index, int role) const 
                  .arg(r.latency_mean() - r.stall_mean(), 0, 'f', 1)
                  .arg(r.timed);
     else
-      tip += tr("\nno stall or latency: no hit of this instruction was timed (a wave end, or a walk that lost sync)");
+      tip += tr("\nno stall or latency: no hit of this instruction was timed (a wave end, or a "
+                "walk that lost sync)");
     return tip;
   }
   case AddressRole: return QVariant::fromValue<quint64>(r.pc);

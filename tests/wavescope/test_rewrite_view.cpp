@@ -472,4 +472,18 @@ TEST_CASE("a kernel's whole lowering opens in the rewrite browser, every step wi
   std::filesystem::create_directories(dir);
   CHECK(f.view.grab().toImage().save(
       QString::fromStdString((dir / "rewrite-lowering.png").string())));
+  // The graph is tall enough to reach the bottom left, where the legend would sit: the legend
+  // moves to a corner that hides no node.
+  RewriteGraphView &g = f.view.graph_view();
+  const QRectF legend = g.mapToScene(g.legend_area().toAlignedRect()).boundingRect();
+  const QRectF bottom_left(QPointF(10, g.viewport()->height() - 10 - g.legend_area().height()),
+                           g.legend_area().size());
+  const QRectF default_place = g.mapToScene(bottom_left.toAlignedRect()).boundingRect();
+  int covered = 0, at_default = 0;
+  for (std::size_t i = 0; i < g.graph()->nodes.size(); ++i) {
+    covered += g.node_rect(static_cast<int>(i)).intersects(legend);
+    at_default += g.node_rect(static_cast<int>(i)).intersects(default_place);
+  }
+  CHECK(at_default > 0);
+  CHECK(covered == 0);
 }

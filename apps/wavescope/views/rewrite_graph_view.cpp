@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "app/theme.hpp"
@@ -317,53 +318,99 @@ void RewriteGraphView::draw_minimap(QPainter &painter) const {
   painter.drawRect(to_map(mapToScene(viewport()->rect()).boundingRect()).intersected(map));
 }
 
-void RewriteGraphView::draw_legend(QPainter &painter) const {
+std::vector<RewriteGraphView::LegendEntry> RewriteGraphView::legend_entries() const {
   // Op groups in the order they first appear, then the marks this record uses.
-  std::vector<OpStyle> groups;
+  std::vector<LegendEntry> entries;
+  std::vector<QString> groups;
   bool changed = false, rebuilt = false;
   for (const auto &node : graph_->nodes) {
     const OpStyle style = op_style(node.uop.op());
-    if (std::none_of(groups.begin(), groups.end(),
-                     [&](const OpStyle &g) { return g.group == style.group; }))
-      groups.push_back(style);
+    if (std::find(groups.begin(), groups.end(), style.group) == groups.end()) {
+      groups.push_back(style.group);
+      entries.push_back({style.group, style.fill, QPen(QColor(0x4a, 0x4b, 0x57), 1)});
+    }
     changed |= node.mark == RewriteNodeMark::Replacement || node.mark == RewriteNodeMark::Created;
     rebuilt |= node.mark == RewriteNodeMark::Rebuilt;
   }
+  if (changed)
+    entries.push_back(
+        {QObject::tr("created by this step"), Qt::NoBrush, QPen(rewrite_change_color(), 2.2)});
+  if (rebuilt)
+    entries.push_back({QObject::tr("rebuilt (source replaced)"), Qt::NoBrush,
+                       QPen(rewrite_change_color(), 1.4, Qt::DashLine)});
+  if (selected_ >= 0) {
+    entries.push_back(
+        {QObject::tr("sources of selected"), Qt::NoBrush, QPen(rewrite_source_color(), 2.2)});
+    entries.push_back(
+        {QObject::tr("consumers of selected"), Qt::NoBrush, QPen(rewrite_consumer_color(), 2.2)});
+  }
+  return entries;
+}
+
+namespace {
+
+QFont legend_font() {
   QFont font = rewrite_node_fonts().detail;
   font.setPointSizeF(8);
-  painter.setFont(font);
-  const QFontMetricsF metrics(font);
-  const double row = metrics.height() + 3;
-  const int rows = static_cast<int>(groups.size()) + (changed ? 1 : 0) + (rebuilt ? 1 : 0) +
-                   (selected_ >= 0 ? 2 : 0);
+  return font;
+}
+
+double legend_row(const QFontMetricsF &metrics) { return metrics.height() + 3; }
+
+}  // namespace
+
+QRectF RewriteGraphView::legend_area() const {
+  if (!graph_ || graph_->nodes.empty()) return {};
+  const auto entries = legend_entries();
+  const QFontMetricsF metrics(legend_font());
   double width = 0;
-  for (const auto &g : groups) width = std::max(width, metrics.horizontalAdvance(g.group));
-  width = std::max(width, metrics.horizontalAdvance(QObject::tr("created by this step")));
-  const QRectF panel(10, viewport()->height() - 10 - rows * row - 12, width + 44, rows * row + 12);
+  for (const auto &e : entries) width = std::max(width, metrics.horizontalAdvance(e.text));
+  return legend_rect(
+      QSizeF(width + 44, static_cast<double>(entries.size()) * legend_row(metrics) + 12));
+}
+
+void RewriteGraphView::draw_legend(QPainter &painter) const {
+  painter.setFont(legend_font());
+  const QFontMetricsF metrics(legend_font());
+  const double row = legend_row(metrics);
+  const QRectF panel = legend_area();
   painter.setPen(QPen(QColor(0x3a, 0x3d, 0x48), 1));
   QColor back = theme::panel();
   back.setAlpha(225);
   painter.setBrush(back);
   painter.drawRoundedRect(panel, 4, 4);
   double y = panel.top() + 6;
-  auto entry = [&](const QString &text, const QBrush &fill, const QPen &pen) {
-    painter.setPen(pen);
-    painter.setBrush(fill);
+  for (const auto &e : legend_entries()) {
+    painter.setPen(e.pen);
+    painter.setBrush(e.fill);
     painter.drawRoundedRect(QRectF(panel.left() + 8, y + 2, 18, row - 6), 2, 2);
     painter.setPen(theme::text());
-    painter.drawText(QPointF(panel.left() + 34, y + metrics.ascent() + 1), text);
+    painter.drawText(QPointF(panel.left() + 34, y + metrics.ascent() + 1), e.text);
     y += row;
-  };
-  for (const auto &g : groups) entry(g.group, g.fill, QPen(QColor(0x4a, 0x4b, 0x57), 1));
-  if (changed)
-    entry(QObject::tr("created by this step"), Qt::NoBrush, QPen(rewrite_change_color(), 2.2));
-  if (rebuilt)
-    entry(QObject::tr("rebuilt (source replaced)"), Qt::NoBrush,
-          QPen(rewrite_change_color(), 1.4, Qt::DashLine));
-  if (selected_ >= 0) {
-    entry(QObject::tr("sources of selected"), Qt::NoBrush, QPen(rewrite_source_color(), 2.2));
-    entry(QObject::tr("consumers of selected"), Qt::NoBrush, QPen(rewrite_consumer_color(), 2.2));
   }
+}
+
+QRectF RewriteGraphView::legend_rect(const QSizeF &size) const {
+  // Bottom left as VIZ, unless the graph is drawn there (a tall graph reaches the bottom): then
+  // the corner that hides the fewest nodes, bottom right or top left under the caption.
+  const QRect area = viewport()->rect();
+  const QRectF corners[] = {
+      QRectF(QPointF(10, area.height() - 10 - size.height()), size),
+      QRectF(QPointF(area.width() - 10 - size.width(), area.height() - 10 - size.height()), size),
+      QRectF(QPointF(10, 10 + kCaptionRoom), size)};
+  const QRectF map = minimap_rect();
+  QRectF best = corners[0];
+  std::size_t fewest = std::numeric_limits<std::size_t>::max();
+  for (const QRectF &corner : corners) {
+    if (!map.isEmpty() && corner.intersects(map.adjusted(-5, -5, 5, 5))) continue;
+    const QRectF in_scene = mapToScene(corner.toAlignedRect()).boundingRect();
+    const auto covered = static_cast<std::size_t>(
+        std::count_if(layout_->nodes.begin(), layout_->nodes.end(),
+                      [&](const QRectF &node) { return node.intersects(in_scene); }));
+    if (covered < fewest) fewest = covered, best = corner;
+    if (covered == 0) break;
+  }
+  return best;
 }
 
 }  // namespace wavescope::gui

@@ -1,11 +1,13 @@
 #pragma once
 // The UOp graph of one rewrite record, drawn from a RewriteGraph and its layout: boxes filled by
-// op (legend bottom left), the step's result and created nodes outlined in orange with a glow,
-// rebuilt ancestors dashed; a clicked node outlines its sources green and its consumers pink.
-// Ctrl+wheel or W/S zoom, drag pans, F or Space fits; ←/→ and ↑/↓ are passed on as step and pass
-// moves.
+// op (legend bottom left, or in a corner free of nodes), the step's result and created nodes
+// outlined in orange with a glow, rebuilt ancestors dashed; a clicked node outlines its sources
+// green and its consumers pink. Ctrl+wheel or W/S zoom, drag pans, F or Space fits; ←/→ and ↑/↓ are
+// passed on as step and pass moves.
 
+#include <QBrush>
 #include <QGraphicsView>
+#include <QPen>
 #include <QString>
 
 #include <memory>
@@ -50,6 +52,8 @@ public:
   void zoom(double factor);
   // True when part of the graph is outside the view (the minimap shows).
   bool shows_part() const;
+  // Where the legend is drawn, in viewport pixels (empty without a graph).
+  QRectF legend_area() const;
 
 signals:
   void node_clicked(int index);  // -1: the background
@@ -64,7 +68,15 @@ protected:
   void drawForeground(QPainter *painter, const QRectF &rect) override;
 
 private:
+  struct LegendEntry {
+    QString text;
+    QBrush fill;
+    QPen pen;
+  };
+  std::vector<LegendEntry> legend_entries() const;
   void draw_legend(QPainter &painter) const;
+  // Where a legend panel of this size is drawn, in viewport pixels.
+  QRectF legend_rect(const QSizeF &size) const;
   void draw_minimap(QPainter &painter) const;
   QRectF minimap_rect() const;  // in viewport pixels; empty when there is no minimap
   double fit_scale(const QRectF &scene_rect) const;

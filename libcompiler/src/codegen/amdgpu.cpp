@@ -28,8 +28,8 @@
 #include "llvm_module.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
+#include "wavescope/compiler/lower/lowering.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
-#include "wavescope/compiler/render/linear_program.hpp"
 #include "wavescope/compiler/render/llvm_ir.hpp"
 
 extern "C" {
@@ -168,14 +168,15 @@ AmdgpuKernel render_amdgpu(const UOp &sink, const std::string &processor) {
                 fmt::format("unknown AMDGPU target '{}' (gfx1100, gfx1201 or gfx950)", processor));
   AmdgpuKernel k;
   k.processor = processor;
-  const UOp lowered = render::add_gpudims(render::lower_kernel(sink), k.launch);
-  const auto program = render::linearize(lowered);
-  k.name = program.name;
-  k.symbol = render::c_identifier(program.name);
+  const auto lowered = lower::lower(sink, lower::render_target(processor));
+  k.name = lowered.name;
+  k.symbol = render::c_identifier(lowered.name);
+  k.launch.workgroups = lowered.launch.workgroups;
+  k.launch.local = lowered.launch.local;
+  k.local_bytes = lowered.local_bytes;
   render::LlvmTarget target;
   target.amdgpu = true;
-  target.launch = k.launch;
-  k.llvm_ir = render::render_llvm_ir(program, target);
+  k.llvm_ir = render::render_llvm_ir(lowered, target);
   return k;
 }
 

@@ -15,8 +15,9 @@ namespace wavescope::compiler::codegen {
 
 HostRunner compile_for_host(const UOp &sink, std::string_view target) {
   if (target == "c") {
-    auto k = std::make_shared<render::CKernel>(render::CKernel::compile(
-        render::render_c(render::lower_for_c(sink)), kernel::kernel_params(sink)));
+    const auto lowered = render::lower_for_c(sink);
+    auto k = std::make_shared<render::CKernel>(
+        render::CKernel::compile(render::render_c(lowered), lowered.buffers, lowered.scalars));
     return [k](std::vector<kernel::HostBuffer> &b) { k->run(b); };
   }
   if (target == "cpu") {

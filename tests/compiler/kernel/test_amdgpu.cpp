@@ -117,7 +117,7 @@ TEST_CASE("AMDGPU: the IR is an amdgpu_kernel with global pointers and gpu ids",
           "[compiler][kernel][amdgpu]") {
   const auto k = codegen::render_amdgpu(builtin_example("elementwise")[0], "gfx1100");
   CHECK_THAT(k.llvm_ir, Contains("define amdgpu_kernel void @E_16_32(ptr addrspace(1) noalias"));
-  CHECK_THAT(k.llvm_ir, Contains("call i32 @llvm.amdgcn.workgroup.id.x()"));
+  CHECK_THAT(k.llvm_ir, Contains("call i32 @llvm.amdgcn.workgroup.id.y()"));
   CHECK_THAT(k.llvm_ir, Contains("call i32 @llvm.amdgcn.workitem.id.x()"));
   CHECK_THAT(k.llvm_ir, Contains("\"amdgpu-flat-work-group-size\"=\"1,32\""));
   CHECK_THAT(k.llvm_ir, Contains("target triple = \"amdgcn-amd-amdhsa\""));

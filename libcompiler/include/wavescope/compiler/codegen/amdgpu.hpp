@@ -1,9 +1,9 @@
 #pragma once
-// AMDGPU code objects: a kernel lowered by the shared passes plus "add gpudims"
-// (render/lowering.hpp), rendered as LLVM IR for amdgcn-amd-amdhsa (amdgpu_kernel, buffers in
-// addrspace(1), workgroup/work-item ids), optimized and compiled in process by LLVM's AMDGPU
-// backend, and linked by LLVM's lld (ld.lld of the same LLVM: an older default ld.lld can reject
-// LLVM 22's code-object version) into a one-kernel code object.
+// AMDGPU code objects: a kernel lowered for the GPU target (lower/lowering.hpp: every pass of
+// spec §5.2 incl. "add gpudims", the §7 linearizer), rendered as LLVM IR for amdgcn-amd-amdhsa
+// (amdgpu_kernel, buffers in addrspace(1), workgroup/work-item ids), optimized and compiled in
+// process by LLVM's AMDGPU backend, and linked by LLVM's lld (ld.lld of the same LLVM: an older
+// default ld.lld can reject LLVM 22's code-object version) into a one-kernel code object.
 
 #include <cstdint>
 #include <string>
@@ -23,6 +23,7 @@ struct AmdgpuKernel {
   std::string symbol;     // its symbol in the code object (a C identifier)
   std::string processor;  // gfx1100, ...
   render::LaunchDims launch;
+  std::size_t local_bytes = 0;            // LOCAL buffers: the group segment the kernel needs
   std::string llvm_ir;                    // as rendered, before optimization
   std::string assembly;                   // LLVM's assembly (when asked for)
   std::vector<std::uint8_t> code_object;  // the linked ELF

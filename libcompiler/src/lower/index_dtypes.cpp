@@ -1,0 +1,174 @@
+// Stages 17 and 18: lower all index dtypes, cast float ALU operands (passes.hpp).
+
+#include <limits>
+
+#include "lower_util.hpp"
+#include "wavescope/compiler/lower/passes.hpp"
+#include "wavescope/compiler/rewrite/graph_rewrite.hpp"
+#include "wavescope/compiler/rewrite/pattern_matcher.hpp"
+#include "wavescope/compiler/symbolic/simplify.hpp"
+
+namespace wavescope::compiler::lower {
+namespace {
+
+using namespace rewrite;
+
+bool fits_int32(const UOp &u) {
+  return u.vmin() >= Int(std::numeric_limits<std::int32_t>::min()) &&
+         u.vmax() <= Int(std::numeric_limits<std::int32_t>::max());
+}
+
+// A weak value committed at dtype t: a constant of t, or a cast.
+UOp commit(const UOp &s, DType t) {
+  t = t.base().vec(s.dtype().lanes);
+  if (s.dtype() == t) return s;
+  if (s.is_const() && !s.dtype().is_vector()) {
+    const Arg &a = s.arg();
+    if (auto f = std::get_if<FloatValue>(&a)) {
+      if (is_float(t)) return const_float(f->value, t);
+    } else if (auto i = std::get_if<Int>(&a)) {
+      if (is_float(t)) return const_float(static_cast<double>(*i), t);
+      if (is_int(t) || is_bool(t)) return const_int(*i, t);
+    }
+  }
+  return UOp::make(Op::CAST, t, {s}, t);
+}
+
+// The dtype every weak operand of u is committed at, or void when u decides nothing.
+DType operand_dtype(const UOp &u) {
+  if (ops::kComparison.contains(u.op())) {
+    for (const auto &s : u.src())
+      if (!is_weak(s.dtype()) && !s.is_invalid()) return s.dtype();
+    return dtypes::void_;
+  }
+  if (is_weak(u.dtype()) || u.dtype() == dtypes::void_) return dtypes::void_;
+  return u.dtype();
+}
+
+UOp commit_weak_operands(const UOp &u) {
+  const DType t = operand_dtype(u);
+  if (t == dtypes::void_) return {};
+  std::vector<UOp> src = u.src();
+  bool changed = false;
+  for (std::size_t k = u.op() == Op::WHERE ? 1 : 0; k < src.size(); ++k)
+    if (is_weak(src[k].dtype()) && !src[k].is_invalid()) {
+      src[k] = commit(src[k], t);
+      changed = true;
+    }
+  return changed ? UOp::make(u.op(), u.dtype(), std::move(src), u.arg(), u.tag()) : UOp{};
+}
+
+// An index node at int32, or int64 when its value range or an index operand's does not fit; a
+// weak float at float32. Index operands are cast to the node's width.
+UOp lower_weak_node(const UOp &u) {
+  const DType t = u.dtype();
+  if (!is_weak(t) || t.is_pointer() || u.is_invalid()) return {};
+  DType to = dtypes::float32;
+  if (t.scalar == ScalarType::Index) {
+    bool wide = !fits_int32(u);
+    for (const auto &s : u.src())
+      if (s.dtype().scalar == ScalarType::Index && !fits_int32(s)) wide = true;
+    to = wide ? dtypes::int64 : dtypes::int32;
+  }
+  const DType nt = to.vec(t.lanes);
+  if (u.is_const()) {
+    if (t.is_vector()) return {};
+    return commit(u, nt);
+  }
+  std::vector<UOp> src = u.src();
+  for (std::size_t k = u.op() == Op::WHERE ? 1 : 0; k < src.size(); ++k)
+    if (is_weak(src[k].dtype()) && !src[k].is_invalid() &&
+        !(u.op() == Op::INDEX && k == 0 && detail::buffer_of(src[k])))
+      src[k] = commit(src[k], src[k].dtype().scalar == t.scalar ? to : dtypes::float32);
+  Arg arg = u.arg();
+  if (auto p = std::get_if<ParamArg>(&arg)) p->dtype = nt;
+  if (std::holds_alternative<DType>(arg)) arg = nt;
+  return UOp::make(u.op(), nt, std::move(src), std::move(arg), u.tag());
+}
+
+// Comparison operands at one width (the widest).
+UOp unify_compared(const UOp &u) {
+  bool any_index = false, wide = false;
+  for (const auto &s : u.src())
+    if (s.dtype().scalar == ScalarType::Index) {
+      any_index = true;
+      wide |= !fits_int32(s);
+    }
+  if (!any_index) return {};
+  std::vector<UOp> src = u.src();
+  for (auto &s : src)
+    if (s.dtype().scalar == ScalarType::Index) s = commit(s, wide ? dtypes::int64 : dtypes::int32);
+  return UOp::make(u.op(), u.dtype(), std::move(src), u.arg(), u.tag());
+}
+
+const PatternMatcher &lower_index_rules() {
+  static const PatternMatcher pm(
+      "lower all index dtypes",
+      {
+          rule("weak operands of a typed op -> that dtype",
+               pat_any_src(ops::kBroadcastable).named("u"),
+               [](const Match &m) { return commit_weak_operands(m["u"]); }),
+          rule("compared index operands -> one width", pat_any_src(ops::kComparison).named("u"),
+               [](const Match &m) { return unify_compared(m["u"]); }),
+          rule("STORE of a weak value -> the buffer's dtype", pat_any_src(Op::STORE).named("u"),
+               [](const Match &m) -> UOp {
+                 const UOp &u = m["u"];
+                 if (u.size() < 2 || !is_weak(u.src(1).dtype()) || is_weak(u.src(0).dtype()))
+                   return {};
+                 std::vector<UOp> src = u.src();
+                 src[1] = commit(src[1], u.src(0).dtype());
+                 return u.with_src(std::move(src));
+               }),
+          rule("index -> int32 (int64 beyond its range), weakfloat -> float",
+               pat_any_src(ops::kAll).named("u"),
+               [](const Match &m) { return lower_weak_node(m["u"]); }),
+      });
+  return pm;
+}
+
+const PatternMatcher &cast_fold_rules() {
+  static const PatternMatcher pm(
+      "lowered casts",
+      {
+          rule("CAST(t, x of dtype t) -> x", pat(Op::CAST, {var("x")}).named("c"),
+               [](const Match &m) { return m["x"].dtype() == m["c"].dtype() ? m["x"] : UOp{}; }),
+          rule("CAST(t, const) -> const of t", pat(Op::CAST, {cvar("x")}).named("c"),
+               [](const Match &m) -> UOp {
+                 const UOp &c = m["c"];
+                 if (c.dtype().is_vector() || is_weak(m["x"].dtype())) return {};
+                 if (!is_int(c.dtype()) && !is_float(c.dtype())) return {};
+                 if (is_float(m["x"].dtype()) && !is_float(c.dtype())) return {};
+                 return commit(m["x"], c.dtype());
+               }),
+      });
+  return pm;
+}
+
+const PatternMatcher &cast_float_alu_rules() {
+  static const PatternMatcher pm(
+      "cast float alu operands",
+      {
+          rule("float-only ALU of another dtype -> of a cast operand",
+               pat({Op::SIN, Op::LOG2, Op::EXP2, Op::SQRT, Op::RECIPROCAL}, {var("x")}).named("u"),
+               [](const Match &m) -> UOp {
+                 const UOp &u = m["u"];
+                 if (m["x"].dtype() == u.dtype()) return {};
+                 return u.with_src({UOp::make(Op::CAST, u.dtype(), {m["x"]}, u.dtype())});
+               }),
+      });
+  return pm;
+}
+
+}  // namespace
+
+UOp lower_index_dtypes(const UOp &sink) {
+  auto options = detail::pass("lower all index dtypes");
+  options.extra_pre_order = &lower_index_rules();
+  return graph_rewrite(sink, cast_fold_rules(), options);
+}
+
+UOp cast_float_alu_operands(const UOp &sink) {
+  return graph_rewrite(sink, cast_float_alu_rules(), detail::pass("cast float alu operands"));
+}
+
+}  // namespace wavescope::compiler::lower

@@ -4,6 +4,10 @@
 //    each kernel context of ../shared/data/tinygrad-viz/<workload>/rewrites.pkl, read with
 //    kernel::tinygrad_kernels) lowered and rendered as C source (render_c(lower_for_c(ast)); the
 //    C compiler is not run), in this thread's CPU time (the machine is shared).
+//  * BM_CompileLlvm/...: the same ASTs to gfx1100 LLVM IR text (codegen::render_amdgpu: every
+//    lowering pass, the linearizer and the LLVM IR renderer; LLVM itself is not run), in this
+//    thread's CPU time: the like-for-like figure against tinygrad's AST -> AMDGPU LLVM IR
+//    (full_rewrite_to_sink, linearize, AMDLLVMRenderer), as neither side runs LLVM there.
 //  * BM_CompileElf/...: the same ASTs to a gfx1100 code object (codegen::compile_amdgpu: lowering,
 //    LLVM IR, LLVM's AMDGPU back end in process, ld.lld as a child process), in process CPU time
 //    including the waited-for children (lld).
@@ -74,7 +78,7 @@ bool tinygrad_set() {
   return set;
 }
 
-// tinygrad's median seconds per kernel, keyed "<workload>/<index>": {"c_s", "elf_s"}.
+// tinygrad's median seconds per kernel, keyed "<workload>/<index>": {"c_s", "llvm_s", "elf_s"}.
 const std::optional<nlohmann::json> &tinygrad_compile() {
   static const std::optional<nlohmann::json> figures = []() -> std::optional<nlohmann::json> {
     if (!tinygrad_set()) return std::nullopt;
@@ -144,6 +148,19 @@ void BM_CompileC(benchmark::State &state, UOp ast, std::string key) {
     total += dt;
   }
   report_compile(state, key, "c_s", total / double(state.iterations()));
+}
+
+void BM_CompileLlvm(benchmark::State &state, UOp ast, std::string key) {
+  double total = 0;
+  for (auto _ : state) {
+    const double t0 = wavescope::bench::thread_cpu_seconds();
+    auto k = codegen::render_amdgpu(ast, "gfx1100");
+    benchmark::DoNotOptimize(k.llvm_ir.data());
+    const double dt = wavescope::bench::thread_cpu_seconds() - t0;
+    state.SetIterationTime(dt);
+    total += dt;
+  }
+  report_compile(state, key, "llvm_s", total / double(state.iterations()));
 }
 
 void BM_CompileElf(benchmark::State &state, UOp ast, std::string key) {
@@ -293,6 +310,10 @@ void register_benchmarks() {
       const auto key = fmt::format("{}/{}", w, i);
       const auto label = fmt::format("{}:{}", key, kernel::kernel_name(kernels[i]));
       benchmark::RegisterBenchmark(("BM_CompileC/" + label).c_str(), BM_CompileC, kernels[i], key)
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+      benchmark::RegisterBenchmark(("BM_CompileLlvm/" + label).c_str(), BM_CompileLlvm, kernels[i],
+                                   key)
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
       benchmark::RegisterBenchmark(("BM_CompileElf/" + label).c_str(), BM_CompileElf, kernels[i],

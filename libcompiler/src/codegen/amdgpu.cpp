@@ -162,13 +162,17 @@ std::string ld_lld_path() {
   return "ld.lld-22";
 }
 
-AmdgpuKernel render_amdgpu(const UOp &sink, const std::string &processor) {
+namespace {
+
+void check_target(const std::string &processor) {
   if (!is_amdgpu_target(processor))
     throw Error(ErrorKind::Usage,
                 fmt::format("unknown AMDGPU target '{}' (gfx1100, gfx1201 or gfx950)", processor));
+}
+
+AmdgpuKernel render_lowered(const lower::LoweredKernel &lowered, const std::string &processor) {
   AmdgpuKernel k;
   k.processor = processor;
-  const auto lowered = lower::lower(sink, lower::render_target(processor));
   k.name = lowered.name;
   k.symbol = render::c_identifier(lowered.name);
   k.launch.workgroups = lowered.launch.workgroups;
@@ -180,13 +184,32 @@ AmdgpuKernel render_amdgpu(const UOp &sink, const std::string &processor) {
   return k;
 }
 
+void build(AmdgpuKernel &k, bool assembly) {
+  const std::string origin = fmt::format("{} for {}", k.name, k.processor);
+  if (assembly)
+    k.assembly = emit(k.llvm_ir, k.processor, llvm::CodeGenFileType::AssemblyFile, origin);
+  k.code_object =
+      link(emit(k.llvm_ir, k.processor, llvm::CodeGenFileType::ObjectFile, origin), origin);
+}
+
+}  // namespace
+
+AmdgpuKernel render_amdgpu(const UOp &sink, const std::string &processor) {
+  check_target(processor);
+  return render_lowered(lower::lower(sink, lower::render_target(processor)), processor);
+}
+
 AmdgpuKernel compile_amdgpu(const UOp &sink, const std::string &processor, bool assembly) {
   AmdgpuKernel k = render_amdgpu(sink, processor);
-  const std::string origin = fmt::format("{} for {}", k.name, processor);
-  if (assembly)
-    k.assembly = emit(k.llvm_ir, processor, llvm::CodeGenFileType::AssemblyFile, origin);
-  k.code_object =
-      link(emit(k.llvm_ir, processor, llvm::CodeGenFileType::ObjectFile, origin), origin);
+  build(k, assembly);
+  return k;
+}
+
+AmdgpuKernel compile_lowered(const lower::LoweredKernel &kernel, const std::string &processor,
+                             bool assembly) {
+  check_target(processor);
+  AmdgpuKernel k = render_lowered(kernel, processor);
+  build(k, assembly);
   return k;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "wavescope/compiler/ir/uop.hpp"
+#include "wavescope/compiler/lower/lowering.hpp"
 #include "wavescope/compiler/render/lowering.hpp"
 
 namespace wavescope::compiler::codegen {
@@ -35,6 +36,11 @@ AmdgpuKernel render_amdgpu(const UOp &sink, const std::string &processor);
 // Compiles for `processor` (Error(Usage) for one not in amdgpu_targets()); with `assembly` also
 // LLVM's assembly text. Link failures are Error(BadInput) with lld's output.
 AmdgpuKernel compile_amdgpu(const UOp &sink, const std::string &processor, bool assembly = false);
+
+// Compiles a kernel that is already lowered for `processor` (lower::lower, or a graph built by
+// hand and run through lower::lower_back_half and lower::linearize).
+AmdgpuKernel compile_lowered(const lower::LoweredKernel &kernel, const std::string &processor,
+                             bool assembly = false);
 
 // The ld.lld used: $WAVESCOPE_LD_LLD, else LLVM 22's own (its tools folder), else ld.lld-22.
 std::string ld_lld_path();

@@ -28,6 +28,7 @@
 #include "llvm_module.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
+#include "wavescope/compiler/opt/target.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
 #include "wavescope/compiler/render/linear_program.hpp"
 #include "wavescope/compiler/render/llvm_ir.hpp"
@@ -168,7 +169,7 @@ AmdgpuKernel render_amdgpu(const UOp &sink, const std::string &processor) {
                 fmt::format("unknown AMDGPU target '{}' (gfx1100, gfx1201 or gfx950)", processor));
   AmdgpuKernel k;
   k.processor = processor;
-  const UOp lowered = render::add_gpudims(render::lower_kernel(sink), k.launch);
+  const UOp lowered = render::lower_kernel(sink, opt::target(processor), &k.launch);
   const auto program = render::linearize(lowered);
   k.name = program.name;
   k.symbol = render::c_identifier(program.name);

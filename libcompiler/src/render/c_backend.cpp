@@ -78,6 +78,10 @@ public:
     const auto nodes = toposort(sink);
     for (std::size_t i = 0; i < nodes.size(); ++i) ids_[nodes[i].get()] = i;
     free_ = kernel::open_ranges(nodes);
+    for (const auto &n : nodes)
+      if (n.op() == Op::AFTER)
+        for (std::size_t k = 1; k < n.size(); ++k)
+          if (n.src(k).dtype() == dtypes::void_) after_deps_.insert(n.src(k).get());
   }
 
   std::string render() {
@@ -106,7 +110,8 @@ public:
            "    x1 = (x1 << rot[r % 8]) | (x1 >> (32 - rot[r % 8]));\n    x1 ^= x0;\n"
            "    if (r % 4 == 3) { int i = (r + 1) / 4; x0 += ks[i % 3]; x1 += ks[(i + 1) % 3] + "
            "(unsigned int)i; }\n  }\n  return ((unsigned long long)x1 << 32) | x0;\n}\n";
-    out += fmt::format("void {}({}) {{\n{}}}\n", name_, sig.empty() ? "void" : sig, body_);
+    out +=
+        fmt::format("void {}({}) {{\n{}{}}}\n", name_, sig.empty() ? "void" : sig, decls_, body_);
     std::string call;
     for (std::size_t k = 0; k < params_.size(); ++k)
       call += fmt::format("{}({}{} *)args[{}]", k ? ", " : "", params_[k].written ? "" : "const ",
@@ -145,10 +150,16 @@ private:
   // reduce is computed in the outermost loop where all its ranges are defined).
   void hoist(const UOp &body, int depth) {
     for (const auto &n : toposort(body)) {
-      if (n.op() != Op::REDUCE || lookup(n)) continue;
+      if (lookup(n)) continue;
+      const bool reduce = n.op() == Op::REDUCE, dep = after_deps_.count(n.get()) > 0;
+      if (!reduce && !dep) continue;
       bool ready = true;
       for (auto *r : free_[n.get()]) ready &= open_.count(r) > 0;
-      if (ready) value(n, depth);
+      if (!ready) continue;
+      if (reduce)
+        value(n, depth);
+      else
+        statement(n, depth);
     }
   }
 
@@ -180,20 +191,25 @@ private:
   }
 
   void statement(const UOp &u, int depth) {
+    if (lookup(u)) return;  // rendered already (a dependency of an AFTER)
     switch (u.op()) {
     case Op::GROUP:
       for (const auto &s : u.src()) statement(s, depth);
-      return;
+      break;
     case Op::END: {
       const int inner = open_loops(u, 1, depth, u.src(0));
       statement(u.src(0), inner);
       close_loops(u.size() - 1, inner);
-      return;
+      break;
     }
+    case Op::BARRIER:
+      for (const auto &s : u.src()) statement(s, depth);
+      line(depth, "/* barrier: one thread, nothing to wait for */");
+      break;
     case Op::STORE: {
       const UOp &index = u.src(0);
       if (index.op() != Op::INDEX) throw fail(u, "a STORE's target must be an INDEX");
-      const std::string buf = param_name(index.src(0));
+      const std::string buf = buffer(index.src(0), depth);
       std::string gate;
       UOp idx = index.src(1);
       if (idx.op() == Op::WHERE && idx.src(2).is_invalid()) {
@@ -206,9 +222,34 @@ private:
       const std::string st =
           fmt::format("{}[{}] = ({})({});", buf, i, c_type(index.dtype().base()), v);
       line(depth, gate.empty() ? st : fmt::format("if ({}) {{ {} }}", gate, st));
-      return;
+      break;
     }
-    default: throw fail(u, "is not a statement (GROUP, END or STORE)");
+    default: throw fail(u, "is not a statement (GROUP, END, BARRIER or STORE)");
+    }
+    scopes_.back()[u.get()] = "";
+  }
+
+  // --- the front half's buffers and ordering: REG/LOCAL buffers, AFTER ------------------
+
+  // The C name of what an INDEX addresses: a parameter, a REG/LOCAL buffer (an array declared at
+  // the top of the kernel), or AFTER(buffer, deps...) once its dependencies are rendered.
+  std::string buffer(const UOp &b, int depth) {
+    switch (b.op()) {
+    case Op::PARAM: return param_name(b);
+    case Op::AFTER:
+      for (std::size_t k = 1; k < b.size(); ++k)
+        if (b.src(k).dtype() == dtypes::void_) statement(b.src(k), depth);  // not ranges, ids
+      return buffer(b.src(0), depth);
+    case Op::BUFFER: {
+      if (auto it = arrays_.find(b.get()); it != arrays_.end()) return it->second;
+      auto n = b.size() ? b.src(0).const_value() : std::nullopt;
+      if (!n || !fits_int64(*n) || *n < 1) throw fail(b, "a buffer without a constant size");
+      const std::string name = fmt::format("buf{}", arrays_.size());
+      decls_ += fmt::format("  {} {}[{}];\n", c_type(b.dtype().base()), name, to_string(*n));
+      arrays_.emplace(b.get(), name);
+      return name;
+    }
+    default: throw fail(b, "is not a buffer (PARAM, BUFFER or AFTER)");
     }
   }
 
@@ -237,7 +278,7 @@ private:
     case Op::LOAD: {
       const UOp &index = u.src(0);
       if (index.op() != Op::INDEX) throw fail(u, "a LOAD reads an INDEX");
-      const std::string buf = param_name(index.src(0));
+      const std::string buf = buffer(index.src(0), depth);
       const UOp &idx = index.src(1);
       if (idx.op() == Op::WHERE && idx.src(2).is_invalid()) {
         const std::string g = value(idx.src(0), depth), i = value(idx.src(1), depth);
@@ -348,7 +389,9 @@ private:
 
   UOp sink_;
   std::vector<KernelParam> params_;
-  std::string name_, body_;
+  std::string name_, body_, decls_;
+  std::unordered_map<const UOpNode *, std::string> arrays_;  // REG/LOCAL buffers
+  std::unordered_set<const UOpNode *> after_deps_;           // statements an AFTER waits for
   std::unordered_map<const UOpNode *, std::size_t> ids_;
   std::vector<std::unordered_map<const UOpNode *, std::string>> scopes_;
   kernel::OpenRanges free_;

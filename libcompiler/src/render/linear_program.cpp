@@ -21,6 +21,10 @@ public:
     const auto nodes = toposort(sink);
     for (std::size_t i = 0; i < nodes.size(); ++i) ids_[nodes[i].get()] = i;
     free_ = kernel::open_ranges(nodes);
+    for (const auto &n : nodes)
+      if (n.op() == Op::AFTER)
+        for (std::size_t k = 1; k < n.size(); ++k)
+          if (n.src(k).dtype() == dtypes::void_) after_deps_.insert(n.src(k).get());
   }
 
   LinearProgram run() {
@@ -51,10 +55,35 @@ private:
 
   void hoist(const UOp &body) {
     for (const auto &n : toposort(body)) {
-      if (n.op() != Op::REDUCE || done(n)) continue;
+      if (done(n)) continue;
+      const bool reduce = n.op() == Op::REDUCE, dep = after_deps_.count(n.get()) > 0;
+      if (!reduce && !dep) continue;
       bool ready = true;
       for (auto *r : free_[n.get()]) ready &= open_.count(r) > 0;
-      if (ready) value(n);
+      if (!ready) continue;
+      if (reduce)
+        value(n);
+      else
+        statement(n);
+    }
+  }
+
+  // --- the front half's buffers and ordering: REG/LOCAL buffers, AFTER, BARRIER -----------
+
+  // What an INDEX addresses: a parameter, a REG/LOCAL buffer (a Value step: the renderer
+  // allocates it), or AFTER(buffer, deps...) once its dependencies are statements before.
+  void buffer(const UOp &b) {
+    switch (b.op()) {
+    case Op::PARAM: return;
+    case Op::AFTER:
+      for (std::size_t k = 1; k < b.size(); ++k)
+        if (b.src(k).dtype() == dtypes::void_) statement(b.src(k));  // not ranges, ids
+      return buffer(b.src(0));
+    case Op::BUFFER:
+      if (!allocated_.insert(b.get()).second) return;
+      emit(Kind::Value, b);
+      return;
+    default: throw fail(b, "is not a buffer (PARAM, BUFFER or AFTER)");
     }
   }
 
@@ -83,28 +112,34 @@ private:
   }
 
   void statement(const UOp &u) {
+    if (done(u)) return;  // emitted already (a dependency of an AFTER)
     switch (u.op()) {
     case Op::GROUP:
       for (const auto &s : u.src()) statement(s);
-      return;
+      break;
     case Op::END:
       open_loops(u, 1, u.src(0));
       statement(u.src(0));
       close_loops(u.size() - 1);
-      return;
+      break;
+    case Op::BARRIER:
+      for (const auto &s : u.src()) statement(s);
+      emit(Kind::Value, u);
+      break;
     case Op::STORE: {
       const UOp &index = u.src(0);
       if (index.op() != Op::INDEX || index.size() < 2)
         throw fail(u, "a STORE's target must be an INDEX");
-      if (index.src(0).op() != Op::PARAM) throw fail(u, "a STORE writes a buffer parameter");
+      buffer(index.src(0));
       index_values(index.src(1));
       if (u.size() > 2) value(u.src(2));
       value(u.src(1));
       emit(Kind::Store, u);
-      return;
+      break;
     }
-    default: throw fail(u, "is not a statement (GROUP, END or STORE)");
+    default: throw fail(u, "is not a statement (GROUP, END, BARRIER or STORE)");
     }
+    scopes_.back().insert(u.get());
   }
 
   // A gated index (where(gate, idx, invalid)) needs its gate and its index, a plain one itself.
@@ -126,7 +161,7 @@ private:
     case Op::LOAD: {
       const UOp &index = u.src(0);
       if (index.op() != Op::INDEX || index.size() < 2) throw fail(u, "a LOAD reads an INDEX");
-      if (index.src(0).op() != Op::PARAM) throw fail(u, "a LOAD reads a buffer parameter");
+      buffer(index.src(0));
       index_values(index.src(1));
       break;
     }
@@ -157,6 +192,8 @@ private:
   std::unordered_set<const UOpNode *> open_;
   std::vector<UOp> open_stack_;
   std::vector<LinearStep> steps_;
+  std::unordered_set<const UOpNode *> after_deps_;  // statements an AFTER waits for
+  std::unordered_set<const UOpNode *> allocated_;   // REG/LOCAL buffers emitted
 };
 
 }  // namespace

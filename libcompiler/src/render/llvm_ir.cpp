@@ -188,17 +188,64 @@ private:
     if (it == param_names_.end()) throw fail(u, "a buffer that is not a kernel parameter");
     return it->second;
   }
+  // --- the front half's buffers: REG (alloca) and LOCAL (addrspace(3) on AMDGPU) --------------
+
+  // The buffer an INDEX addresses, through AFTERs.
+  static const UOp &buffer_of(const UOp &b) {
+    return b.op() == Op::AFTER && b.size() > 0 ? buffer_of(b.src(0)) : b;
+  }
+  // The pointer type of a buffer: global parameters, REG (private) or LOCAL (workgroup) memory.
+  std::string ptr_type(const UOp &b) const {
+    const UOp &buf = buffer_of(b);
+    if (buf.op() != Op::BUFFER) return ptr_;
+    auto a = std::get_if<ParamArg>(&buf.arg());
+    if (a && a->addrspace == AddrSpace::Local && t_.amdgpu) return "ptr addrspace(3)";
+    return acc_ptr_;
+  }
+  std::string base_pointer(const UOp &u, const UOp &b) const {
+    const UOp &buf = buffer_of(b);
+    return buf.op() == Op::BUFFER ? get(buf) : param(u, buf);
+  }
+  // A REG or LOCAL buffer: an alloca in the entry block (LOCAL on AMDGPU: a module global).
+  void allocate(const UOp &u) {
+    auto a = std::get_if<ParamArg>(&u.arg());
+    auto n = u.size() ? u.src(0).const_value() : std::nullopt;
+    if (!a || !n || !fits_int64(*n) || *n < 1) throw fail(u, "a buffer without a constant size");
+    const std::string et = mem_ty(u, u.dtype());
+    const std::size_t id = n_++;
+    std::string name;
+    if (a->addrspace == AddrSpace::Local && t_.amdgpu) {
+      name = fmt::format("@local{}", id);
+      decls_.insert(fmt::format("{} = internal unnamed_addr addrspace(3) global [{} x {}] undef, "
+                                "align 16",
+                                name, to_string(*n), et));
+    } else {
+      name = fmt::format("%buf{}", id);
+      allocas_ += fmt::format("  {} = alloca [{} x {}], align 16{}\n", name, to_string(*n), et,
+                              t_.amdgpu ? ", addrspace(5)" : "");
+    }
+    scopes_.front()[u.get()] = name;  // visible everywhere after
+  }
+  void barrier() {
+    if (!t_.amdgpu) return;  // one thread on the CPU: nothing to wait for
+    decls_.insert("declare void @llvm.amdgcn.s.barrier()");
+    ins("fence syncscope(\"workgroup\") release");
+    ins("call void @llvm.amdgcn.s.barrier()");
+    ins("fence syncscope(\"workgroup\") acquire");
+  }
+
   std::string address(const UOp &u, const UOp &index, const UOp &idx) {
     const DType et = index.src(0).dtype().base();
-    return emit(fmt::format("getelementptr inbounds {}, {} {}, {} {}", mem_ty(u, et), ptr_,
-                            param(u, index.src(0)), ty(idx), get(idx)));
+    return emit(fmt::format("getelementptr inbounds {}, {} {}, {} {}", mem_ty(u, et),
+                            ptr_type(index.src(0)), base_pointer(u, index.src(0)), ty(idx),
+                            get(idx)));
   }
   std::string load_at(const UOp &u, const UOp &index, const UOp &idx) {
     const DType et = index.src(0).dtype().base();
     const std::string addr = address(u, index, idx);
     const std::string mt = mem_ty(u, et);
-    std::string v =
-        emit(fmt::format("load {}, {} {}, align {}", mt, ptr_, addr, std::max(1u, byte_size(et))));
+    std::string v = emit(fmt::format("load {}, {} {}, align {}", mt, ptr_type(index.src(0)), addr,
+                                     std::max(1u, byte_size(et))));
     if (et.scalar == ScalarType::Bool) v = emit(fmt::format("icmp ne i8 {}, 0", v));
     return v;
   }
@@ -317,7 +364,7 @@ private:
     }
     const std::string addr = address(u, index, idx);
     if (et.scalar == ScalarType::Bool) v = emit(fmt::format("zext i1 {} to i8", v));
-    ins(fmt::format("store {} {}, {} {}, align {}", mem_ty(u, et), v, ptr_, addr,
+    ins(fmt::format("store {} {}, {} {}, align {}", mem_ty(u, et), v, ptr_type(index.src(0)), addr,
                     std::max(1u, byte_size(et))));
     if (!gate.empty()) {
       ins(fmt::format("br label %st{}.end", id));
@@ -330,6 +377,8 @@ private:
     const DType t = u.dtype();
     switch (op) {
     case Op::CONST: return define(u, const_literal(u, t));
+    case Op::BUFFER: return allocate(u);
+    case Op::BARRIER: return barrier();
     case Op::SPECIAL: {
       if (!t_.amdgpu) throw fail(u, "a GPU index (SPECIAL) on the CPU");
       auto name = std::get_if<std::string>(&u.arg());

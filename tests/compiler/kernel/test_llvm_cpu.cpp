@@ -17,6 +17,7 @@
 #include "wavescope/compiler/kernel/interpreter.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/kernel/sources.hpp"
+#include "wavescope/compiler/opt/kernel_info.hpp"
 #include "wavescope/compiler/render/linear_program.hpp"
 #include "wavescope/compiler/render/llvm_ir.hpp"
 #include "wavescope/compiler/render/lowering.hpp"
@@ -80,23 +81,25 @@ TEST_CASE("LLVM CPU: every tinygrad kernel of every workload computes what the i
 
 TEST_CASE("LLVM CPU: the IR uses opaque pointers, phi loops and an entry point",
           "[compiler][kernel][llvm]") {
-  const std::string ir = render::llvm_ir_for_cpu(builtin_example("matmul")[0]);
+  const UOp k = opt::with_opt_choice(builtin_example("matmul")[0], opt::OptChoice::none());
+  const std::string ir = render::llvm_ir_for_cpu(k);
   CHECK_THAT(ir, Contains("define void @r_16_20_24(ptr noalias %data0, ptr noalias readonly"));
   CHECK_THAT(ir, Contains("define void @wavescope_entry(ptr %args)"));
   CHECK_THAT(ir, Contains(" = phi i64 [ 0, %"));
   CHECK_THAT(ir, Contains("getelementptr inbounds float, ptr %data"));
   CHECK_THAT(ir, Contains("fadd nsz arcp contract afn float"));
   CHECK(ir.find("float*") == std::string::npos);
-  CHECK(count(ir, "alloca float") == 1);  // one accumulator
+  CHECK(count(ir, "alloca [1 x float]") == 1);  // one accumulator, a REG buffer
   // Three loops (two output axes and the reduce), each with a header, footer and exit.
   CHECK(count(ir, ".exit:") == 3);
 }
 
 TEST_CASE("LLVM CPU: softmax's reduces are hoisted out of the column loop in the linear program",
           "[compiler][kernel][llvm]") {
-  const auto program = render::linearize(render::lower_kernel(builtin_example("softmax")[0]));
+  const UOp k = opt::with_opt_choice(builtin_example("softmax")[0], opt::OptChoice::none());
+  const auto program = render::linearize(render::lower_kernel(k));
   using Kind = render::LinearStep::Kind;
-  std::size_t loops = 0, reduces_before_column = 0, depth = 0, max_depth = 0;
+  std::size_t loops = 0, inits_before_column = 0, depth = 0, max_depth = 0;
   bool column_open = false;
   for (const auto &s : program.steps) {
     if (s.kind == Kind::LoopBegin) {
@@ -106,12 +109,15 @@ TEST_CASE("LLVM CPU: softmax's reduces are hoisted out of the column loop in the
         column_open = true;
     }
     if (s.kind == Kind::LoopEnd) --depth;
-    if (s.kind == Kind::ReduceBegin && !column_open) ++reduces_before_column;
+    // An accumulator's init: a store into a REG buffer outside the reduce loop.
+    if (s.kind == Kind::Store && depth == 1 && !column_open &&
+        s.node.src(0).src(0).op() == Op::AFTER)
+      ++inits_before_column;
   }
   CHECK(depth == 0);
   CHECK(max_depth == 2);
-  CHECK(reduces_before_column == 2);  // the max and the sum, once per row
-  CHECK(loops == 4);                  // row, max, sum, column
+  CHECK(inits_before_column == 2);  // the max and the sum, once per row
+  CHECK(loops == 4);                // row, max, sum, column
 }
 
 TEST_CASE("LLVM CPU: what it cannot render or compile is a clear error",

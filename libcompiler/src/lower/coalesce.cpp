@@ -25,6 +25,7 @@ bool vectorizable(DType t) {
 struct Access {
   Int offset;
   UOp node;  // the LOAD or STORE
+  UOp root;  // the index without its constant offset (null for a constant index)
 };
 
 struct GroupKey {
@@ -38,7 +39,6 @@ struct GroupKey {
 // Plans the vector accesses of the graph: which LOAD/STORE becomes what.
 Replacements plan(const UOp &sink, const RenderTarget &target, Op which) {
   std::map<GroupKey, std::vector<Access>> groups;
-  std::vector<UOp> keep;  // the roots, valids and buffers the keys point to
   for (const UOp &u : toposort(sink)) {
     const bool load = which == Op::LOAD && u.op() == Op::LOAD && u.size() == 1;
     const bool store = which == Op::STORE && u.op() == Op::STORE && u.size() == 2;
@@ -60,8 +60,7 @@ Replacements plan(const UOp &sink, const RenderTarget &target, Op which) {
     } else {
       root = idx;
     }
-    keep.insert(keep.end(), {a.src(0), root, valid});
-    groups[{u.op(), a.src(0).get(), root.get(), valid.get()}].push_back({off, u});
+    groups[{u.op(), a.src(0).get(), root.get(), valid.get()}].push_back({off, u, root});
   }
 
   Replacements out;
@@ -72,7 +71,7 @@ Replacements plan(const UOp &sink, const RenderTarget &target, Op which) {
     const UOp &first_index = accesses.front().node.src(0);
     const DType t = first_index.dtype();
     auto [first_idx, valid] = detail::split_gate(first_index.src(1));
-    const UOp root = key.root ? (first_idx.op() == Op::ADD ? first_idx.src(0) : first_idx) : UOp{};
+    const UOp root = accesses.front().root;
     // distinct offsets, each with its accesses
     std::vector<std::pair<Int, std::vector<UOp>>> offsets;
     for (const auto &acc : accesses) {
@@ -114,7 +113,8 @@ Replacements plan(const UOp &sink, const RenderTarget &target, Op which) {
             for (const UOp &n : offsets[i + k].second) out[n.get()] = detail::lane(ld, k);
         } else {
           std::vector<UOp> values;
-          for (unsigned k = 0; k < len; ++k) values.push_back(offsets[i + k].second[0].src(1));
+          for (unsigned k = 0; k < len; ++k)  // in the buffer's element type
+            values.push_back(cast(offsets[i + k].second[0].src(1), t));
           const UOp st =
               UOp::make(Op::STORE, dtypes::void_,
                         {shrink, UOp::make(Op::STACK, shrink.dtype(), std::move(values))});

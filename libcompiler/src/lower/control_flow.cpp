@@ -167,8 +167,9 @@ Edges control_flow_edges(const UOp &sink) {
       const UOpNode *end = v[i];
       if (end->src.size() < 2 || end->src[1].op() != Op::RANGE) continue;
       const UOp &range = end->src[1];
-      if (dep_sets[before[i]].count(range.get()) && before[i] != range.get())
-        throw Error(ErrorKind::Internal, "add control flow: a loop would have to follow itself");
+      // a loop cannot follow what depends on it (tinygrad asserts here; we keep the order the
+      // graph already has)
+      if (before[i] == range.get() || in_graph(nodes.at(before[i]), range)) continue;
       edges.emplace(range.get(), nodes.at(before[i]));
     }
   }

@@ -1,6 +1,7 @@
 // Stage 22: move gates from index; stage 23: final rewrite (passes.hpp).
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "lower_util.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
@@ -73,10 +74,44 @@ UOp split_end(const UOp &e) {
   return body;
 }
 
+// A RANGE closed by several ENDs (a GPU target's LOCAL range run as a loop: the local stores'
+// loop and the loop that reads them back) gets a clone, with a new axis id, for every END but
+// the last: each RANGE is then closed by one END, as the linearizer needs.
+UOp clone_shared_ranges(const UOp &sink) {
+  std::unordered_map<const UOpNode *, std::vector<UOp>> ends;
+  std::int64_t next_axis = 0;
+  for (const UOp &u : toposort(sink)) {
+    if (auto ra = std::get_if<RangeArg>(&u.arg()); ra && u.op() == Op::RANGE)
+      next_axis = std::max(next_axis, ra->axis + 1);
+    if (u.op() == Op::END)
+      for (std::size_t k = 1; k < u.size(); ++k)
+        if (u.src(k).op() == Op::RANGE) ends[u.src(k).get()].push_back(u);
+  }
+  std::unordered_map<UOp, UOp> replace;
+  for (auto &[range, list] : ends) {
+    if (list.size() < 2) continue;
+    const UOp r = list.front().src(1).get() == range
+                      ? list.front().src(1)
+                      : *std::find_if(list.front().src().begin(), list.front().src().end(),
+                                      [&](const UOp &s) { return s.get() == range; });
+    for (std::size_t i = 0; i + 1 < list.size(); ++i) {
+      auto ra = std::get<RangeArg>(r.arg());
+      ra.axis = next_axis++;
+      const UOp clone = UOp::make(Op::RANGE, r.dtype(), r.src(), ra, r.tag());
+      replace[list[i]] = substitute(list[i], {{r, clone}});
+    }
+  }
+  if (replace.empty()) return {};
+  return substitute(sink, replace);
+}
+
 const PatternMatcher &final_rules() {
   static const PatternMatcher pm(
       "final rewrite",
       {
+          rule("a RANGE closed by several ENDs -> a clone per END",
+               pat_any_src(Op::SINK).named("s"),
+               [](const Match &m) { return clone_shared_ranges(m["s"]); }),
           rule("END of several RANGEs -> nested ENDs of one each", pat_any_src(Op::END).named("e"),
                [](const Match &m) { return split_end(m["e"]); }),
           rule("where(c, x, invalid) -> where(c, x, 0)", where(var("c"), var("x"), invalid_pat()),

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "lower_util.hpp"
+#include "wavescope/compiler/ir/graph.hpp"
 #include "wavescope/compiler/lower/passes.hpp"
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
 #include "wavescope/compiler/rewrite/pattern_matcher.hpp"
@@ -58,58 +59,53 @@ UOp commit_weak_operands(const UOp &u) {
   return changed ? UOp::make(u.op(), u.dtype(), std::move(src), u.arg(), u.tag()) : UOp{};
 }
 
-// An index node at int32, or int64 when its value range or an index operand's does not fit; a
-// weak float at float32. Index operands are cast to the node's width.
-UOp lower_weak_node(const UOp &u) {
+DType width_of(const UOp &u) { return fits_int32(u) ? dtypes::int32 : dtypes::int64; }
+
+// A weak leaf or conversion at a concrete dtype: an index constant, variable or cast at int32
+// (int64 when its values do not fit), a weak float at float32.
+UOp lower_weak_leaf(const UOp &u) {
   const DType t = u.dtype();
-  if (!is_weak(t) || t.is_pointer() || u.is_invalid()) return {};
-  DType to = dtypes::float32;
-  if (t.scalar == ScalarType::Index) {
-    bool wide = !fits_int32(u);
-    for (const auto &s : u.src())
-      if (s.dtype().scalar == ScalarType::Index && !fits_int32(s)) wide = true;
-    to = wide ? dtypes::int64 : dtypes::int32;
+  if (!is_weak(t) || t.is_pointer() || u.is_invalid() || t.is_vector()) return {};
+  const DType to = t.scalar == ScalarType::Index ? width_of(u) : dtypes::float32;
+  if (u.is_const()) return commit(u, to);
+  if (u.op() == Op::PARAM || u.op() == Op::BUFFER) {
+    auto p = std::get<ParamArg>(u.arg());
+    p.dtype = to;
+    return UOp::make(u.op(), to, u.src(), p, u.tag());
   }
-  const DType nt = to.vec(t.lanes);
-  if (u.is_const()) {
-    if (t.is_vector()) return {};
-    return commit(u, nt);
-  }
+  if (u.op() == Op::CAST || u.op() == Op::BITCAST)
+    return UOp::make(u.op(), to, u.src(), to, u.tag());
+  return {};
+}
+
+// An int32 node of index math whose value (as unbounded index math) leaves int32: computed in
+// int64. Only signed results are widened; unsigned math wraps by design (tinygrad's THREEFRY).
+UOp widen_overflow(const UOp &u) {
+  if (u.dtype() != dtypes::int32 || ops::kComparison.contains(u.op())) return {};
+  // index math: an int32 computed from memory is the kernel's own (wrapping) int32 math
+  if (graph_has_op(u, Op::LOAD)) return {};
+  bool any_int32 = false;
+  for (const auto &s : u.src()) any_int32 |= s.dtype() == dtypes::int32;
+  if (!any_int32) return {};
+  std::vector<UOp> as_index;
+  for (const auto &s : u.src())
+    as_index.push_back(
+        s.dtype() == dtypes::int32 ? UOp::make(Op::CAST, dtypes::index, {s}, dtypes::index) : s);
+  const UOp math = UOp::make(u.op(), dtypes::index, as_index, u.arg());
+  if (fits_int32(math)) return {};
   std::vector<UOp> src = u.src();
   for (std::size_t k = u.op() == Op::WHERE ? 1 : 0; k < src.size(); ++k)
-    if (is_weak(src[k].dtype()) && !src[k].is_invalid() &&
-        !(u.op() == Op::INDEX && k == 0 && detail::buffer_of(src[k])))
-      src[k] = commit(src[k], src[k].dtype().scalar == t.scalar ? to : dtypes::float32);
-  Arg arg = u.arg();
-  if (auto p = std::get_if<ParamArg>(&arg)) p->dtype = nt;
-  if (std::holds_alternative<DType>(arg)) arg = nt;
-  return UOp::make(u.op(), nt, std::move(src), std::move(arg), u.tag());
+    if (src[k].dtype() == dtypes::int32) src[k] = commit(src[k], dtypes::int64);
+  return UOp::make(u.op(), dtypes::int64, std::move(src), u.arg(), u.tag());
 }
 
-// Comparison operands at one width (the widest).
-UOp unify_compared(const UOp &u) {
-  bool any_index = false, wide = false;
-  for (const auto &s : u.src())
-    if (s.dtype().scalar == ScalarType::Index) {
-      any_index = true;
-      wide |= !fits_int32(s);
-    }
-  if (!any_index) return {};
-  std::vector<UOp> src = u.src();
-  for (auto &s : src)
-    if (s.dtype().scalar == ScalarType::Index) s = commit(s, wide ? dtypes::int64 : dtypes::int32);
-  return UOp::make(u.op(), u.dtype(), std::move(src), u.arg(), u.tag());
-}
-
-const PatternMatcher &lower_index_rules() {
+const PatternMatcher &commit_weak_rules() {
   static const PatternMatcher pm(
-      "lower all index dtypes",
+      "commit weak operands",
       {
           rule("weak operands of a typed op -> that dtype",
                pat_any_src(ops::kBroadcastable).named("u"),
                [](const Match &m) { return commit_weak_operands(m["u"]); }),
-          rule("compared index operands -> one width", pat_any_src(ops::kComparison).named("u"),
-               [](const Match &m) { return unify_compared(m["u"]); }),
           rule("STORE of a weak value -> the buffer's dtype", pat_any_src(Op::STORE).named("u"),
                [](const Match &m) -> UOp {
                  const UOp &u = m["u"];
@@ -119,9 +115,21 @@ const PatternMatcher &lower_index_rules() {
                  src[1] = commit(src[1], u.src(0).dtype());
                  return u.with_src(std::move(src));
                }),
-          rule("index -> int32 (int64 beyond its range), weakfloat -> float",
-               pat_any_src(ops::kAll).named("u"),
-               [](const Match &m) { return lower_weak_node(m["u"]); }),
+      });
+  return pm;
+}
+
+// Post-order: leaves and casts get their width; the nodes above re-derive theirs from their
+// operands (promotion), and a node whose values leave int32 is widened.
+const PatternMatcher &lower_index_rules() {
+  static const PatternMatcher pm(
+      "lower all index dtypes",
+      {
+          rule("index constant/variable/cast -> int32 (int64 beyond), weakfloat -> float",
+               pat_any_src({Op::CONST, Op::PARAM, Op::BUFFER, Op::CAST, Op::BITCAST}).named("u"),
+               [](const Match &m) { return lower_weak_leaf(m["u"]); }),
+          rule("int32 index math beyond int32 -> int64", pat_any_src(ops::kAlu).named("u"),
+               [](const Match &m) { return widen_overflow(m["u"]); }),
       });
   return pm;
 }
@@ -162,9 +170,9 @@ const PatternMatcher &cast_float_alu_rules() {
 }  // namespace
 
 UOp lower_index_dtypes(const UOp &sink) {
-  auto options = detail::pass("lower all index dtypes");
-  options.extra_pre_order = &lower_index_rules();
-  return graph_rewrite(sink, cast_fold_rules(), options);
+  UOp g = graph_rewrite(sink, commit_weak_rules(), detail::pass("commit weak operands"));
+  g = graph_rewrite(g, lower_index_rules(), detail::pass("lower all index dtypes"));
+  return graph_rewrite(g, cast_fold_rules(), detail::pass("fold lowered casts"));
 }
 
 UOp cast_float_alu_operands(const UOp &sink) {

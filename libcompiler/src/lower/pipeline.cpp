@@ -10,6 +10,10 @@
 #include "wavescope/compiler/lower/linearize.hpp"
 #include "wavescope/compiler/lower/lowering.hpp"
 #include "wavescope/compiler/lower/passes.hpp"
+#include "wavescope/compiler/opt/front_half.hpp"
+#include "wavescope/compiler/opt/range_passes.hpp"
+#include "wavescope/compiler/opt/scheduler.hpp"
+#include "wavescope/compiler/opt/target.hpp"
 #include "wavescope/compiler/render/lowering.hpp"
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
 #include "wavescope/compiler/symbolic/simplify.hpp"
@@ -17,17 +21,16 @@
 namespace wavescope::compiler::lower {
 namespace {
 
-// Stages 5-12 as far as this branch has them: initial symbolic, scalar reduces to accumulators,
-// loops to workgroup/work-item ids on GPU targets.
-UOp front_half(const UOp &ast, const RenderTarget &target) {
+// Stages 4-12 (opt/front_half.hpp) without its "scalarize": the back half devectorizes.
+UOp front_half(const UOp &ast, const opt::Target &front) {
   kernel::validate_kernel(ast);
-  UOp g = rewrite::graph_rewrite(ast, symbolic::sym(), detail::pass("initial symbolic"));
-  g = remove_reduces(g);
-  if (target.is_gpu()) {
-    render::LaunchDims dims;
-    g = render::add_gpudims(g, dims);
-  }
-  return g;
+  UOp g = opt::apply_opts(opt::prepare_ranges(ast), front);
+  g = opt::postopt_symbolic(g);
+  g = opt::expander(g);
+  g = opt::remove_reduces(g);
+  g = opt::add_local_buffers(g);
+  render::LaunchDims dims;
+  return opt::add_gpudims(g, front, dims);
 }
 
 }  // namespace
@@ -49,8 +52,12 @@ UOp lower_back_half(const UOp &sink, const RenderTarget &target) {
   return number_params(g);
 }
 
+UOp lower_to_sink(const UOp &ast, const RenderTarget &target, const opt::Target &front) {
+  return lower_back_half(front_half(ast, front), target);
+}
+
 UOp lower_to_sink(const UOp &ast, const RenderTarget &target) {
-  return lower_back_half(front_half(ast, target), target);
+  return lower_to_sink(ast, target, opt::target(target.name));
 }
 
 Launch launch_of(const UOp &lowered) {
@@ -72,10 +79,14 @@ Launch launch_of(const UOp &lowered) {
 }
 
 LoweredKernel lower(const UOp &ast, const RenderTarget &target) {
+  return lower(ast, target, opt::target(target.name));
+}
+
+LoweredKernel lower(const UOp &ast, const RenderTarget &target, const opt::Target &front) {
   LoweredKernel k;
-  k.name = kernel::kernel_name(ast);
   k.buffers = kernel::kernel_params(ast);
-  k.sink = lower_to_sink(ast, target);
+  k.sink = lower_to_sink(ast, target, front);
+  k.name = kernel::kernel_name(k.sink);  // the optimizer names the kernel by its axes
   k.program = linearize(k.sink);
   k.launch = launch_of(k.sink);
   for (const UOp &u : k.program) {

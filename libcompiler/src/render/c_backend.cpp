@@ -235,7 +235,14 @@ private:
     }
     case Op::STORE:
       if (u.size() > 2) throw fail(u, "a gated STORE (the linearizer makes it IF/STORE/ENDIF)");
-      line(fmt::format("{} = {};", deref(u.src(0), u.src(1).dtype()), get(u.src(1))));
+      {
+        // in the buffer's element type (a scalar value of another type converts as C does)
+        const DType to = u.src(0).dtype();
+        if (to.is_vector() && to != u.src(1).dtype())
+          throw fail(u, fmt::format("a {} value stored as {}", to_string(u.src(1).dtype()),
+                                    to_string(to)));
+        line(fmt::format("{} = {};", deref(u.src(0), to), get(u.src(1))));
+      }
       return;
     case Op::STACK: {
       std::string e;

@@ -389,7 +389,10 @@ private:
   void store(const UOp &u) {
     if (u.size() > 2) throw fail(u, "a gated STORE (the linearizer makes it IF/STORE/ENDIF)");
     const UOp &addr = u.src(0);
-    const DType t = u.src(1).dtype();
+    const DType t = addr.dtype();  // the buffer's element type (the value converts to it)
+    if (t.is_vector() && t != u.src(1).dtype())
+      throw fail(u,
+                 fmt::format("a {} value stored as {}", to_string(u.src(1).dtype()), to_string(t)));
     std::string v = operand(u.src(1), t);
     if (t.scalar == ScalarType::Bool)
       v = emit(fmt::format("zext {} {} to {}", ty(u.src(1)), v, mem_ty(u, t)));
@@ -443,9 +446,7 @@ private:
     if (ft == tt && is_float(from) == is_float(to)) return v;
     const bool from_unsigned = is_bool(from) || is_unsigned(from);
     if (is_float(from) && is_float(to))
-      return emit(fmt::format("{} {} {} to {}",
-                              bit_width(to.scalar) > bit_width(from.scalar) ? "fpext" : "fptrunc",
-                              ft, v, tt));
+      return emit(fmt::format("{} {} {} to {}", tt == "double" ? "fpext" : "fptrunc", ft, v, tt));
     if (is_float(from))
       return emit(fmt::format("{} {} {} to {}", is_unsigned(to) ? "fptoui" : "fptosi", ft, v, tt));
     if (is_float(to))

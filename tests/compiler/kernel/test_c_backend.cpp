@@ -13,6 +13,7 @@
 #include "wavescope/compiler/kernel/interpreter.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/kernel/sources.hpp"
+#include "wavescope/compiler/opt/kernel_info.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 
@@ -40,7 +41,8 @@ TEST_CASE("C backend: every built-in example computes what the interpreter compu
         const auto c = run_both(k, seed);
         CHECK(c.ok);
         CHECK(c.mismatches == 0);
-        CHECK(c.max_rel_err < 1e-5);
+        // The heuristic's unrolled sums add in another order than the interpreter.
+        CHECK(c.max_rel_err < 1e-4);
       }
       for (const auto &p : kernel_params(k))
         if (p.written) elements += static_cast<std::size_t>(p.size);
@@ -78,7 +80,7 @@ TEST_CASE("C backend: the lowering is recorded pass by pass in the rewrite trace
     rewrite::TraceSession session(trace);
     for (const auto &k : builtin_example("matmul")) {
       rewrite::TraceGroup group(kernel_name(k));
-      render::lower_for_c(k);
+      render::lower_for_c(opt::with_opt_choice(k, opt::OptChoice::none()));
     }
   }
   REQUIRE(trace.groups().size() == 2);
@@ -96,14 +98,38 @@ TEST_CASE("C backend: the lowering is recorded pass by pass in the rewrite trace
     }
     CHECK(trace.replay(rw).back() == trace.rebuild(*rw.output));
   }
-  CHECK(names == std::vector<std::string>{
-                     "initial symbolic", "remove reduces", "expand broadcast / add loads",
-                     "devectorize", "early symbolic", "memory coalescing", "memory coalescing",
-                     "extra symbolic", "lower all index dtypes", "final symbolic",
-                     "cast float alu operands", "early decompositions", "late decompositions",
-                     "move gates from index", "final rewrite", "add implicit barriers",
-                     "add control flow", "number params"});
-  CHECK(load_steps == 2);  // the product of two reads, the sum of the accumulator and it
+  // The front half (check_merge_0_1 is nested in simplify ranges: merging the two output loops
+  // would add a division, so it is not done), then the back half to the linearizer's form.
+  CHECK(names == std::vector<std::string>{"split ranges",
+                                          "initial symbolic",
+                                          "simplify ranges",
+                                          "check_merge_0_1",
+                                          "flatten range",
+                                          "postopt symbolic",
+                                          "expander",
+                                          "expander: drop tags",
+                                          "remove reduces",
+                                          "add local buffers",
+                                          "add gpudims",
+                                          "expand broadcast / add loads",
+                                          "devectorize",
+                                          "early symbolic",
+                                          "memory coalescing",
+                                          "memory coalescing",
+                                          "extra symbolic",
+                                          "commit weak operands",
+                                          "lower all index dtypes",
+                                          "fold lowered casts",
+                                          "final symbolic",
+                                          "cast float alu operands",
+                                          "early decompositions",
+                                          "late decompositions",
+                                          "move gates from index",
+                                          "final rewrite",
+                                          "add implicit barriers",
+                                          "add control flow",
+                                          "number params"});
+  CHECK(load_steps >= 1);
   CHECK(steps >= 10);
   // The JSON the app's rewrite browser opens reads back with the same records.
   const auto back = rewrite::RewriteTrace::read_json(trace.to_json());
@@ -156,14 +182,19 @@ TEST_CASE("C backend: what it cannot render or compile is a clear error", "[comp
 
 TEST_CASE("C backend: a reduce is computed in the outermost loop that defines its ranges",
           "[compiler][kernel][c]") {
-  // softmax's max and sum depend on the row only: both loops come before the column loop.
-  const std::string c = render::render_c(render::lower_for_c(builtin_example("softmax")[0]));
+  // softmax's max and sum depend on the row only: both accumulators are set and both reduce
+  // loops run before the column loop.
+  const UOp k = opt::with_opt_choice(builtin_example("softmax")[0], opt::OptChoice::none());
+  const std::string c = render::render_c(render::lower_for_c(k));
   INFO(c);
   const auto column = c.find("for (int Lidx1 ");
   REQUIRE(column != std::string::npos);
-  const auto max_init = c.find("(*(buf1+0)) = -__builtin_inff();");
-  const auto sum_init = c.find("(*(buf0+0)) = 0x0p+0f;");
-  CHECK(max_init < column);
+  const auto max_init = c.find("+0)) = -__builtin_inff();");
+  const auto sum_init = c.find("+0)) = 0x0p+0f;");
+  REQUIRE(max_init != std::string::npos);
+  REQUIRE(sum_init != std::string::npos);
+  CHECK(max_init < sum_init);
   CHECK(sum_init < column);
+  CHECK(c.find("= -__builtin_inff();", column) == std::string::npos);
   CHECK(c.find("for (int Ridx", column) == std::string::npos);
 }

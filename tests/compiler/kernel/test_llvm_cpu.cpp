@@ -19,6 +19,7 @@
 #include "wavescope/compiler/kernel/sources.hpp"
 #include "wavescope/compiler/lower/linearize.hpp"
 #include "wavescope/compiler/lower/lowering.hpp"
+#include "wavescope/compiler/opt/kernel_info.hpp"
 #include "wavescope/compiler/render/llvm_ir.hpp"
 #include "wavescope/compiler/render/lowering.hpp"
 
@@ -81,7 +82,8 @@ TEST_CASE("LLVM CPU: every tinygrad kernel of every workload computes what the i
 
 TEST_CASE("LLVM CPU: the IR uses opaque pointers, phi loops and an entry point",
           "[compiler][kernel][llvm]") {
-  const std::string ir = render::llvm_ir_for_cpu(builtin_example("matmul")[0]);
+  const UOp k = opt::with_opt_choice(builtin_example("matmul")[0], opt::OptChoice::none());
+  const std::string ir = render::llvm_ir_for_cpu(k);
   CHECK_THAT(ir, Contains("define void @r_16_20_24(ptr noalias align 16 %data0, ptr noalias "
                           "align 16 readonly"));
   CHECK_THAT(ir, Contains("define void @wavescope_entry(ptr %args)"));
@@ -96,7 +98,8 @@ TEST_CASE("LLVM CPU: the IR uses opaque pointers, phi loops and an entry point",
 
 TEST_CASE("LLVM CPU: softmax's reduces run once per row, before the column loop",
           "[compiler][kernel][llvm]") {
-  const auto lowered = lower::lower(builtin_example("softmax")[0], lower::render_target("cpu"));
+  const UOp k = opt::with_opt_choice(builtin_example("softmax")[0], opt::OptChoice::none());
+  const auto lowered = lower::lower(k, lower::render_target("cpu"));
   std::size_t loops = 0, depth = 0, max_depth = 0, acc_inits_before_column = 0;
   bool column_open = false;
   for (const UOp &u : lowered.program) {

@@ -25,6 +25,7 @@
 #include "wavescope/compiler/lower/linearize.hpp"
 #include "wavescope/compiler/lower/lowering.hpp"
 #include "wavescope/compiler/lower/passes.hpp"
+#include "wavescope/compiler/opt/kernel_info.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
 #include "wavescope/compiler/render/llvm_ir.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
@@ -158,7 +159,8 @@ TEST_CASE("linearizer: a gated store becomes IF / STORE / ENDIF", "[compiler][lo
   const UOp st = UOp::make(
       Op::STORE, dtypes::void_,
       {UOp::make(Op::INDEX, dtypes::float32, {out, where(lt(i, 5), i, invalid())}), value});
-  const UOp ast = sink_of({UOp::make(Op::END, dtypes::void_, {st, i})}, "gated");
+  const UOp ast = opt::with_opt_choice(
+      sink_of({UOp::make(Op::END, dtypes::void_, {st, i})}, "gated"), opt::OptChoice::none());
   validate_kernel(ast);
   const auto c = render::lower_for_c(ast);
   const auto cpu = lower::lower(ast, lower::render_target("cpu"));
@@ -337,7 +339,8 @@ TEST_CASE("back half: index math is int32, int64 where a value does not fit", "[
     const UOp out = b.buffer(dtypes::float32, n);
     const UOp i = b.range(n);
     b.store(out, i, b.f(1.0), {i});
-    const auto sink = lower::lower_to_sink(b.finish(), lower::render_target("c"));
+    const auto sink = lower::lower_to_sink(opt::with_opt_choice(b.finish(), opt::OptChoice::none()),
+                                           lower::render_target("c"));
     std::size_t ranges = 0;
     for (const UOp &u : toposort(sink)) {
       CHECK_FALSE(is_weak(u.dtype()));

@@ -1,7 +1,8 @@
 #pragma once
-// A kernel AST lowered for one target, all the way: the front half (initial symbolic, remove
-// reduces, add gpudims on GPU targets), the back half (passes.hpp: stages 13-27) and the §7
-// linearizer. Every pass is recorded in the active RewriteTrace.
+// A kernel AST lowered for one target, all the way: the front half (opt/front_half.hpp: stages
+// 4-12, the optimizer with the KernelInfo's opts or the heuristic, remove reduces, local buffers,
+// gpudims on GPU targets), the back half (passes.hpp: stages 13-27) and the §7 linearizer.
+// Every pass is recorded in the active RewriteTrace.
 
 #include <array>
 #include <cstdint>
@@ -11,6 +12,10 @@
 #include "wavescope/compiler/ir/uop.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/lower/target.hpp"
+
+namespace wavescope::compiler::opt {
+struct Target;
+}
 
 namespace wavescope::compiler::lower {
 
@@ -43,9 +48,13 @@ struct LoweredKernel {
 // Throws Error(BadInput) for a graph that is not a kernel (validate_kernel's message) and for
 // a node a pass cannot lower, naming it.
 LoweredKernel lower(const UOp &ast, const RenderTarget &target);
+// The same with the front half's view of the target given (e.g. a GPU's opts run as loops on the
+// host: opt::Target gfx1100 without its grid, rendered for "c").
+LoweredKernel lower(const UOp &ast, const RenderTarget &target, const opt::Target &front);
 
 // The lowered graph only (no linearizing), for `wavectl compile --emit ast --trace`.
 UOp lower_to_sink(const UOp &ast, const RenderTarget &target);
+UOp lower_to_sink(const UOp &ast, const RenderTarget &target, const opt::Target &front);
 
 // The launch from the SPECIALs of a lowered graph.
 Launch launch_of(const UOp &lowered);

@@ -14,6 +14,7 @@
 //   16 "extra symbolic"
 //   17 "lower all index dtypes"        every index node int32, or int64 where its value range or
 //                                      an operand's does not fit; weak constants committed
+//                                      (pre-order), then "fold lowered casts"
 //   18 "final symbolic", "cast float alu operands"
 //   19 "early decompositions"          x//2^k -> x>>k, x%2^k -> x&(2^k-1), other floor forms ->
 //                                      truncating CDIV/CMOD (+ sign fix-up unless provably
@@ -50,11 +51,5 @@ UOp number_params(const UOp &sink);
 
 // Stages 13-27 in order (with the symbolic passes between them).
 UOp lower_back_half(const UOp &sink, const RenderTarget &target);
-
-// Stage 10 for scalar reduces, until the front half's "remove reduces" takes over: REDUCE(x,
-// r...) becomes a one-element REG accumulator (identity stored before the loops, acc = acc op x
-// inside END(..., r...), read after them). A RANGE shared by several reduces is cloned so that
-// each RANGE is closed by one END.
-UOp remove_reduces(const UOp &sink);
 
 }  // namespace wavescope::compiler::lower

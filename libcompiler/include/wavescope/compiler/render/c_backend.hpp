@@ -28,13 +28,17 @@ UOp lower_for_c(const UOp &sink);
 // for an op or dtype the C renderer does not support, naming it.
 std::string render_c(const UOp &lowered);
 
+// The C compiler CKernel runs: $CC, else clang when it is on PATH (as tinygrad's CPU device
+// uses), else cc. Flags: -std=c11 -O2 -march=native (the kernels run on this host).
+std::string host_c_compiler();
+
 // A C identifier for a kernel name (letters, digits, underscores).
 std::string c_identifier(const std::string &name);
 
 // A compiled and loaded kernel.
 class CKernel {
 public:
-  // Compiles `source` with the system C compiler; compiler errors become Error(BadInput) with its
+  // Compiles `source` with host_c_compiler(); compiler errors become Error(BadInput) with its
   // output.
   static CKernel compile(const std::string &source, const std::vector<kernel::KernelParam> &params);
   CKernel(CKernel &&) noexcept;

@@ -6,6 +6,7 @@
 #include "lanes.hpp"
 #include "wavescope/compiler/opt/front_half.hpp"
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
+#include "wavescope/compiler/symbolic/simplify.hpp"
 
 namespace wavescope::compiler::opt {
 namespace {
@@ -64,7 +65,7 @@ UOp split_store(const UOp &st) {
 }  // namespace
 
 UOp scalarize(const UOp &sink) {
-  static const PatternMatcher pm(
+  static const PatternMatcher rules(
       "scalarize",
       {
           rule("lane k of a vector -> lane k of its operands (STACK: its element)",
@@ -72,6 +73,9 @@ UOp scalarize(const UOp &sink) {
           rule("vector STORE -> GROUP of one STORE per lane", pat_any_src(Op::STORE).named("s"),
                [](const Match &m) { return split_store(m["s"]); }),
       });
+  // With sym: each lane's index math and gates simplify with the lane's constants (an interior
+  // lane of a padded read loses its gate).
+  static const PatternMatcher pm = rules + symbolic::sym();
   RewriteOptions o;
   o.name = "scalarize";
   return graph_rewrite(sink, pm, o);

@@ -39,7 +39,23 @@ std::string read_file(const std::filesystem::path &p) {
   return ss.str();
 }
 
+bool on_path(const std::string &program) {
+  const char *path = std::getenv("PATH");
+  if (!path) return false;
+  std::stringstream dirs(path);
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (!dir.empty() && access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
 }  // namespace
+
+std::string host_c_compiler() {
+  const char *cc = std::getenv("CC");
+  if (cc && *cc) return cc;
+  static const std::string found = on_path("clang") ? "clang" : "cc";
+  return found;
+}
 
 struct CKernel::Impl {
   std::filesystem::path dir;
@@ -69,17 +85,16 @@ CKernel CKernel::compile(const std::string &source, const std::vector<KernelPara
     std::ofstream out(src);
     out << source;
   }
-  const char *cc_env = std::getenv("CC");
-  const std::string cc = cc_env && *cc_env ? cc_env : "cc";
+  const std::string cc = host_c_compiler();
   const pid_t pid = fork();
   if (pid < 0) throw Error(ErrorKind::Internal, "fork failed");
   if (pid == 0) {
     std::FILE *f = std::freopen(log.c_str(), "w", stderr);
     (void)f;
     dup2(2, 1);
-    execlp(cc.c_str(), cc.c_str(), "-std=c11", "-O2", "-fPIC", "-shared", "-ffp-contract=off",
-           "-fno-strict-aliasing", "-fno-math-errno", "-Wall", "-o", so.c_str(), src.c_str(), "-lm",
-           static_cast<char *>(nullptr));
+    execlp(cc.c_str(), cc.c_str(), "-std=c11", "-O2", "-march=native", "-fPIC", "-shared",
+           "-ffp-contract=off", "-fno-strict-aliasing", "-fno-math-errno", "-Wall", "-o",
+           so.c_str(), src.c_str(), "-lm", static_cast<char *>(nullptr));
     std::perror("exec");
     _exit(127);
   }

@@ -127,6 +127,39 @@ TEST_CASE("heuristic: tinygrad's CPU kernels get the names tinygrad gave them",
   CHECK(opts["E_2"] == "UPCAST:0:0");
 }
 
+TEST_CASE("heuristic: tinygrad's kernels on gfx1100 get tinygrad's GPU names and opts",
+          "[compiler][opt][tinygrad]") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "tinygrad-viz");
+  // What tinygrad a9069c177a's full_rewrite_to_sink with AMDLLVMRenderer(gfx1100) gives for the
+  // same ASTs (GROUPTOP 16 for small outputs, LOCAL 32 on axis 0, ...).
+  const std::vector<std::pair<std::string, std::string>> want{
+      {"E_2", "UPCAST:0:0"},
+      {"E_16_32_2", "UPCAST:0:0,LOCAL:0:32"},
+      {"E_8_32_4", "UPCAST:0:4,LOCAL:0:32"},
+      {"E_2", "UPCAST:0:0"},
+      {"E_64_32_2", "UPCAST:0:0,LOCAL:0:32"},
+      {"E_2", "UPCAST:0:0"},
+      {"E_2", "LOCAL:0:2"},
+      {"r_64_16_64_4", "GROUPTOP:1:16"},
+      {"E_2", "UPCAST:0:0"},
+      {"E_64_32_2", "UPCAST:0:0,LOCAL:0:32"},
+      {"r_32_16_8", "GROUPTOP:0:16"},
+      {"r_32_16_8", "GROUPTOP:0:16"},
+      {"E_4_2_8_16_4", "UPCAST:1:4,LOCAL:0:8,LOCAL:1:16"}};
+  std::size_t i = 0;
+  for (const char *w : {"elementwise", "matmul_relu_sum", "softmax"})
+    for (const auto &k : kernel::tinygrad_kernels(root / w / "rewrites.pkl")) {
+      REQUIRE(i < want.size());
+      INFO(w << " " << kernel::kernel_name(k));
+      const UOp optimized =
+          optimize(k.with_arg(kernel::kernel_info("test")), opt::target("gfx1100"));
+      CHECK(kernel::kernel_name(optimized) == want[i].first);
+      CHECK(opts_of(optimized) == want[i].second);
+      ++i;
+    }
+  CHECK(i == want.size());
+}
+
 TEST_CASE("scheduler: an opt that does not apply is a clear error naming it, the axis and why",
           "[compiler][opt]") {
   const UOp k = prepare_ranges(row_sum());

@@ -32,10 +32,11 @@ struct RunArgs {
   std::uint64_t seed = 1;
   bool check = false;
   std::string save;  // folder: one <index>_<name> subfolder per kernel (codegen/run_bundle.hpp)
+  OptFlags opt;
 };
 
 void run(const RunArgs &args, const CliContext &context) {
-  const auto kernels = kernel::load_kernels(args.source, args.kernel);
+  const auto kernels = with_opt_flags(kernel::load_kernels(args.source, args.kernel), args.opt);
   std::size_t failed = 0;
   for (const auto &k : kernels) {
     const auto compiled = codegen::compile_for_host(k, args.target);
@@ -81,7 +82,8 @@ void register_run_command(CLI::App &app, CliContext &context) {
   add_kernel_source_options(*cmd, args->source, args->kernel,
                             "  wavectl run matmul --check\n"
                             "  wavectl run conv2d --check --json --seed 7\n"
-                            "  wavectl run softmax --target cpu --check");
+                            "  wavectl run softmax --target cpu --check\n"
+                            "  wavectl run matmul --check --opts UPCAST:0:4,UNROLL:0:4");
   cmd->add_option("--target", args->target,
                   "Target: c (system C compiler) or cpu (LLVM, compiled in process)")
       ->check(CLI::IsMember({"c", "cpu"}));
@@ -91,6 +93,7 @@ void register_run_command(CLI::App &app, CliContext &context) {
   cmd->add_option("--save", args->save,
                   "Write each kernel's inputs, CPU outputs, AMDGPU code objects and manifest.json "
                   "into DIR/<index>_<name>/, for a GPU or an emulator to rerun");
+  add_opt_options(*cmd, args->opt);
   add_json_flag(*cmd, context);
   cmd->callback([args, &context] { run(*args, context); });
 }

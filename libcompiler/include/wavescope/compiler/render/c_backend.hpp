@@ -1,7 +1,7 @@
 #pragma once
 // The C backend (spec §8.2): a kernel AST lowered for the "c" target (lower/lowering.hpp: every
 // pass of spec §5.2 and the §7 linearizer), rendered from the linearized list as plain C11 that
-// gcc and clang accept, compiled by the system C compiler ($CC, else cc) into a shared object in
+// gcc and clang accept, compiled by the host C compiler (host_c_compiler) into a shared object in
 // a temporary folder, loaded and run on host buffers.
 //
 // Rendering: `void NAME(T *restrict buf, ..., const int var, ...)` with the arguments in slot
@@ -32,6 +32,10 @@ lower::LoweredKernel lower_for_c(const UOp &sink);
 // C11 source of a lowered kernel. Throws Error(BadInput) for an op or dtype the C renderer does
 // not support, naming it and its position in the list.
 std::string render_c(const lower::LoweredKernel &kernel);
+
+// The C compiler CKernel runs: $CC, else clang when it is on PATH (as tinygrad's CPU device
+// uses), else cc. Flags: -std=c11 -O2 -march=native (the kernels run on this host).
+std::string host_c_compiler();
 
 // A C identifier for a kernel name (letters, digits, underscores).
 std::string c_identifier(const std::string &name);

@@ -77,8 +77,8 @@ const PatternMatcher &add_loads_rules() {
 }  // namespace
 
 UOp add_loads(const UOp &sink) {
-  return graph_rewrite(sink, symbolic::symbolic_simple() + add_loads_rules(),
-                       detail::pass("expand broadcast / add loads"));
+  static const PatternMatcher pm = symbolic::symbolic_simple() + add_loads_rules();
+  return graph_rewrite(sink, pm, detail::pass("expand broadcast / add loads"));
 }
 
 }  // namespace wavescope::compiler::lower

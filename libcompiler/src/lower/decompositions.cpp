@@ -1,5 +1,6 @@
 // Stages 19 and 21: early and late decompositions (passes.hpp).
 
+#include <array>
 #include <bit>
 #include <limits>
 #include <optional>
@@ -243,17 +244,39 @@ PatternMatcher make_late_rules(const RenderTarget &target) {
   return PatternMatcher("late decompositions", std::move(rules));
 }
 
+// The matchers of a target, built once per combination of the ops that steer them.
+struct Decompositions {
+  PatternMatcher early, late;
+};
+
+const Decompositions &decompositions_for(const RenderTarget &target) {
+  static const std::array<Decompositions, 8> all = [] {
+    std::array<Decompositions, 8> out;
+    for (unsigned k = 0; k < 8; ++k) {
+      RenderTarget t;
+      t.ops = OpSet{Op::ADD};
+      if (k & 1) t.ops.add(Op::MAX);
+      if (k & 2) t.ops.add(Op::MULACC);
+      if (k & 4) t.ops.add(Op::FDIV);
+      out[k].early = symbolic::symbolic_simple() + early_rules(t);
+      out[k].late = out[k].early + make_late_rules(t);
+    }
+    return out;
+  }();
+  const unsigned k = (target.supports(Op::MAX) ? 1 : 0) | (target.supports(Op::MULACC) ? 2 : 0) |
+                     (target.supports(Op::FDIV) ? 4 : 0);
+  return all[k];
+}
+
 }  // namespace
 
 UOp early_decompositions(const UOp &sink, const RenderTarget &target) {
-  return graph_rewrite(sink, symbolic::symbolic_simple() + early_rules(target),
+  return graph_rewrite(sink, decompositions_for(target).early,
                        detail::pass("early decompositions"));
 }
 
 UOp late_decompositions(const UOp &sink, const RenderTarget &target) {
-  const PatternMatcher late = make_late_rules(target);
-  return graph_rewrite(sink, symbolic::symbolic_simple() + early_rules(target) + late,
-                       detail::pass("late decompositions"));
+  return graph_rewrite(sink, decompositions_for(target).late, detail::pass("late decompositions"));
 }
 
 }  // namespace wavescope::compiler::lower

@@ -93,8 +93,8 @@ const PatternMatcher &devectorize_rules() {
 }  // namespace
 
 UOp devectorize(const UOp &sink) {
-  return graph_rewrite(sink, symbolic::symbolic_simple() + devectorize_rules(),
-                       detail::pass("devectorize"));
+  static const PatternMatcher pm = symbolic::symbolic_simple() + devectorize_rules();
+  return graph_rewrite(sink, pm, detail::pass("devectorize"));
 }
 
 }  // namespace wavescope::compiler::lower

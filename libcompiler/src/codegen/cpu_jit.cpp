@@ -83,6 +83,8 @@ CpuKernel CpuKernel::compile(const UOp &sink) {
   return compile(render::render_llvm_ir(program), program.params);
 }
 
+void CpuKernel::run_raw(void **args) const { impl_->entry(args); }
+
 void CpuKernel::run(std::vector<kernel::HostBuffer> &buffers) const {
   auto packed = render::pack_buffers(impl_->params, buffers);
   impl_->entry(packed.pointers.data());

@@ -496,6 +496,8 @@ CKernel CKernel::compile(const std::string &source, const std::vector<KernelPara
   return k;
 }
 
+void CKernel::run_raw(void **args) const { impl_->entry(args); }
+
 void CKernel::run(std::vector<HostBuffer> &buffers) const {
   auto packed = pack_buffers(impl_->params, buffers);
   impl_->entry(packed.pointers.data());

@@ -26,6 +26,8 @@ public:
   ~CpuKernel();
   // Runs on host buffers (slot order); written buffers receive the results.
   void run(std::vector<kernel::HostBuffer> &buffers) const;
+  // Runs on buffers already in the parameters' element types (pointers in slot order).
+  void run_raw(void **args) const;
 
 private:
   CpuKernel();

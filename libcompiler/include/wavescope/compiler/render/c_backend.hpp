@@ -29,7 +29,8 @@ UOp lower_for_c(const UOp &sink);
 std::string render_c(const UOp &lowered);
 
 // The C compiler CKernel runs: $CC, else clang when it is on PATH (as tinygrad's CPU device
-// uses), else cc. Flags: -std=c11 -O2 -march=native (the kernels run on this host).
+// uses), else cc. Flags: -std=c11 -O2 -march=native (the kernels run on this host)
+// -ffp-contract=off (no fused multiply-adds: every compiler computes the same bits).
 std::string host_c_compiler();
 
 // A C identifier for a kernel name (letters, digits, underscores).
@@ -46,6 +47,8 @@ public:
   ~CKernel();
   // Runs on host buffers (slot order); written buffers receive the results.
   void run(std::vector<kernel::HostBuffer> &buffers) const;
+  // Runs on buffers already in the parameters' element types (pointers in slot order).
+  void run_raw(void **args) const;
 
 private:
   CKernel() = default;

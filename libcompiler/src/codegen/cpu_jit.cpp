@@ -85,6 +85,8 @@ CpuKernel CpuKernel::compile(const UOp &sink) {
   return compile(render::render_llvm_ir(lowered), lowered.buffers, lowered.scalars);
 }
 
+void CpuKernel::run_raw(void **args) const { impl_->entry(args); }
+
 void CpuKernel::run(std::vector<kernel::HostBuffer> &buffers,
                     const std::vector<std::int64_t> &scalar_values) const {
   auto packed = render::pack_buffers(impl_->params, buffers);

@@ -28,6 +28,20 @@ HostRunner compile_for_host(const UOp &sink, std::string_view target) {
               fmt::format("'{}' is not a host target (c or cpu)", std::string(target)));
 }
 
+RawRunner compile_for_host_raw(const UOp &sink, std::string_view target) {
+  if (target == "c") {
+    auto k = std::make_shared<render::CKernel>(render::CKernel::compile(
+        render::render_c(render::lower_for_c(sink)), kernel::kernel_params(sink)));
+    return [k](void **args) { k->run_raw(args); };
+  }
+  if (target == "cpu") {
+    auto k = std::make_shared<CpuKernel>(CpuKernel::compile(sink));
+    return [k](void **args) { k->run_raw(args); };
+  }
+  throw Error(ErrorKind::Usage,
+              fmt::format("'{}' is not a host target (c or cpu)", std::string(target)));
+}
+
 const std::vector<std::string> &host_targets() {
   static const std::vector<std::string> t{"c", "cpu"};
   return t;

@@ -188,6 +188,7 @@ UOp expander(const UOp &sink) {
   UOp g = graph_rewrite(sink, expander_rules(), o);
   RewriteOptions d;
   d.name = "expander: drop tags";
+  d.walk = true;  // children first, each node once: untagged children, then the node
   return graph_rewrite(g, drop_tag_rules(), d);
 }
 

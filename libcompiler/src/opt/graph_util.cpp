@@ -6,6 +6,7 @@
 
 #include "wavescope/compiler/ir/graph.hpp"
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
+#include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 
 namespace wavescope::compiler::opt::detail {
 
@@ -77,8 +78,11 @@ std::int64_t extent(const UOp &r) {
 }
 
 UOp substitute_pass(const UOp &root, const std::unordered_map<UOp, UOp> &map,
-                    const std::string &name) {
+                    const std::string &name, bool replacements_final) {
   using namespace rewrite;
+  // Untraced, replacements that hold no key need no second look: the plain substitution gives
+  // the same graph for a fraction of the engine's cost.
+  if (replacements_final && !active_trace()) return substitute(root, map);
   const PatternMatcher pm("substitute",
                           {rule("x -> its replacement", pat_any_src(ops::kAll).named("x"),
                                 [&map](const Match &m) -> UOp {

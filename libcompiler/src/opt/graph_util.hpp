@@ -24,9 +24,11 @@ std::vector<UOp> open_ranges_of(const UOp &u);
 // The constant extent of a range, or -1 when it is not a constant.
 std::int64_t extent(const UOp &r);
 
-// `root` with the map's nodes replaced, as a named graph_rewrite pass (one rule, "substitute").
+// `root` with the map's nodes replaced, as a named graph_rewrite pass (one rule, "substitute")
+// that also replaces keys inside the replacements. With `replacements_final` (no replacement
+// holds a key) and no trace recording, the plain substitute of graph.hpp (same result, cheaper).
 UOp substitute_pass(const UOp &root, const std::unordered_map<UOp, UOp> &map,
-                    const std::string &name);
+                    const std::string &name, bool replacements_final = false);
 
 // The terms of a sum (x itself when it is not an ADD).
 void split_add(const UOp &x, std::vector<UOp> &terms);

@@ -66,7 +66,7 @@ bool matvec(Scheduler &k) {
 
 void upcast_masked(Scheduler &k) {
   std::vector<UOp> gated;
-  for (const auto &u : toposort(k.ast()))
+  for (const auto &u : k.nodes())
     if (u.op() == Op::WHERE)
       for (const auto &r : detail::ranges_in(u.src(0))) gated.push_back(r);
   const auto shape = k.full_shape();
@@ -185,7 +185,7 @@ void locals(Scheduler &k) {
 
 void threads(Scheduler &k) {
   const Target &t = k.target();
-  if (!t.has_threads) return;
+  if (!t.has_threads || t.threads < 2) return;  // one thread: no THREAD split fits
   const auto shape = k.full_shape();
   const std::int64_t ops =
       std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>());
@@ -204,7 +204,7 @@ void threads(Scheduler &k) {
 
 void hand_coded_optimizations(Scheduler &k) {
   if (matvec(k)) return;
-  if (product(k.output_shape(), k.upcastable_dims()) <= 2048)
+  if (k.target().has_local && product(k.output_shape(), k.upcastable_dims()) <= 2048)
     for (std::int64_t axis : {0, 1, 2})
       if (try_opt(k, {OptOp::GroupTop, axis, 16})) break;
   if (k.group_for_reduces()) return;

@@ -82,9 +82,8 @@ UOp do_split(SplitContext &ctx, const UOp &sink) {
     map.emplace(r, hi * const_int(c, t) + lo);
   }
   ctx.marks.clear();
-  UOp out = substitute(sink, map);
-  out = symbolic::simplify(out, symbolic::sym(), "simplify");
-  return renumber(out, parts);
+  // (tinygrad simplifies here too; "initial symbolic" runs right after and does the same.)
+  return renumber(substitute(sink, map), parts);
 }
 
 const PatternMatcher &split_rules() {
@@ -133,6 +132,23 @@ struct SimplifyContext {
   }
 };
 
+struct MergeContext {
+  std::unordered_map<UOp, UOp> map;  // r0 -> merged // s1, r1 -> merged % s1
+};
+
+// A merge's trial: the two ranges replaced, symbolic, flattening.
+const PatternMatcher &merge_rules() {
+  static const PatternMatcher pm =
+      PatternMatcher("substitute", {rule("x -> its replacement", pat_any_src(ops::kAll).named("x"),
+                                         [](const Match &m) -> UOp {
+                                           const auto &map = m.context<MergeContext>().map;
+                                           auto it = map.find(m["x"]);
+                                           return it == map.end() ? UOp{} : it->second;
+                                         })}) +
+      symbolic::symbolic() + flatten_range_rules();
+  return pm;
+}
+
 UOp merge_adjacent(const UOp &orig) {
   for (std::size_t k = 1; k < orig.size(); ++k)
     if (orig.src(k).op() != Op::RANGE || extent(orig.src(k)) < 1) return {};
@@ -166,16 +182,10 @@ UOp merge_adjacent(const UOp &orig) {
     if (!same) continue;
     const std::int64_t s0 = extent(r0), s1 = extent(r1);
     const UOp merged = r0.with_src({const_int(s0 * s1, r0.src(0).dtype())});
-    const std::unordered_map<UOp, UOp> map{{r0, floordiv(merged, s1)}, {r1, floormod(merged, s1)}};
-    const PatternMatcher sub("substitute",
-                             {rule("x -> its replacement", pat_any_src(ops::kAll).named("x"),
-                                   [&map](const Match &m) -> UOp {
-                                     auto it = map.find(m["x"]);
-                                     return it == map.end() ? UOp{} : it->second;
-                                   })});
+    MergeContext ctx{{{r0, floordiv(merged, s1)}, {r1, floormod(merged, s1)}}};
     const UOp candidate = graph_rewrite(
-        u, sub + symbolic::symbolic() + flatten_range_rules(),
-        named(fmt::format("check_merge_{}_{}", range_arg(r0).axis, range_arg(r1).axis)));
+        u, merge_rules(),
+        named(fmt::format("check_merge_{}_{}", range_arg(r0).axis, range_arg(r1).axis), ctx));
     if (count_divmod(candidate) <= count_divmod(u)) u = candidate;
   }
   return u == orig ? UOp{} : u;

@@ -55,14 +55,24 @@ Scheduler::Scheduler(UOp ast, const Target &target) : ast_(std::move(ast)), targ
   const KernelInfo info = kernel_info_of(ast_);
   applied_ = info.applied_opts;
   dont_use_locals_ = info.dont_use_locals;
-  for (const auto &r : detail::ranges_in(ast_))
-    next_axis_ = std::max(next_axis_, range_arg(r).axis + 1);
+  for (const auto &r : nodes())
+    if (r.op() == Op::RANGE && std::holds_alternative<RangeArg>(r.arg()))
+      next_axis_ = std::max(next_axis_, range_arg(r).axis + 1);
+}
+
+const std::vector<UOp> &Scheduler::nodes() const {
+  if (nodes_of_ != ast_.id()) {
+    nodes_ = toposort(ast_);
+    nodes_of_ = ast_.id();
+  }
+  return nodes_;
 }
 
 std::vector<UOp> Scheduler::rngs() const {
   std::vector<UOp> out;
-  for (const auto &r : detail::ranges_in(ast_))
-    if (r.dtype() != dtypes::void_ && r.vmax() > 0 && axis_type(r) != AxisType::Device)
+  for (const auto &r : nodes())
+    if (r.op() == Op::RANGE && std::holds_alternative<RangeArg>(r.arg()) &&
+        r.dtype() != dtypes::void_ && r.vmax() > 0 && axis_type(r) != AxisType::Device)
       out.push_back(r);
   std::stable_sort(out.begin(), out.end(), detail::range_before);
   return out;
@@ -144,20 +154,20 @@ std::size_t Scheduler::group_for_reduces() const { return axes_of({AxisType::Gro
 
 std::vector<UOp> Scheduler::reduceops() const {
   std::vector<UOp> out;
-  for (const auto &u : toposort(ast_))
+  for (const auto &u : nodes())
     if (u.op() == Op::REDUCE) out.push_back(u);
   return out;
 }
 
 UOp Scheduler::reduceop() const {
-  for (const auto &u : toposort(ast_))
+  for (const auto &u : nodes())
     if (u.op() == Op::REDUCE) return u;
   return {};
 }
 
 std::vector<UOp> Scheduler::bufs() const {
   std::vector<UOp> out;
-  for (const auto &u : toposort(ast_))
+  for (const auto &u : nodes())
     if (u.op() == Op::INDEX && u.size() >= 2 &&
         (u.src(0).op() == Op::PARAM || u.src(0).op() == Op::BUFFER))
       out.push_back(u);
@@ -197,7 +207,8 @@ std::pair<UOp, UOp> Scheduler::shift_to(const UOp &rng, std::int64_t amount, Axi
   const UOp sub =
       top ? created * const_int(n / amount, t) + shrunk : shrunk * const_int(amount, t) + created;
   ast_ = detail::substitute_pass(
-      ast_, {{rng, sub}}, fmt::format("shift ({}) {} {}", a.axis, amount, lower(to_string(type))));
+      ast_, {{rng, sub}}, fmt::format("shift ({}) {} {}", a.axis, amount, lower(to_string(type))),
+      true);
   return {shrunk, created};
 }
 
@@ -209,7 +220,7 @@ void Scheduler::convert_loop_to_global() {
     a.type = AxisType::Global;
     map.emplace(r, r.with_arg(a));
   }
-  if (!map.empty()) ast_ = detail::substitute_pass(ast_, map, "loops to global");
+  if (!map.empty()) ast_ = detail::substitute_pass(ast_, map, "loops to global", true);
 }
 
 UOp Scheduler::axis_range(const Opt &opt) const {
@@ -393,7 +404,7 @@ void Scheduler::swap(const Opt &opt, const UOp &rng) {
 std::string Scheduler::axis_name() const {
   std::string name = reduceop() ? "r" : "E";
   std::vector<UOp> specials;
-  for (const auto &u : toposort(ast_))
+  for (const auto &u : nodes())
     if (u.op() == Op::SPECIAL) specials.push_back(u);
   std::sort(specials.begin(), specials.end(), [](const UOp &a, const UOp &b) {
     return std::get<std::string>(a.arg()) < std::get<std::string>(b.arg());

@@ -112,6 +112,8 @@ CKernel CKernel::compile(const std::string &source, const std::vector<KernelPara
   return k;
 }
 
+void CKernel::run_raw(void **args) const { impl_->entry(args); }
+
 void CKernel::run(std::vector<HostBuffer> &buffers,
                   const std::vector<std::int64_t> &scalar_values) const {
   auto packed = pack_buffers(impl_->params, buffers);

@@ -30,6 +30,8 @@ public:
   // the results.
   void run(std::vector<kernel::HostBuffer> &buffers,
            const std::vector<std::int64_t> &scalar_values = {}) const;
+  // Runs on arguments already in the parameters' types (a pointer per argument, slot order).
+  void run_raw(void **args) const;
 
 private:
   CpuKernel();

@@ -62,6 +62,9 @@ public:
   std::vector<UOp> output_rngs() const;
   std::vector<UOp> globalizable_rngs() const;
 
+  // The kernel's nodes in topological order (cached until the kernel changes).
+  const std::vector<UOp> &nodes() const;
+
 private:
   InvalidOpt invalid(const Opt &opt, const std::string &why) const;
   void check(bool cond, const Opt &opt, const std::string &why) const {
@@ -77,6 +80,8 @@ private:
   std::vector<Opt> applied_;
   bool dont_use_locals_ = false;
   std::int64_t next_axis_ = 0;
+  mutable std::vector<UOp> nodes_;
+  mutable std::uint64_t nodes_of_ = 0;  // the id of the kernel nodes_ belongs to
 };
 
 // Stage 7, "apply_opts": the KernelInfo's opts to apply, or (when it has none and none were

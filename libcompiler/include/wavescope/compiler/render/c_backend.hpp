@@ -34,7 +34,8 @@ lower::LoweredKernel lower_for_c(const UOp &sink);
 std::string render_c(const lower::LoweredKernel &kernel);
 
 // The C compiler CKernel runs: $CC, else clang when it is on PATH (as tinygrad's CPU device
-// uses), else cc. Flags: -std=c11 -O2 -march=native (the kernels run on this host).
+// uses), else cc. Flags: -std=c11 -O2 -march=native (the kernels run on this host)
+// -ffp-contract=off (no fused multiply-adds: every compiler computes the same bits).
 std::string host_c_compiler();
 
 // A C identifier for a kernel name (letters, digits, underscores).
@@ -55,6 +56,8 @@ public:
   // written buffers receive the results.
   void run(std::vector<kernel::HostBuffer> &buffers,
            const std::vector<std::int64_t> &scalar_values = {}) const;
+  // Runs on arguments already in the parameters' types (a pointer per argument, slot order).
+  void run_raw(void **args) const;
 
 private:
   CKernel() = default;

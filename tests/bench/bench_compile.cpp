@@ -4,6 +4,10 @@
 //    each kernel context of ../shared/data/tinygrad-viz/<workload>/rewrites.pkl, read with
 //    kernel::tinygrad_kernels) lowered and rendered as C source (render_c(lower_for_c(ast)); the
 //    C compiler is not run), in this thread's CPU time (the machine is shared).
+//  * BM_CompileLlvm/...: the same ASTs to gfx1100 LLVM IR text (codegen::render_amdgpu: every
+//    lowering pass, the linearizer and the LLVM IR renderer; LLVM itself is not run), in this
+//    thread's CPU time: the like-for-like figure against tinygrad's AST -> AMDGPU LLVM IR
+//    (full_rewrite_to_sink, linearize, AMDLLVMRenderer), as neither side runs LLVM there.
 //  * BM_CompileElf/...: the same ASTs to a gfx1100 code object (codegen::compile_amdgpu: lowering,
 //    LLVM IR, LLVM's AMDGPU back end in process, ld.lld as a child process), in process CPU time
 //    including the waited-for children (lld).
@@ -12,11 +16,13 @@
 //    median seconds over ours: for C against its AST -> C source (ClangRenderer), for the code
 //    object against its AST -> gfx1100 code object (AMDLLVMRenderer + AMDLLVMCompiler).
 //  * BM_HostGflops/<kernel>/<target>: matmul 512^2, softmax (256, 1024) and conv2d (1, 32, 64, 64)
-//    * (32, 32, 3, 3) pad 1, built with the front end, compiled for the host target "c" or "cpu"
-//    (codegen::compile_for_host, not timed) and run on float32 buffers; GFLOP/s over wall time of
-//    one call of the HostRunner (which packs the double host buffers into float32 and back: see
-//    pack_share). With TINYGRAD set, tinygrad_cpu_baseline.py times tinygrad's CPU device on the
-//    same shapes and "x_tinygrad" is our GFLOP/s over its. Flops are counted the same way on both
+//    * (32, 32, 3, 3) pad 1, built with the front end, optimized by the default heuristic,
+//    compiled for the host target "c" or "cpu" (codegen::compile_for_host_raw, not timed) and run
+//    on float32 buffers made once; GFLOP/s over the wall time of one call of the kernels, and
+//    cpu_GFLOP/s over the process CPU time of the same calls (the fairer figure on a shared
+//    machine). With TINYGRAD set, tinygrad_cpu_baseline.py times tinygrad's CPU device on the
+//    same shapes both ways; "x_tinygrad" is our GFLOP/s over its, "x_tinygrad_cpu" the same on
+//    CPU time. Flops are counted the same way on both
 //    sides: 2*M*N*K, 5*M*N (max, subtract, exp, sum, divide per element), 2*O*H*W*C*KH*KW.
 //    Softmax is three kernels here as in tinygrad (max, sum of exp, divide); its figure is their
 //    sum.
@@ -74,7 +80,7 @@ bool tinygrad_set() {
   return set;
 }
 
-// tinygrad's median seconds per kernel, keyed "<workload>/<index>": {"c_s", "elf_s"}.
+// tinygrad's median seconds per kernel, keyed "<workload>/<index>": {"c_s", "llvm_s", "elf_s"}.
 const std::optional<nlohmann::json> &tinygrad_compile() {
   static const std::optional<nlohmann::json> figures = []() -> std::optional<nlohmann::json> {
     if (!tinygrad_set()) return std::nullopt;
@@ -144,6 +150,19 @@ void BM_CompileC(benchmark::State &state, UOp ast, std::string key) {
     total += dt;
   }
   report_compile(state, key, "c_s", total / double(state.iterations()));
+}
+
+void BM_CompileLlvm(benchmark::State &state, UOp ast, std::string key) {
+  double total = 0;
+  for (auto _ : state) {
+    const double t0 = wavescope::bench::thread_cpu_seconds();
+    auto k = codegen::render_amdgpu(ast, "gfx1100");
+    benchmark::DoNotOptimize(k.llvm_ir.data());
+    const double dt = wavescope::bench::thread_cpu_seconds() - t0;
+    state.SetIterationTime(dt);
+    total += dt;
+  }
+  report_compile(state, key, "llvm_s", total / double(state.iterations()));
 }
 
 void BM_CompileElf(benchmark::State &state, UOp ast, std::string key) {
@@ -245,37 +264,59 @@ const std::vector<HostCase> &host_cases() {
   return cases;
 }
 
+double process_cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
 void BM_HostGflops(benchmark::State &state, const HostCase &hc, std::string target) {
-  std::vector<codegen::HostRunner> runners;
-  std::vector<std::vector<kernel::HostBuffer>> buffers;
+  std::vector<codegen::RawRunner> runners;
+  std::vector<std::vector<std::vector<float>>> buffers;  // per kernel, per parameter
+  std::vector<std::vector<void *>> pointers;
   try {
     std::uint64_t seed = 1;
     for (const auto &k : hc.kernels()) {
-      runners.push_back(codegen::compile_for_host(k, target));
-      buffers.push_back(kernel::make_buffers(kernel::kernel_params(k), seed++));
+      runners.push_back(codegen::compile_for_host_raw(k, target));
+      const auto params = kernel::kernel_params(k);
+      auto &bufs = buffers.emplace_back();
+      for (const auto &b : kernel::make_buffers(params, seed++)) {
+        if (b.dtype != dtypes::float32) throw std::runtime_error("float32 buffers only");
+        bufs.emplace_back(b.data.begin(), b.data.end());
+      }
     }
   } catch (const std::exception &e) {
     const auto message = fmt::format("does not compile: {}", e.what());
     return state.SkipWithError(message.c_str());
   }
-  for (std::size_t i = 0; i < runners.size(); ++i) runners[i](buffers[i]);  // warm-up
-  double total = 0;
+  for (auto &bufs : buffers) {
+    auto &p = pointers.emplace_back();
+    for (auto &b : bufs) p.push_back(b.data());
+  }
+  for (std::size_t i = 0; i < runners.size(); ++i) runners[i](pointers[i].data());  // warm-up
+  double total = 0, cpu_total = 0;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < runners.size(); ++i) runners[i](buffers[i]);
+    const double c0 = process_cpu_seconds();
+    for (std::size_t i = 0; i < runners.size(); ++i) runners[i](pointers[i].data());
+    cpu_total += process_cpu_seconds() - c0;
     const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     state.SetIterationTime(dt);
     total += dt;
   }
   const double sec = total / double(state.iterations());
-  const double gflops = hc.flops / sec / 1e9;
+  const double cpu_sec = cpu_total / double(state.iterations());
+  const double gflops = hc.flops / sec / 1e9, cpu_gflops = hc.flops / cpu_sec / 1e9;
   state.counters["GFLOP/s"] = gflops;
+  state.counters["cpu_GFLOP/s"] = cpu_gflops;
   state.counters["ms"] = sec * 1e3;
   const auto &tg = tinygrad_cpu();
   if (!tg || !tg->contains(hc.name)) return;
-  const double theirs = (*tg)[hc.name].at("GFLOP/s").get<double>();
-  state.counters["tinygrad_GFLOP/s"] = theirs;
-  state.counters["x_tinygrad"] = gflops / theirs;
+  const auto &theirs = (*tg)[hc.name];
+  state.counters["tinygrad_GFLOP/s"] = theirs.at("GFLOP/s").get<double>();
+  state.counters["x_tinygrad"] = gflops / theirs.at("GFLOP/s").get<double>();
+  if (theirs.contains("cpu_GFLOP/s"))
+    state.counters["x_tinygrad_cpu"] = cpu_gflops / theirs.at("cpu_GFLOP/s").get<double>();
 }
 
 void register_benchmarks() {
@@ -293,6 +334,10 @@ void register_benchmarks() {
       const auto key = fmt::format("{}/{}", w, i);
       const auto label = fmt::format("{}:{}", key, kernel::kernel_name(kernels[i]));
       benchmark::RegisterBenchmark(("BM_CompileC/" + label).c_str(), BM_CompileC, kernels[i], key)
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+      benchmark::RegisterBenchmark(("BM_CompileLlvm/" + label).c_str(), BM_CompileLlvm, kernels[i],
+                                   key)
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
       benchmark::RegisterBenchmark(("BM_CompileElf/" + label).c_str(), BM_CompileElf, kernels[i],

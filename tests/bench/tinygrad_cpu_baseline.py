@@ -15,12 +15,14 @@ host kernels run on one thread), on float32 inputs from Tensor.rand:
 Each op is wrapped in a TinyJit function (so a call replays the compiled kernels without
 scheduling) and warmed up (compiled) first; then called --reps times, each timed in wall-clock
 seconds around the call and Device.synchronize(): kernel execution plus the JIT's replay
-overhead (microseconds), no compilation, no copies to or from numpy. The figure is the median.
+overhead (microseconds), no compilation, no copies to or from numpy. The figure is the median;
+beside it the median process CPU time of the same calls (all of the process's threads), the
+fairer figure on a machine shared with other work.
 tinygrad's own op count (GlobalCounters.global_ops of one call) is reported beside ours.
 Prints one JSON line:
 
     {"backend": "tinygrad-CPU", "commit": ..., "kernels": {"matmul": {"seconds", "flops",
-     "GFLOP/s", "tinygrad_ops", "kernels"}, ...}}
+     "GFLOP/s", "cpu_seconds", "cpu_GFLOP/s", "tinygrad_ops", "kernels"}, ...}}
 
     TINYGRAD=../tinygrad python3 tests/bench/tinygrad_cpu_baseline.py
 
@@ -105,14 +107,16 @@ def main():
         jit(*ins)
         dev.synchronize()
         tg_ops, kernels = GlobalCounters.global_ops, GlobalCounters.kernel_count
-        times = []
+        times, cpu_times = [], []
         for _ in range(args.reps):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             jit(*ins)
             dev.synchronize()
             times.append(time.perf_counter() - t0)
-        sec = statistics.median(times)
+            cpu_times.append(time.process_time() - c0)
+        sec, cpu_sec = statistics.median(times), statistics.median(cpu_times)
         out[name] = {'seconds': sec, 'flops': flops(name), 'GFLOP/s': flops(name) / sec / 1e9,
+                     'cpu_seconds': cpu_sec, 'cpu_GFLOP/s': flops(name) / cpu_sec / 1e9,
                      'tinygrad_ops': int(tg_ops), 'kernels': int(kernels), 'shape': SHAPES[name]}
     print(json.dumps({'backend': 'tinygrad-CPU', 'commit': checkout_commit(checkout),
                       'threads': int(os.environ['NUM_CPU_THREADS']), 'reps': args.reps,

@@ -6,6 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +38,7 @@ TEST_CASE("wavectl run --check --json: one object per kernel, all within toleran
 
 TEST_CASE("wavectl compile: C source, AST JSON that run reads back, a folder per kernel, a trace") {
   TempDir dir;
-  const auto c = wavectl({"compile", "softmax", "--target", "c", "--emit", "c"});
+  const auto c = wavectl({"compile", "softmax", "--target", "c", "--emit", "c", "--noopt"});
   REQUIRE(c.exit_code == 0);
   CHECK(c.out.find("void r_8_48_48_48(float *restrict data0, const float *restrict data1)") !=
         std::string::npos);
@@ -54,7 +57,7 @@ TEST_CASE("wavectl compile: C source, AST JSON that run reads back, a folder per
   const auto info = wavectl({"rewrite-trace", "info", trace.string()});
   REQUIRE(info.exit_code == 0);
   CHECK(info.out.find("r_4_9_9_3_3_3") != std::string::npos);
-  CHECK(info.out.find("add loads: read INDEX -> LOAD(INDEX)") != std::string::npos);
+  CHECK(info.out.find("add loads: read of memory used as a value -> LOAD") != std::string::npos);
 }
 
 TEST_CASE("wavectl run: tinygrad's kernels from a rewrites.pkl") {
@@ -118,12 +121,65 @@ TEST_CASE(
   CHECK(imported == 13);
 }
 
+TEST_CASE("wavectl compile/run --opts|--heuristic|--noopt: the optimizations applied, checked") {
+  TempDir dir;
+  // Explicit opts: the kernel is renamed from its axes (matmul's L16 L20 R24 becomes L4 L20 u4
+  // R6 r4) and still computes what the interpreter computes on the unoptimized AST.
+  const auto c = wavectl({"compile", "matmul", "--kernel", "r_16_20_24", "--emit", "c", "--opts",
+                          "UPCAST:0:4,UNROLL:0:4"});
+  INFO(c.err);
+  REQUIRE(c.exit_code == 0);
+  CHECK(c.out.find("void r_4_20_4_6_4(") != std::string::npos);
+  for (const std::vector<std::string> &flags :
+       {std::vector<std::string>{"--opts", "UPCAST:0:4,UNROLL:0:4"},
+        std::vector<std::string>{"--opts", "SPLIT:1:4:UPCAST:top,SPLIT:3:3:UNROLL"},
+        std::vector<std::string>{"--noopt"}, std::vector<std::string>{"--heuristic"}})
+    for (const char *target : {"c", "cpu"}) {
+      std::vector<std::string> args{"run",      "matmul", "--kernel", "r_16_20_24",
+                                    "--target", target,   "--check",  "--json"};
+      args.insert(args.end(), flags.begin(), flags.end());
+      const auto r = wavectl(args);
+      INFO(target << " " << flags[0] << ": " << r.err);
+      REQUIRE(r.exit_code == 0);
+      CHECK(json_lines(r.out).at(0)["ok"] == true);
+    }
+  // The opts travel in the kernel's AST (its KernelInfo), as tinygrad's do.
+  const auto ast = dir.path / "m.json";
+  REQUIRE(wavectl({"compile", "matmul", "--kernel", "r_16_20_24", "--emit", "ast", "--opts",
+                   "UNROLL:0:4", "-o", ast.string()})
+              .exit_code == 0);
+  std::ifstream in(ast);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text.find("opts_to_apply=(Opt(op=OptOps.UNROLL, axis=0, arg=4),)") != std::string::npos);
+  const auto from_file = wavectl({"compile", ast.string(), "--emit", "c"});
+  REQUIRE(from_file.exit_code == 0);
+  CHECK(from_file.out.find("void r_16_20_6_4(") != std::string::npos);
+  CHECK(wavectl({"compile", ast.string(), "--emit", "c", "--noopt"}).out.find("void r_16_20_24(") !=
+        std::string::npos);
+  // An opt that does not apply: exit 3 and a message naming it, the kernel, its axes and why.
+  const auto bad = wavectl({"compile", "matmul", "--kernel", "r_16_20_24", "--opts", "UPCAST:0:3"});
+  CHECK(bad.exit_code == 3);
+  CHECK(bad.err.find("invalid opt UPCAST:0:3 on kernel r_16_20_24 (L16 L20 R24): 3 does not "
+                     "divide axis 0 (L16)") != std::string::npos);
+  const auto no_local = wavectl({"run", "reduce", "--opts", "LOCAL:0:4", "--check"});
+  CHECK(no_local.exit_code == 3);
+  CHECK(no_local.err.find("target c has no local axes") != std::string::npos);
+  // A malformed list or two choices at once: usage errors.
+  const auto malformed = wavectl({"compile", "matmul", "--opts", "UPCAST:0"});
+  CHECK(malformed.exit_code == 2);
+  CHECK(malformed.err.find("opt 'UPCAST:0': UPCAST takes AXIS:AMOUNT") != std::string::npos);
+  CHECK(wavectl({"compile", "matmul", "--opts", "UPCAST:0:4", "--noopt"}).exit_code == 2);
+  CHECK(wavectl({"run", "matmul", "--heuristic", "--noopt"}).exit_code == 2);
+  const auto help = wavectl({"compile", "--help"});
+  CHECK(help.out.find("SPLIT:1:4:UNROLL") != std::string::npos);
+}
+
 TEST_CASE("wavectl compile --target cpu --emit llvm: LLVM IR, one .ll per kernel in a folder") {
   TempDir dir;
-  const auto r = wavectl({"compile", "softmax", "--target", "cpu", "--emit", "llvm"});
+  const auto r = wavectl({"compile", "softmax", "--target", "cpu", "--emit", "llvm", "--noopt"});
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out.find("define void @r_8_48_48_48(ptr noalias %data0, ptr noalias readonly %data1)") !=
-        std::string::npos);
+  CHECK(r.out.find("define void @r_8_48_48_48(ptr noalias align 16 %data0, ptr noalias align 16 "
+                   "readonly %data1)") != std::string::npos);
   const auto folder = dir.path / "reduce";
   REQUIRE(wavectl({"compile", "reduce", "--target", "cpu", "-o", folder.string()}).exit_code == 0);
   CHECK(std::filesystem::exists(folder / "0_r_24_40.ll"));
@@ -137,11 +193,12 @@ TEST_CASE("wavectl compile --target cpu --emit llvm: LLVM IR, one .ll per kernel
 
 TEST_CASE("wavectl compile --target gfx1100|gfx1201|gfx950: assembly and code objects") {
   TempDir dir;
-  const auto s = wavectl({"compile", "reduce", "--kernel", "r_24_40", "--target", "gfx1100"});
+  const auto s =
+      wavectl({"compile", "reduce", "--kernel", "r_24_40", "--target", "gfx1100", "--noopt"});
   INFO(s.err);
   REQUIRE(s.exit_code == 0);
   CHECK(s.out.find(".amdhsa_kernel r_24_40") != std::string::npos);
-  const auto ir = wavectl({"compile", "reduce", "--target", "gfx950", "--emit", "llvm"});
+  const auto ir = wavectl({"compile", "reduce", "--target", "gfx950", "--emit", "llvm", "--noopt"});
   REQUIRE(ir.exit_code == 0);
   CHECK(ir.out.find("define amdgpu_kernel void @r_24_40(ptr addrspace(1)") != std::string::npos);
   for (const char *target : {"gfx1100", "gfx1201", "gfx950"}) {

@@ -454,7 +454,8 @@ TEST_CASE("a kernel's whole lowering opens in the rewrite browser, every step wi
       const auto &graphs = doc->graphs(g, p);
       CHECK(graphs.size() == pass->steps.size() + 1);
     }
-  for (const char *pass : {"initial symbolic", "add loads", "early decompositions", "add gpudims"})
+  for (const char *pass : {"initial symbolic", "expand broadcast / add loads", "devectorize",
+                           "early decompositions", "add gpudims", "add control flow"})
     CHECK(names.count(pass) == 1);
   CHECK(steps > 10);
 

@@ -28,8 +28,8 @@
 #include "llvm_module.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
+#include "wavescope/compiler/lower/lowering.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
-#include "wavescope/compiler/render/linear_program.hpp"
 #include "wavescope/compiler/render/llvm_ir.hpp"
 
 extern "C" {
@@ -162,30 +162,54 @@ std::string ld_lld_path() {
   return "ld.lld-22";
 }
 
-AmdgpuKernel render_amdgpu(const UOp &sink, const std::string &processor) {
+namespace {
+
+void check_target(const std::string &processor) {
   if (!is_amdgpu_target(processor))
     throw Error(ErrorKind::Usage,
                 fmt::format("unknown AMDGPU target '{}' (gfx1100, gfx1201 or gfx950)", processor));
+}
+
+AmdgpuKernel render_lowered(const lower::LoweredKernel &lowered, const std::string &processor) {
   AmdgpuKernel k;
   k.processor = processor;
-  const UOp lowered = render::add_gpudims(render::lower_kernel(sink), k.launch);
-  const auto program = render::linearize(lowered);
-  k.name = program.name;
-  k.symbol = render::c_identifier(program.name);
+  k.name = lowered.name;
+  k.symbol = render::c_identifier(lowered.name);
+  k.launch.workgroups = lowered.launch.workgroups;
+  k.launch.local = lowered.launch.local;
+  k.local_bytes = lowered.local_bytes;
   render::LlvmTarget target;
   target.amdgpu = true;
-  target.launch = k.launch;
-  k.llvm_ir = render::render_llvm_ir(program, target);
+  k.llvm_ir = render::render_llvm_ir(lowered, target);
   return k;
+}
+
+void build(AmdgpuKernel &k, bool assembly) {
+  const std::string origin = fmt::format("{} for {}", k.name, k.processor);
+  if (assembly)
+    k.assembly = emit(k.llvm_ir, k.processor, llvm::CodeGenFileType::AssemblyFile, origin);
+  k.code_object =
+      link(emit(k.llvm_ir, k.processor, llvm::CodeGenFileType::ObjectFile, origin), origin);
+}
+
+}  // namespace
+
+AmdgpuKernel render_amdgpu(const UOp &sink, const std::string &processor) {
+  check_target(processor);
+  return render_lowered(lower::lower(sink, lower::render_target(processor)), processor);
 }
 
 AmdgpuKernel compile_amdgpu(const UOp &sink, const std::string &processor, bool assembly) {
   AmdgpuKernel k = render_amdgpu(sink, processor);
-  const std::string origin = fmt::format("{} for {}", k.name, processor);
-  if (assembly)
-    k.assembly = emit(k.llvm_ir, processor, llvm::CodeGenFileType::AssemblyFile, origin);
-  k.code_object =
-      link(emit(k.llvm_ir, processor, llvm::CodeGenFileType::ObjectFile, origin), origin);
+  build(k, assembly);
+  return k;
+}
+
+AmdgpuKernel compile_lowered(const lower::LoweredKernel &kernel, const std::string &processor,
+                             bool assembly) {
+  check_target(processor);
+  AmdgpuKernel k = render_lowered(kernel, processor);
+  build(k, assembly);
   return k;
 }
 

@@ -14,7 +14,6 @@
 #include "../render/host_buffers.hpp"
 #include "llvm_module.hpp"
 #include "wavescope/base/error.hpp"
-#include "wavescope/compiler/render/linear_program.hpp"
 #include "wavescope/compiler/render/llvm_ir.hpp"
 #include "wavescope/compiler/render/lowering.hpp"
 
@@ -41,6 +40,7 @@ struct CpuKernel::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   void (*entry)(void **) = nullptr;
   std::vector<kernel::KernelParam> params;
+  std::vector<lower::ScalarParam> scalars;
 };
 
 CpuKernel::CpuKernel() = default;
@@ -49,7 +49,8 @@ CpuKernel &CpuKernel::operator=(CpuKernel &&) noexcept = default;
 CpuKernel::~CpuKernel() = default;
 
 CpuKernel CpuKernel::compile(const std::string &llvm_ir,
-                             const std::vector<kernel::KernelParam> &params) {
+                             const std::vector<kernel::KernelParam> &params,
+                             const std::vector<lower::ScalarParam> &scalars) {
   initialize_native();
   auto context = std::make_unique<llvm::LLVMContext>();
   auto module = detail::parse_module(llvm_ir, *context, "cpu kernel");
@@ -61,6 +62,7 @@ CpuKernel CpuKernel::compile(const std::string &llvm_ir,
   detail::optimize_module(*module, machine.get());
   auto impl = std::make_unique<Impl>();
   impl->params = params;
+  impl->scalars = scalars;
   impl->jit = take(
       llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(builder)).create(), "create");
   auto &dylib = impl->jit->getMainJITDylib();
@@ -79,13 +81,18 @@ CpuKernel CpuKernel::compile(const std::string &llvm_ir,
 }
 
 CpuKernel CpuKernel::compile(const UOp &sink) {
-  const auto program = render::linearize(render::lower_kernel(sink));
-  return compile(render::render_llvm_ir(program), program.params);
+  const auto lowered = lower::lower(sink, lower::render_target("cpu"));
+  return compile(render::render_llvm_ir(lowered), lowered.buffers, lowered.scalars);
 }
 
-void CpuKernel::run(std::vector<kernel::HostBuffer> &buffers) const {
+void CpuKernel::run_raw(void **args) const { impl_->entry(args); }
+
+void CpuKernel::run(std::vector<kernel::HostBuffer> &buffers,
+                    const std::vector<std::int64_t> &scalar_values) const {
   auto packed = render::pack_buffers(impl_->params, buffers);
-  impl_->entry(packed.pointers.data());
+  std::vector<long long> values(scalar_values.begin(), scalar_values.end());
+  auto args = render::entry_args(impl_->params, packed, impl_->scalars, values);
+  impl_->entry(args.data());
   render::unpack_written(impl_->params, packed, buffers);
 }
 

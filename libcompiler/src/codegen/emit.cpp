@@ -5,9 +5,9 @@
 #include "wavescope/base/json_line.hpp"
 #include "wavescope/compiler/codegen/amdgpu.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
+#include "wavescope/compiler/lower/lowering.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
 #include "wavescope/compiler/render/llvm_ir.hpp"
-#include "wavescope/compiler/render/lowering.hpp"
 
 namespace wavescope::compiler::codegen {
 
@@ -29,7 +29,8 @@ std::string emit_kernel(const UOp &k, std::string_view target, std::string_view 
   const std::string gpu(target);
   if (emit == "ast") {
     std::string text = kernel::kernel_to_json(k) + "\n";
-    if (lower_ast) render::lower_kernel(k);
+    if (lower_ast)
+      lower::lower(k, lower::render_target(is_amdgpu_target(gpu) || target == "cpu" ? gpu : "c"));
     return text;
   }
   if (emit == "text") return kernel::kernel_to_text(k);

@@ -35,7 +35,12 @@ void optimize_module(llvm::Module &module, llvm::TargetMachine *machine) {
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(machine);
+  // As clang at -O2: loop and SLP vectorization on (PassBuilder's defaults leave SLP off, and
+  // the scalarized lanes of upcast/unrolled kernels are exactly what SLP packs into vectors).
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder pb(machine, tuning);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);

@@ -14,7 +14,8 @@ namespace wavescope::compiler::codegen::detail {
 // Parses and verifies; throws Error(BadInput) with LLVM's diagnostic ("line 12:5: ...").
 std::unique_ptr<llvm::Module> parse_module(const std::string &ir, llvm::LLVMContext &context,
                                            const std::string &origin);
-// Runs LLVM's default -O2 module pipeline, tuned for `machine`.
+// Runs LLVM's default -O2 module pipeline, tuned for `machine`, with loop and SLP vectorization
+// (as clang -O2).
 void optimize_module(llvm::Module &module, llvm::TargetMachine *machine);
 
 std::string llvm_error_text(llvm::Error error);

@@ -272,8 +272,15 @@ DType derive_dtype(Op op, const std::vector<UOp> &src, const Arg &arg) {
   case Op::INS:
   case Op::PYLITERAL: return dtypes::void_;
   case Op::CALL: return first() == dtypes::void_ ? dtypes::void_ : first();
-  case Op::INDEX:
-  case Op::SHRINK: return first().base().vec(first().lanes);
+  // INDEX(buffer, i) reads or writes one element per lane of i; INDEX(vector, k) selects lanes k.
+  case Op::INDEX: return first().base().vec(src.size() >= 2 ? src[1].dtype().lanes : 1);
+  // SHRINK(buffer, start, n): n consecutive elements (a vector access).
+  case Op::SHRINK: {
+    std::optional<Int> n;
+    if (src.size() >= 3) n = src[2].const_value();
+    if (!n || *n < 1 || *n > 65535) return first().base();
+    return first().base().vec(static_cast<std::uint16_t>(static_cast<std::int64_t>(*n)));
+  }
   case Op::LOAD:
   case Op::UNSHARD:
   case Op::REDUCE:

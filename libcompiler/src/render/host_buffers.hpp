@@ -2,6 +2,7 @@
 // Host buffers (doubles, kernel/interpreter.hpp) packed into the kernel's element types and back,
 // for the backends that run kernels on the CPU (C, LLVM). Bools are one byte.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -10,6 +11,7 @@
 
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/kernel/interpreter.hpp"
+#include "wavescope/compiler/lower/lowering.hpp"
 
 namespace wavescope::compiler::render {
 using kernel::HostBuffer;
@@ -78,6 +80,28 @@ inline void unpack_written(const std::vector<kernel::KernelParam> &params,
       detail::by_dtype(params[k].dtype, [&](auto tag) {
         detail::unpack<decltype(tag)>(packed.bytes[k], buffers[k]);
       });
+}
+
+// The entry point's argument array: a pointer per argument in slot order, buffers from `packed`,
+// scalars pointing into `values` (one long long per scalar argument, slot order).
+inline std::vector<void *> entry_args(const std::vector<kernel::KernelParam> &params,
+                                      PackedBuffers &packed,
+                                      const std::vector<lower::ScalarParam> &scalars,
+                                      std::vector<long long> &values) {
+  if (values.size() != scalars.size())
+    throw Error(ErrorKind::BadInput,
+                fmt::format("the kernel takes {} scalar arguments, {} were given", scalars.size(),
+                            values.size()));
+  std::vector<std::pair<std::int64_t, void *>> by_slot;
+  for (std::size_t k = 0; k < params.size(); ++k)
+    by_slot.emplace_back(params[k].slot, packed.pointers[k]);
+  for (std::size_t k = 0; k < scalars.size(); ++k)
+    by_slot.emplace_back(scalars[k].slot, &values[k]);
+  std::sort(by_slot.begin(), by_slot.end(),
+            [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::vector<void *> out;
+  for (auto &[slot, p] : by_slot) out.push_back(p);
+  return out;
 }
 
 }  // namespace wavescope::compiler::render

@@ -21,6 +21,7 @@
 #include "wavescope/compiler/kernel/frontend.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/kernel/sources.hpp"
+#include "wavescope/compiler/opt/kernel_info.hpp"
 #include "wavescope/compiler/render/lowering.hpp"
 
 using namespace wavescope::compiler;
@@ -115,18 +116,31 @@ TEST_CASE("AMDGPU: every tinygrad kernel compiles for every target into a checke
 
 TEST_CASE("AMDGPU: the IR is an amdgpu_kernel with global pointers and gpu ids",
           "[compiler][kernel][amdgpu]") {
-  const auto k = codegen::render_amdgpu(builtin_example("elementwise")[0], "gfx1100");
-  CHECK_THAT(k.llvm_ir, Contains("define amdgpu_kernel void @E_16_32(ptr addrspace(1) noalias"));
-  CHECK_THAT(k.llvm_ir, Contains("call i32 @llvm.amdgcn.workgroup.id.x()"));
+  const UOp ew = builtin_example("elementwise")[0];
+  // Without opts every element is a workgroup of one: x is the inner axis (32), y the outer (16).
+  const auto plain =
+      codegen::render_amdgpu(opt::with_opt_choice(ew, opt::OptChoice::none()), "gfx1100");
+  CHECK_THAT(plain.llvm_ir,
+             Contains("define amdgpu_kernel void @E_16_32(ptr addrspace(1) noalias"));
+  CHECK_THAT(plain.llvm_ir, Contains("call i32 @llvm.amdgcn.workgroup.id.x()"));
+  CHECK_THAT(plain.llvm_ir, Contains("call i32 @llvm.amdgcn.workgroup.id.y()"));
+  CHECK_THAT(plain.llvm_ir, Contains("\"amdgpu-flat-work-group-size\"=\"1,1\""));
+  CHECK_THAT(plain.llvm_ir, Contains("target triple = \"amdgcn-amd-amdhsa\""));
+  CHECK(plain.launch.local == std::array<std::int64_t, 3>{1, 1, 1});
+  CHECK(plain.launch.workgroups == std::array<std::int64_t, 3>{32, 16, 1});
+  CHECK(plain.launch.total_items() == 512);
+  // The heuristic, as tinygrad's: UPCAST 4 of the inner axis, then one workgroup of 16 x 8
+  // work-items (LOCAL 16 and 8), named by its axes.
+  const auto k = codegen::render_amdgpu(ew, "gfx1100");
+  CHECK_THAT(k.llvm_ir, Contains("define amdgpu_kernel void @E_16_8_4(ptr addrspace(1) noalias"));
   CHECK_THAT(k.llvm_ir, Contains("call i32 @llvm.amdgcn.workitem.id.x()"));
-  CHECK_THAT(k.llvm_ir, Contains("\"amdgpu-flat-work-group-size\"=\"1,32\""));
-  CHECK_THAT(k.llvm_ir, Contains("target triple = \"amdgcn-amd-amdhsa\""));
-  // 16 x 32 elements: x is the inner axis (32 work-items), y the outer (16 workgroups).
-  CHECK(k.launch.local == std::array<std::int64_t, 3>{32, 1, 1});
-  CHECK(k.launch.workgroups == std::array<std::int64_t, 3>{1, 16, 1});
-  CHECK(k.launch.total_items() == 512);
+  CHECK_THAT(k.llvm_ir, Contains("call i32 @llvm.amdgcn.workitem.id.y()"));
+  CHECK_THAT(k.llvm_ir, Contains("\"amdgpu-flat-work-group-size\"=\"1,128\""));
+  CHECK(k.launch.local == std::array<std::int64_t, 3>{16, 8, 1});
+  CHECK(k.launch.workgroups == std::array<std::int64_t, 3>{1, 1, 1});
+  CHECK(k.launch.total_items() * 4 == 512);
   const auto a = codegen::compile_amdgpu(builtin_example("reduce")[0], "gfx950", true);
-  CHECK_THAT(a.assembly, Contains(".amdhsa_kernel r_24_40"));
+  CHECK_THAT(a.assembly, Contains(".amdhsa_kernel " + a.symbol));
   CHECK_THAT(a.assembly, Contains("s_endpgm"));
 }
 
@@ -155,7 +169,7 @@ TEST_CASE("AMDGPU: llvm-readelf-22 accepts the code objects' notes", "[compiler]
     INFO(out);
     CHECK_THAT(out, Contains("NT_AMDGPU_METADATA"));
     CHECK_THAT(out, Contains("amdhsa.kernels"));
-    CHECK_THAT(out, Contains(".name:           r_8_48_48_48"));
+    CHECK_THAT(out, Contains(".name:           " + k.symbol));
     CHECK_THAT(out, Contains("amdgcn-amd-amdhsa--" + target));
     ++checked;
   }

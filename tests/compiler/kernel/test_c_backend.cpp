@@ -13,6 +13,7 @@
 #include "wavescope/compiler/kernel/interpreter.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/kernel/sources.hpp"
+#include "wavescope/compiler/opt/kernel_info.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 
@@ -40,7 +41,8 @@ TEST_CASE("C backend: every built-in example computes what the interpreter compu
         const auto c = run_both(k, seed);
         CHECK(c.ok);
         CHECK(c.mismatches == 0);
-        CHECK(c.max_rel_err < 1e-5);
+        // The heuristic's unrolled sums add in another order than the interpreter.
+        CHECK(c.max_rel_err < 1e-4);
       }
       for (const auto &p : kernel_params(k))
         if (p.written) elements += static_cast<std::size_t>(p.size);
@@ -78,7 +80,7 @@ TEST_CASE("C backend: the lowering is recorded pass by pass in the rewrite trace
     rewrite::TraceSession session(trace);
     for (const auto &k : builtin_example("matmul")) {
       rewrite::TraceGroup group(kernel_name(k));
-      render::lower_for_c(k);
+      render::lower_for_c(opt::with_opt_choice(k, opt::OptChoice::none()));
     }
   }
   REQUIRE(trace.groups().size() == 2);
@@ -87,22 +89,52 @@ TEST_CASE("C backend: the lowering is recorded pass by pass in the rewrite trace
   std::size_t steps = 0, load_steps = 0;
   for (const auto &rw : trace.groups()[0].rewrites) {
     names.push_back(rw.name);
-    CHECK_THAT(rw.loc, Contains("lowering.cpp"));
+    CHECK_THAT(rw.loc, Contains(".cpp:"));
     for (const auto &s : rw.steps) {
       ++steps;
       CHECK_FALSE(s.rule.empty());
       CHECK_FALSE(s.rule_loc.empty());
-      load_steps += s.rule.rfind("add loads:", 0) == 0;
+      load_steps += s.rule == "add loads: read of memory used as a value -> LOAD";
     }
     CHECK(trace.replay(rw).back() == trace.rebuild(*rw.output));
   }
-  CHECK(names == std::vector<std::string>{"initial symbolic", "add loads", "early decompositions"});
-  CHECK(load_steps == 4);  // three INDEXes become LOADs, the store's is put back
-  CHECK(steps >= load_steps);
+  // The front half (check_merge_0_1 is nested in simplify ranges: merging the two output loops
+  // would add a division, so it is not done), then the back half to the linearizer's form.
+  CHECK(names == std::vector<std::string>{"split ranges",
+                                          "initial symbolic",
+                                          "simplify ranges",
+                                          "check_merge_0_1",
+                                          "flatten range",
+                                          "postopt symbolic",
+                                          "expander",
+                                          "expander: drop tags",
+                                          "remove reduces",
+                                          "add local buffers",
+                                          "add gpudims",
+                                          "expand broadcast / add loads",
+                                          "devectorize",
+                                          "early symbolic",
+                                          "memory coalescing",
+                                          "memory coalescing",
+                                          "extra symbolic",
+                                          "commit weak operands",
+                                          "lower all index dtypes",
+                                          "fold lowered casts",
+                                          "final symbolic",
+                                          "cast float alu operands",
+                                          "early decompositions",
+                                          "late decompositions",
+                                          "move gates from index",
+                                          "final rewrite",
+                                          "add implicit barriers",
+                                          "add control flow",
+                                          "number params"});
+  CHECK(load_steps >= 1);
+  CHECK(steps >= 10);
   // The JSON the app's rewrite browser opens reads back with the same records.
   const auto back = rewrite::RewriteTrace::read_json(trace.to_json());
   CHECK(back.groups().size() == 2);
-  CHECK(back.groups()[0].rewrites.size() == 3);
+  CHECK(back.groups()[0].rewrites.size() == names.size());
 }
 
 TEST_CASE("C backend: floor division of negative values matches the interpreter",
@@ -116,7 +148,11 @@ TEST_CASE("C backend: floor division of negative values matches the interpreter"
   const UOp ast = k.finish();
   const auto c = run_both(ast, 9);
   CHECK(c.ok);
-  CHECK_THAT(render::render_c(render::lower_for_c(ast)), Contains("ws_floordiv"));
+  // truncating division and remainder with the sign fix-up of the early decompositions
+  const std::string src = render::render_c(render::lower_for_c(ast));
+  CHECK_THAT(src, Contains(" / 3)"));
+  CHECK_THAT(src, Contains(" % 3)"));
+  CHECK(src.find("floordiv") == std::string::npos);
 }
 
 TEST_CASE("C backend: what it cannot render or compile is a clear error", "[compiler][kernel][c]") {
@@ -146,12 +182,19 @@ TEST_CASE("C backend: what it cannot render or compile is a clear error", "[comp
 
 TEST_CASE("C backend: a reduce is computed in the outermost loop that defines its ranges",
           "[compiler][kernel][c]") {
-  // softmax's max and sum depend on the row only: both loops come before the column loop.
-  const std::string c = render::render_c(render::lower_for_c(builtin_example("softmax")[0]));
-  const auto column = c.find("for (long long Lidx1_");
+  // softmax's max and sum depend on the row only: both accumulators are set and both reduce
+  // loops run before the column loop.
+  const UOp k = opt::with_opt_choice(builtin_example("softmax")[0], opt::OptChoice::none());
+  const std::string c = render::render_c(render::lower_for_c(k));
+  INFO(c);
+  const auto column = c.find("for (int Lidx1 ");
   REQUIRE(column != std::string::npos);
-  const auto first_acc = c.find("float acc"), second_acc = c.find("float acc", first_acc + 1);
-  CHECK(first_acc < column);
-  CHECK(second_acc < column);
-  CHECK(c.find("float acc", column) == std::string::npos);
+  const auto max_init = c.find("+0)) = -__builtin_inff();");
+  const auto sum_init = c.find("+0)) = 0x0p+0f;");
+  REQUIRE(max_init != std::string::npos);
+  REQUIRE(sum_init != std::string::npos);
+  CHECK(max_init < sum_init);
+  CHECK(sum_init < column);
+  CHECK(c.find("= -__builtin_inff();", column) == std::string::npos);
+  CHECK(c.find("for (int Ridx", column) == std::string::npos);
 }

@@ -17,7 +17,9 @@
 #include "wavescope/compiler/kernel/interpreter.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/kernel/sources.hpp"
-#include "wavescope/compiler/render/linear_program.hpp"
+#include "wavescope/compiler/lower/linearize.hpp"
+#include "wavescope/compiler/lower/lowering.hpp"
+#include "wavescope/compiler/opt/kernel_info.hpp"
 #include "wavescope/compiler/render/llvm_ir.hpp"
 #include "wavescope/compiler/render/lowering.hpp"
 
@@ -80,38 +82,41 @@ TEST_CASE("LLVM CPU: every tinygrad kernel of every workload computes what the i
 
 TEST_CASE("LLVM CPU: the IR uses opaque pointers, phi loops and an entry point",
           "[compiler][kernel][llvm]") {
-  const std::string ir = render::llvm_ir_for_cpu(builtin_example("matmul")[0]);
-  CHECK_THAT(ir, Contains("define void @r_16_20_24(ptr noalias %data0, ptr noalias readonly"));
+  const UOp k = opt::with_opt_choice(builtin_example("matmul")[0], opt::OptChoice::none());
+  const std::string ir = render::llvm_ir_for_cpu(k);
+  CHECK_THAT(ir, Contains("define void @r_16_20_24(ptr noalias align 16 %data0, ptr noalias "
+                          "align 16 readonly"));
   CHECK_THAT(ir, Contains("define void @wavescope_entry(ptr %args)"));
-  CHECK_THAT(ir, Contains(" = phi i64 [ 0, %"));
+  CHECK_THAT(ir, Contains(" = phi i32 [ 0, %"));  // index math lowered to int32
   CHECK_THAT(ir, Contains("getelementptr inbounds float, ptr %data"));
   CHECK_THAT(ir, Contains("fadd nsz arcp contract afn float"));
   CHECK(ir.find("float*") == std::string::npos);
-  CHECK(count(ir, "alloca float") == 1);  // one accumulator
+  CHECK(count(ir, "alloca [1 x float]") == 1);  // one accumulator (a REG buffer)
   // Three loops (two output axes and the reduce), each with a header, footer and exit.
   CHECK(count(ir, ".exit:") == 3);
 }
 
-TEST_CASE("LLVM CPU: softmax's reduces are hoisted out of the column loop in the linear program",
+TEST_CASE("LLVM CPU: softmax's reduces run once per row, before the column loop",
           "[compiler][kernel][llvm]") {
-  const auto program = render::linearize(render::lower_kernel(builtin_example("softmax")[0]));
-  using Kind = render::LinearStep::Kind;
-  std::size_t loops = 0, reduces_before_column = 0, depth = 0, max_depth = 0;
+  const UOp k = opt::with_opt_choice(builtin_example("softmax")[0], opt::OptChoice::none());
+  const auto lowered = lower::lower(k, lower::render_target("cpu"));
+  std::size_t loops = 0, depth = 0, max_depth = 0, acc_inits_before_column = 0;
   bool column_open = false;
-  for (const auto &s : program.steps) {
-    if (s.kind == Kind::LoopBegin) {
+  for (const UOp &u : lowered.program) {
+    if (u.op() == Op::RANGE) {
       ++loops;
       max_depth = std::max(max_depth, ++depth);
-      if (depth == 2 && std::get<RangeArg>(s.node.arg()).type != AxisType::Reduce)
-        column_open = true;
+      if (depth == 2 && std::get<RangeArg>(u.arg()).type != AxisType::Reduce) column_open = true;
     }
-    if (s.kind == Kind::LoopEnd) --depth;
-    if (s.kind == Kind::ReduceBegin && !column_open) ++reduces_before_column;
+    if (u.op() == Op::END) --depth;
+    // the identity stored into an accumulator (a REG buffer) before its loop
+    if (u.op() == Op::STORE && u.src(1).op() == Op::CONST && !column_open && depth == 1)
+      ++acc_inits_before_column;
   }
   CHECK(depth == 0);
   CHECK(max_depth == 2);
-  CHECK(reduces_before_column == 2);  // the max and the sum, once per row
-  CHECK(loops == 4);                  // row, max, sum, column
+  CHECK(acc_inits_before_column == 2);  // the max and the sum, once per row
+  CHECK(loops == 4);                    // row, max, sum, column
 }
 
 TEST_CASE("LLVM CPU: what it cannot render or compile is a clear error",
@@ -142,12 +147,15 @@ TEST_CASE("LLVM CPU: what it cannot render or compile is a clear error",
   }
   CHECK_THROWS_AS(codegen::compile_for_host(builtin_example("reduce")[0], "gfx1100"),
                   wavescope::Error);
-  // A graph that is not lowered: a read INDEX without its LOAD.
+  // A graph that is not lowered: its REDUCE reaches the renderer.
   try {
-    render::linearize(builtin_example("elementwise")[0]);
-    FAIL("linearized");
+    lower::LoweredKernel raw;
+    raw.name = "raw";
+    raw.program = lower::linearize(builtin_example("reduce")[0]);
+    render::render_llvm_ir(raw);
+    FAIL("rendered");
   } catch (const wavescope::Error &e) {
-    CHECK_THAT(std::string(e.what()), Contains("without a LOAD"));
+    CHECK_THAT(std::string(e.what()), Contains("does not support REDUCE (was it lowered?)"));
   }
 }
 

@@ -46,7 +46,9 @@ TEST_CASE("tinygrad kernels: every kernel of every workload runs on C as the int
         interpret(k, want);
         const auto c = compare_outputs(params, got, want);
         CHECK(c.ok);
-        CHECK(c.max_rel_err < 1e-5);
+        // the lowering commits a weak float constant to float32 before the multiply, as tinygrad
+        // does; the interpreter keeps it a double (E_256_4's sin(sqrt(x*3+1)*exp2(x*log2(e))))
+        CHECK(c.max_rel_err < 1e-4);
         // The outputs are not all zero: the kernel really wrote them.
         bool nonzero = false;
         for (std::size_t p = 0; p < params.size(); ++p)

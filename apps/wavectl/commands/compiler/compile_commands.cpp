@@ -5,6 +5,7 @@
 //   wavectl compile conv2d --target c --trace t.json        every lowering pass, for the browser
 //   wavectl compile matmul --target cpu --emit llvm         the LLVM IR for the host CPU
 //   wavectl compile matmul --target gfx1100 --emit elf -o m   one code object per kernel in m/
+//   wavectl compile matmul --opts UPCAST:0:4,UNROLL:0:4     explicit optimizations (--noopt: none)
 
 #include <filesystem>
 #include <fstream>
@@ -29,6 +30,7 @@ using wavescope::ErrorKind;
 
 struct CompileArgs {
   std::string source, kernel, target = "c", emit, output, trace;
+  OptFlags opt;
 };
 
 void write_text(const std::filesystem::path &path, const std::string &text) {
@@ -54,7 +56,7 @@ void check_emit(const CompileArgs &args) {
 void compile(CompileArgs args, const CliContext &context) {
   if (args.emit.empty()) args.emit = codegen::default_emit(args.target);
   check_emit(args);
-  const auto kernels = kernel::load_kernels(args.source, args.kernel);
+  const auto kernels = with_opt_flags(kernel::load_kernels(args.source, args.kernel), args.opt);
   rewrite::RewriteTrace trace;
   std::vector<std::pair<std::string, std::string>> outputs;  // name, text
   {
@@ -95,6 +97,8 @@ void register_compile_command(CLI::App &app, CliContext &context) {
                             "  wavectl compile softmax --emit ast -o softmax.json\n"
                             "  wavectl compile conv2d --trace trace.json\n"
                             "  wavectl compile matmul --target cpu --emit llvm\n"
+                            "  wavectl compile matmul --opts UPCAST:0:4,UNROLL:0:4\n"
+                            "  wavectl compile softmax --noopt\n"
                             "  wavectl compile softmax --target gfx1100 --emit elf -o "
                             "softmax.hsaco");
   cmd->add_option("--target", args->target,
@@ -108,6 +112,7 @@ void register_compile_command(CLI::App &app, CliContext &context) {
   cmd->add_option("-o,--output", args->output,
                   "Write here (a folder with one <index>_<name> file per kernel when several)");
   cmd->add_option("--trace", args->trace, "Write the rewrite trace of the lowering as JSON here");
+  add_opt_options(*cmd, args->opt);
   add_json_flag(*cmd, context);
   cmd->callback([args, &context] { compile(*args, context); });
 }

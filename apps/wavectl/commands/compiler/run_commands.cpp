@@ -37,10 +37,11 @@ struct RunArgs {
   bool check = false;
   std::string save;     // folder: one <index>_<name> subfolder per kernel (codegen/run_bundle.hpp)
   std::string profile;  // Chrome trace JSON of the timed runs
+  OptFlags opt;
 };
 
 void run(const RunArgs &args, const CliContext &context) {
-  const auto kernels = kernel::load_kernels(args.source, args.kernel);
+  const auto kernels = with_opt_flags(kernel::load_kernels(args.source, args.kernel), args.opt);
   std::size_t failed = 0;
   std::vector<codegen::RunEvent> runs;
   for (const auto &k : kernels) {
@@ -93,7 +94,8 @@ void register_run_command(CLI::App &app, CliContext &context) {
   add_kernel_source_options(*cmd, args->source, args->kernel,
                             "  wavectl run matmul --check\n"
                             "  wavectl run conv2d --check --json --seed 7\n"
-                            "  wavectl run softmax --target cpu --check");
+                            "  wavectl run softmax --target cpu --check\n"
+                            "  wavectl run matmul --check --opts UPCAST:0:4,UNROLL:0:4");
   cmd->add_option("--target", args->target,
                   "Target: c (system C compiler) or cpu (LLVM, compiled in process)")
       ->check(CLI::IsMember({"c", "cpu"}));
@@ -106,6 +108,7 @@ void register_run_command(CLI::App &app, CliContext &context) {
   cmd->add_option("--profile", args->profile,
                   "Time one run of each kernel and write the runs as Chrome trace JSON (ops, "
                   "bytes, GFLOP/s and GB/s per span), for the app's timeline or Perfetto");
+  add_opt_options(*cmd, args->opt);
   add_json_flag(*cmd, context);
   cmd->callback([args, &context] { run(*args, context); });
 }

@@ -1,15 +1,16 @@
 #pragma once
-// AMDGPU code objects: a kernel lowered by the shared passes plus "add gpudims"
-// (render/lowering.hpp), rendered as LLVM IR for amdgcn-amd-amdhsa (amdgpu_kernel, buffers in
-// addrspace(1), workgroup/work-item ids), optimized and compiled in process by LLVM's AMDGPU
-// backend, and linked by LLVM's lld (ld.lld of the same LLVM: an older default ld.lld can reject
-// LLVM 22's code-object version) into a one-kernel code object.
+// AMDGPU code objects: a kernel lowered for the GPU target (lower/lowering.hpp: every pass of
+// spec §5.2 incl. "add gpudims", the §7 linearizer), rendered as LLVM IR for amdgcn-amd-amdhsa
+// (amdgpu_kernel, buffers in addrspace(1), workgroup/work-item ids), optimized and compiled in
+// process by LLVM's AMDGPU backend, and linked by LLVM's lld (ld.lld of the same LLVM: an older
+// default ld.lld can reject LLVM 22's code-object version) into a one-kernel code object.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "wavescope/compiler/ir/uop.hpp"
+#include "wavescope/compiler/lower/lowering.hpp"
 #include "wavescope/compiler/render/lowering.hpp"
 
 namespace wavescope::compiler::codegen {
@@ -23,6 +24,7 @@ struct AmdgpuKernel {
   std::string symbol;     // its symbol in the code object (a C identifier)
   std::string processor;  // gfx1100, ...
   render::LaunchDims launch;
+  std::size_t local_bytes = 0;            // LOCAL buffers: the group segment the kernel needs
   std::string llvm_ir;                    // as rendered, before optimization
   std::string assembly;                   // LLVM's assembly (when asked for)
   std::vector<std::uint8_t> code_object;  // the linked ELF
@@ -34,6 +36,11 @@ AmdgpuKernel render_amdgpu(const UOp &sink, const std::string &processor);
 // Compiles for `processor` (Error(Usage) for one not in amdgpu_targets()); with `assembly` also
 // LLVM's assembly text. Link failures are Error(BadInput) with lld's output.
 AmdgpuKernel compile_amdgpu(const UOp &sink, const std::string &processor, bool assembly = false);
+
+// Compiles a kernel that is already lowered for `processor` (lower::lower, or a graph built by
+// hand and run through lower::lower_back_half and lower::linearize).
+AmdgpuKernel compile_lowered(const lower::LoweredKernel &kernel, const std::string &processor,
+                             bool assembly = false);
 
 // The ld.lld used: $WAVESCOPE_LD_LLD, else LLVM 22's own (its tools folder), else ld.lld-22.
 std::string ld_lld_path();

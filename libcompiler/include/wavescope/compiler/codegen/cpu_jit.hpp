@@ -9,23 +9,29 @@
 
 #include "wavescope/compiler/kernel/interpreter.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
+#include "wavescope/compiler/lower/lowering.hpp"
 
 namespace wavescope::compiler::codegen {
 
 class CpuKernel {
 public:
   // Parses, verifies, optimizes and JIT-compiles `llvm_ir` (with a `wavescope_entry(ptr)` taking
-  // the buffers in slot order). IR that does not parse or verify is Error(BadInput) with LLVM's
-  // message and the line; a JIT failure Error(Internal).
+  // a pointer per argument in slot order). IR that does not parse or verify is Error(BadInput)
+  // with LLVM's message and the line; a JIT failure Error(Internal).
   static CpuKernel compile(const std::string &llvm_ir,
-                           const std::vector<kernel::KernelParam> &params);
-  // lower_kernel, linearize, render_llvm_ir and compile.
+                           const std::vector<kernel::KernelParam> &params,
+                           const std::vector<lower::ScalarParam> &scalars = {});
+  // lower::lower for "cpu", render_llvm_ir and compile.
   static CpuKernel compile(const UOp &sink);
   CpuKernel(CpuKernel &&) noexcept;
   CpuKernel &operator=(CpuKernel &&) noexcept;
   ~CpuKernel();
-  // Runs on host buffers (slot order); written buffers receive the results.
-  void run(std::vector<kernel::HostBuffer> &buffers) const;
+  // Runs on host buffers (slot order) and scalar values (slot order); written buffers receive
+  // the results.
+  void run(std::vector<kernel::HostBuffer> &buffers,
+           const std::vector<std::int64_t> &scalar_values = {}) const;
+  // Runs on arguments already in the parameters' types (a pointer per argument, slot order).
+  void run_raw(void **args) const;
 
 private:
   CpuKernel();

@@ -18,6 +18,11 @@ using HostRunner = std::function<void(std::vector<kernel::HostBuffer> &)>;
 // Throws Error(Usage) for a target that is not a host target, and the backends' errors.
 HostRunner compile_for_host(const UOp &sink, std::string_view target);
 
+// The same kernel run on buffers already in its parameters' element types (pointers in slot
+// order): no conversion from and to the doubles of HostBuffer (benchmarks time the kernel alone).
+using RawRunner = std::function<void(void **)>;
+RawRunner compile_for_host_raw(const UOp &sink, std::string_view target);
+
 // The host targets: {"c", "cpu"}.
 const std::vector<std::string> &host_targets();
 

@@ -1,0 +1,166 @@
+// Stage 15: memory coalescing (passes.hpp).
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "../symbolic/algebra.hpp"
+#include "lower_util.hpp"
+#include "wavescope/compiler/ir/graph.hpp"
+#include "wavescope/compiler/lower/passes.hpp"
+#include "wavescope/compiler/rewrite/graph_rewrite.hpp"
+#include "wavescope/compiler/rewrite/pattern_matcher.hpp"
+#include "wavescope/compiler/symbolic/simplify.hpp"
+
+namespace wavescope::compiler::lower {
+namespace {
+
+using namespace rewrite;
+using Replacements = std::unordered_map<const UOpNode *, UOp>;
+
+bool vectorizable(DType t) {
+  return t == dtypes::float32 || t == dtypes::int32 || t == dtypes::uint32;
+}
+
+struct Access {
+  Int offset;
+  UOp node;  // the LOAD or STORE
+  UOp root;  // the index without its constant offset (null for a constant index)
+};
+
+struct GroupKey {
+  Op op;
+  const UOpNode *mem, *root, *valid;
+  bool operator<(const GroupKey &o) const {
+    return std::tie(op, mem, root, valid) < std::tie(o.op, o.mem, o.root, o.valid);
+  }
+};
+
+// Plans the vector accesses of the graph: which LOAD/STORE becomes what.
+Replacements plan(const UOp &sink, const RenderTarget &target, Op which) {
+  std::map<GroupKey, std::vector<Access>> groups;
+  for (const UOp &u : toposort(sink)) {
+    const bool load = which == Op::LOAD && u.op() == Op::LOAD && u.size() == 1;
+    const bool store = which == Op::STORE && u.op() == Op::STORE && u.size() == 2;
+    if (!load && !store) continue;
+    const UOp &a = u.src(0);
+    if (a.op() != Op::INDEX || a.size() != 2 || !detail::buffer_of(a.src(0))) continue;
+    const AddrSpace space = detail::addrspace_of(a.src(0));
+    if (space != AddrSpace::Global && space != AddrSpace::Local) continue;
+    if (!vectorizable(a.dtype()) || (store && u.src(1).dtype().is_vector())) continue;
+    auto [idx, valid] = detail::split_gate(a.src(1));
+    if (!is_int(idx.dtype()) || idx.dtype().is_vector()) continue;
+    UOp root;
+    Int off = 0;
+    if (idx.op() == Op::ADD && idx.src(1).is_const() && idx.src(1).const_value()) {
+      root = idx.src(0);
+      off = *idx.src(1).const_value();
+    } else if (idx.is_const() && idx.const_value()) {
+      off = *idx.const_value();
+    } else {
+      root = idx;
+    }
+    groups[{u.op(), a.src(0).get(), root.get(), valid.get()}].push_back({off, u, root});
+  }
+
+  Replacements out;
+  for (auto &[key, accesses] : groups) {
+    std::stable_sort(accesses.begin(), accesses.end(),
+                     [](const Access &x, const Access &y) { return x.offset < y.offset; });
+    const UOp mem = accesses.front().node.src(0).src(0);
+    const UOp &first_index = accesses.front().node.src(0);
+    const DType t = first_index.dtype();
+    auto [first_idx, valid] = detail::split_gate(first_index.src(1));
+    const UOp root = accesses.front().root;
+    // distinct offsets, each with its accesses
+    std::vector<std::pair<Int, std::vector<UOp>>> offsets;
+    for (const auto &acc : accesses) {
+      if (offsets.empty() || offsets.back().first != acc.offset)
+        offsets.push_back({acc.offset, {}});
+      offsets.back().second.push_back(acc.node);
+    }
+    std::size_t i = 0;
+    while (i < offsets.size()) {
+      std::size_t run = 1;  // consecutive offsets from i
+      while (i + run < offsets.size() && offsets[i + run].first == offsets[i].first + Int(run))
+        ++run;
+      const Int off = offsets[i].first;
+      const UOp start = root ? (off == 0 ? root : root + const_int(off, root.dtype()))
+                             : const_int(off, first_idx.dtype());
+      unsigned len = 1;
+      for (unsigned w : target.vector_widths) {
+        if (w > run) continue;
+        if (key.op == Op::STORE) {
+          bool single = true;
+          for (std::size_t k = 0; k < w; ++k) single &= offsets[i + k].second.size() == 1;
+          if (!single) continue;
+        }
+        const bool aligned = start.is_const()
+                                 ? floor_mod(*start.const_value(), Int(w)) == 0
+                                 : static_cast<bool>(symbolic::detail::divides(start, w));
+        if (aligned) {
+          len = w;
+          break;
+        }
+      }
+      if (len > 1) {
+        const UOp gated = valid ? where(valid, start, invalid()) : start;
+        const UOp shrink = UOp::make(Op::SHRINK, t.vec(static_cast<std::uint16_t>(len)),
+                                     {mem, gated, const_int(len)});
+        if (key.op == Op::LOAD) {
+          const UOp ld = UOp::make(Op::LOAD, shrink.dtype(), {shrink});
+          for (unsigned k = 0; k < len; ++k)
+            for (const UOp &n : offsets[i + k].second) out[n.get()] = detail::lane(ld, k);
+        } else {
+          std::vector<UOp> values;
+          for (unsigned k = 0; k < len; ++k)  // in the buffer's element type
+            values.push_back(cast(offsets[i + k].second[0].src(1), t));
+          const UOp st =
+              UOp::make(Op::STORE, dtypes::void_,
+                        {shrink, UOp::make(Op::STACK, shrink.dtype(), std::move(values))});
+          for (unsigned k = 0; k < len; ++k) out[offsets[i + k].second[0].get()] = st;
+        }
+      }
+      i += len;
+    }
+  }
+  return out;
+}
+
+const PatternMatcher &coalesce_rules() {
+  static const PatternMatcher pm("memory coalescing",
+                                 {
+                                     rule("consecutive LOADs -> lanes of one vector LOAD(SHRINK)",
+                                          pat_any_src(Op::LOAD).named("x"),
+                                          [](const Match &m) -> UOp {
+                                            auto &plan = m.context<Replacements>();
+                                            auto it = plan.find(m["x"].get());
+                                            return it == plan.end() ? UOp{} : it->second;
+                                          }),
+                                     rule("consecutive STOREs -> one vector STORE(SHRINK, STACK)",
+                                          pat_any_src(Op::STORE).named("x"),
+                                          [](const Match &m) -> UOp {
+                                            auto &plan = m.context<Replacements>();
+                                            auto it = plan.find(m["x"].get());
+                                            return it == plan.end() ? UOp{} : it->second;
+                                          }),
+                                 });
+  return pm;
+}
+
+}  // namespace
+
+UOp memory_coalescing(const UOp &sink, const RenderTarget &target) {
+  UOp g = graph_rewrite(sink, symbolic::sym(), detail::pass("early symbolic"));
+  // loads first: the stores' values may be lanes of the new vector loads
+  for (Op which : {Op::LOAD, Op::STORE}) {
+    Replacements replacements = plan(g, target, which);
+    auto options = detail::pass("memory coalescing");
+    options.context = replacements;
+    options.walk = true;  // the planned nodes are replaced once; their vector forms stay
+    g = graph_rewrite(g, coalesce_rules(), options);
+  }
+  return g;
+}
+
+}  // namespace wavescope::compiler::lower

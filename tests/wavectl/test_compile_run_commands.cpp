@@ -248,3 +248,38 @@ TEST_CASE(
                 path / manifest["targets"][gpu]["code_object"].get<std::string>()) > 0);
   }
 }
+
+TEST_CASE("wavectl run --profile FILE: each kernel's run as a span the profile verbs read back") {
+  TempDir dir;
+  const auto file = dir.path / "runs.json";
+  const auto r = wavectl({"run", "matmul", "--target", "c", "--profile", file.string(), "--json"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(json_lines(r.out).size() == 2);
+  const auto events = wavectl({"profile", "events", file.string(), "--json"});
+  INFO(events.err);
+  REQUIRE(events.exit_code == 0);
+  std::vector<nlohmann::json> spans;
+  for (const auto &j : json_lines(events.out))
+    if (j.contains("dur_ms") && !j["dur_ms"].is_null()) spans.push_back(j);
+  REQUIRE(spans.size() == 2);
+  CHECK(spans[0]["name"] == "r_16_20_24");
+  CHECK(spans[1]["name"] == "r_320");
+  for (const auto &s : spans) {
+    CHECK(s["device"] == "CPU");
+    CHECK(s["dur_ms"].get<double>() >= 0.0);
+    CHECK(s["fmt"]["target"] == "c");
+    CHECK(s["fmt"]["GFLOP/s"].is_number());
+    CHECK(s["fmt"]["GB/s"].is_number());
+  }
+  CHECK(spans[0]["fmt"]["ops"] == 2 * 16 * 20 * 24);  // kernel/estimates.hpp
+  CHECK(spans[0]["fmt"]["bytes"] == 4 * (16 * 20 + 16 * 24 + 24 * 20));
+  // The first run ends before the second starts.
+  CHECK(spans[0]["st_ms"].get<double>() <= spans[1]["st_ms"].get<double>());
+  const auto info = wavectl({"profile", "info", file.string()});
+  REQUIRE(info.exit_code == 0);
+  CHECK_THAT(info.out, Catch::Contains("CPU"));
+  const auto bad = wavectl({"run", "matmul", "--profile", (dir.path / "no" / "x.json").string()});
+  CHECK(bad.exit_code != 0);
+  CHECK_THAT(bad.err, Catch::StartsWith("error: "));
+}

@@ -5,6 +5,7 @@
 //   wavectl run softmax --check --json              {"kernel":...,"max_abs_err":...,"ok":true}
 //   wavectl run matmul --target cpu --check        the LLVM IR compiled in process (ORC JIT)
 //   wavectl run softmax --save out/                  inputs, CPU outputs, code objects, manifest
+//   wavectl run conv2d --profile runs.json          each run timed, as a Chrome trace
 
 #include <filesystem>
 #include <iostream>
@@ -12,13 +13,16 @@
 #include <fmt/format.h>
 
 #include "commands/compiler/compiler_commands.hpp"
+#include "commands/compiler/run_profile.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/codegen/host_kernel.hpp"
 #include "wavescope/compiler/codegen/run_bundle.hpp"
+#include "wavescope/compiler/codegen/run_event.hpp"
 #include "wavescope/compiler/kernel/interpreter.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/kernel/sources.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
+#include "wavescope/trace/profile/chrome_trace.hpp"
 
 namespace wavectl {
 namespace {
@@ -31,13 +35,15 @@ struct RunArgs {
   std::string source, kernel, target = "c";
   std::uint64_t seed = 1;
   bool check = false;
-  std::string save;  // folder: one <index>_<name> subfolder per kernel (codegen/run_bundle.hpp)
+  std::string save;     // folder: one <index>_<name> subfolder per kernel (codegen/run_bundle.hpp)
+  std::string profile;  // Chrome trace JSON of the timed runs
   OptFlags opt;
 };
 
 void run(const RunArgs &args, const CliContext &context) {
   const auto kernels = with_opt_flags(kernel::load_kernels(args.source, args.kernel), args.opt);
   std::size_t failed = 0;
+  std::vector<codegen::RunEvent> runs;
   for (const auto &k : kernels) {
     const auto compiled = codegen::compile_for_host(k, args.target);
     kernel::RunRecord r;
@@ -51,9 +57,13 @@ void run(const RunArgs &args, const CliContext &context) {
       r.mismatches = c.mismatches;
       r.ok = c.ok;
       failed += !c.ok;
-    } else if (args.save.empty()) {
+    } else if (args.save.empty() && args.profile.empty()) {
       auto buffers = kernel::make_buffers(kernel::kernel_params(k), args.seed);
       compiled(buffers);
+    }
+    if (!args.profile.empty()) {
+      auto buffers = kernel::make_buffers(kernel::kernel_params(k), args.seed);
+      runs.push_back(codegen::timed_run(compiled, buffers, k, args.target));
     }
     if (!args.save.empty()) {
       codegen::RunBundle bundle;
@@ -68,6 +78,8 @@ void run(const RunArgs &args, const CliContext &context) {
     }
     std::cout << (context.json ? kernel::to_json_line(r) : kernel::to_text_line(r)) << '\n';
   }
+  if (!args.profile.empty())
+    wavescope::trace::profile::write_chrome_trace(run_profile(runs), args.profile);
   if (failed)
     throw Error(ErrorKind::Mismatch, fmt::format("{} of {} kernels differ from the interpreter",
                                                  failed, kernels.size()));
@@ -93,6 +105,9 @@ void register_run_command(CLI::App &app, CliContext &context) {
   cmd->add_option("--save", args->save,
                   "Write each kernel's inputs, CPU outputs, AMDGPU code objects and manifest.json "
                   "into DIR/<index>_<name>/, for a GPU or an emulator to rerun");
+  cmd->add_option("--profile", args->profile,
+                  "Time one run of each kernel and write the runs as Chrome trace JSON (ops, "
+                  "bytes, GFLOP/s and GB/s per span), for the app's timeline or Perfetto");
   add_opt_options(*cmd, args->opt);
   add_json_flag(*cmd, context);
   cmd->callback([args, &context] { run(*args, context); });

@@ -73,6 +73,12 @@ Dims split_dims(const Dims &dims, const std::array<std::int64_t, 3> &max) {
       d[i] /= div;
       d[(i + 1) % d.size()] *= div;
     }
+  for (std::size_t i = 0; i < d.size(); ++i)  // (tinygrad does not check this)
+    if (d[i] > max[i])
+      throw Error(
+          ErrorKind::BadInput,
+          fmt::format("add gpudims: {} launch items do not fit the target's limits {}x{}x{}",
+                      d[0] * d[1] * d[2], max[0], max[1], max[2]));
   if (d[2] == 1) d.resize(2);
   return d;
 }

@@ -55,10 +55,10 @@ struct Rig {
   AmChipInfo chip;
   TlsfAllocator ptable;
   PageTable pt;
-  AmGmc gmc;
-  AmIh ih;
-  AmGfx gfx;
-  AmSdma sdma;
+  GmcBlock gmc;
+  IhBlock ih;
+  GfxBlock gfx;
+  SdmaBlock sdma;
 
   explicit Rig(const std::string &chip_name = "tinygrad-mock")
       : gpu(sim::am::default_fake_gpu_config(chip_name), clock), fn("sim-am:test", gpu),

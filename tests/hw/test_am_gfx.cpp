@@ -40,8 +40,8 @@ struct GfxFixture {
   }
   AmChipFixture f;
   SimulatedVram vram;
-  AmGmc gmc;
-  AmGfx gfx;
+  GmcBlock gmc;
+  GfxBlock gfx;
 };
 }  // namespace
 

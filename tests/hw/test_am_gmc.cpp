@@ -13,7 +13,7 @@ using Catch::Matchers::Contains;
 using wavescope::test::AmChipFixture;
 
 namespace {
-void boot_gmc(AmGmc &gmc) {
+void boot_gmc(GmcBlock &gmc) {
   gmc.read_apertures();
   gmc.set_boot_pages({0x0, 0x1000, 0x2000});
 }
@@ -22,7 +22,7 @@ void boot_gmc(AmGmc &gmc) {
 TEST_CASE("am gmc: §7.5 [run] values of init_hub on the RDNA4 mock") {
   AmChipFixture f("tinygrad-mock");
   f.reads("mmhub.MMMC_VM_FB_LOCATION_TOP", 0x20);  // 512 MiB >> 24, as the mock answers
-  AmGmc gmc(f.regs, f.chip);
+  GmcBlock gmc(f.regs, f.chip);
   boot_gmc(gmc);
   CHECK(gmc.apertures().fb_base == 0);
   CHECK(gmc.apertures().fb_end == 0x2000'0000);
@@ -63,7 +63,7 @@ TEST_CASE("am gmc: §7.5 [run] values of init_hub on the RDNA4 mock") {
 
 TEST_CASE("am gmc: gfx11 and gfx9.4.3 CONTEXT0_CNTL and L2_CNTL3, on every instance") {
   AmChipFixture navi("navi31");
-  AmGmc gmc11(navi.regs, navi.chip);
+  GmcBlock gmc11(navi.regs, navi.chip);
   boot_gmc(gmc11);
   gmc11.init_hub(VmHub::Gc);
   CHECK(navi.last("gc.GCVM_CONTEXT0_CNTL") == 0x1FF'FE07u);
@@ -72,7 +72,7 @@ TEST_CASE("am gmc: gfx11 and gfx9.4.3 CONTEXT0_CNTL and L2_CNTL3, on every insta
   AmChipFixture mi("mi300x", wavescope::test::distinct_xcc_bases);
   REQUIRE(mi.chip.xccs == 8);
   REQUIRE(mi.chip.mmhubs == 4);
-  AmGmc gmc9(mi.regs, mi.chip);
+  GmcBlock gmc9(mi.regs, mi.chip);
   boot_gmc(gmc9);
   gmc9.init_hub(VmHub::Gc);
   gmc9.init_hub(VmHub::Mm);
@@ -96,7 +96,7 @@ TEST_CASE("am gmc: XGMI apertures make the XGMI and MC bases") {
   mi.reads("mmhub.MMMC_VM_XGMI_LFB_SIZE",
            mi.regs.encode("mmhub.MMMC_VM_XGMI_LFB_SIZE", {{"PF_LFB_SIZE", 0x1000}}));
   mi.reads("mmhub.MMMC_VM_FB_LOCATION_BASE", 0x8000);
-  AmGmc gmc(mi.regs, mi.chip);
+  GmcBlock gmc(mi.regs, mi.chip);
   const auto &a = gmc.read_apertures();
   CHECK(a.xgmi_segment_size == 0x10'0000'0000);
   CHECK(a.paddr_base == 0x20'0000'0000);
@@ -118,7 +118,7 @@ TEST_CASE("am gmc: §7.6 flush_tlb: HDP flush, semaphore, request, ack, release"
   f.reads("mmhub.MMVM_INVALIDATE_ENG17_SEM", 1);
   f.reads("mmhub.MMVM_INVALIDATE_ENG17_ACK", 1);
   f.reads("gc.GCVM_INVALIDATE_ENG17_ACK", 1);
-  AmGmc gmc(f.regs, f.chip);
+  GmcBlock gmc(f.regs, f.chip);
   boot_gmc(gmc);
 
   // GC is not initialised yet: only the HDP flush.
@@ -161,7 +161,7 @@ TEST_CASE("am gmc: §7.6 flush_tlb: HDP flush, semaphore, request, ack, release"
 TEST_CASE("am gmc: gfx9.4.3 REQ value and flushes on every XCC") {
   AmChipFixture mi("mi300x", wavescope::test::distinct_xcc_bases);
   for (unsigned xcc = 0; xcc < 8; ++xcc) mi.reads("gc.GCVM_INVALIDATE_ENG17_ACK", 1, xcc);
-  AmGmc gmc(mi.regs, mi.chip);
+  GmcBlock gmc(mi.regs, mi.chip);
   boot_gmc(gmc);
   gmc.init_hub(VmHub::Gc);
   gmc.flush_tlb(VmHub::Gc);
@@ -171,7 +171,7 @@ TEST_CASE("am gmc: gfx9.4.3 REQ value and flushes on every XCC") {
 
 TEST_CASE("am gmc: invalidate timeouts name the register") {
   AmChipFixture f("tinygrad-mock");
-  AmGmc gmc(f.regs, f.chip);
+  GmcBlock gmc(f.regs, f.chip);
   boot_gmc(gmc);
   // The semaphore never reads 1.
   CHECK_THROWS_WITH(gmc.flush_tlb(VmHub::Mm), Contains("mm flush_tlb timeout") &&
@@ -189,7 +189,7 @@ TEST_CASE("am gmc: invalidate timeouts name the register") {
 
 TEST_CASE("am gmc: the fault registers of the IH fault path") {
   AmChipFixture f("tinygrad-mock");
-  AmGmc gmc(f.regs, f.chip);
+  GmcBlock gmc(f.regs, f.chip);
   CHECK(std::string(gmc.fault_status_register()) == "gc.GCVM_L2_PROTECTION_FAULT_STATUS_LO32");
   f.reads("gc.GCVM_L2_PROTECTION_FAULT_STATUS_LO32", 0x1234);
   f.reads("gc.GCVM_L2_PROTECTION_FAULT_ADDR_LO32", 0x2000'0123);
@@ -202,6 +202,6 @@ TEST_CASE("am gmc: the fault registers of the IH fault path") {
   CHECK(f.last("gc.GCVM_L2_PROTECTION_FAULT_CNTL") ==
         static_cast<std::uint32_t>(cntl.field("CLEAR_PROTECTION_FAULT_STATUS_ADDR")->mask()));
   AmChipFixture navi("navi31");
-  CHECK(std::string(AmGmc(navi.regs, navi.chip).fault_status_register()) ==
+  CHECK(std::string(GmcBlock(navi.regs, navi.chip).fault_status_register()) ==
         "gc.GCVM_L2_PROTECTION_FAULT_STATUS");
 }

@@ -29,13 +29,13 @@ struct IhFixture {
   }
   AmChipFixture f;
   SimulatedVram vram;
-  AmGmc gmc;
+  GmcBlock gmc;
 };
 }  // namespace
 
 TEST_CASE("am ih: §11 [run] ring programming on the RDNA4 mock") {
   IhFixture t;
-  AmIh ih(t.f.regs, t.vram, t.gmc, t.f.chip, kMockRings);
+  IhBlock ih(t.f.regs, t.vram, t.gmc, t.f.chip, kMockRings);
   ih.init_hw();
   auto &f = t.f;
   CHECK(f.addr("osssys.IH_RB_CNTL") == 0x1120);
@@ -62,8 +62,8 @@ TEST_CASE("am ih: §11 [run] ring programming on the RDNA4 mock") {
 TEST_CASE("am ih: OSSSYS 4.4.2 skips the storm and flood controls") {
   AmChipFixture mi("mi300x");
   SimulatedVram vram(64ull << 20);
-  AmGmc gmc(mi.regs, mi.chip);
-  AmIh ih(mi.regs, vram, gmc, mi.chip, kMockRings);
+  GmcBlock gmc(mi.regs, mi.chip);
+  IhBlock ih(mi.regs, vram, gmc, mi.chip, kMockRings);
   ih.init_hw();
   CHECK(!mi.last("osssys.IH_STORM_CLIENT_LIST_CNTL").has_value());
   CHECK(mi.bus.writes_to(mi.addr("osssys.IH_RB_CNTL")) ==
@@ -74,7 +74,7 @@ TEST_CASE("am ih: OSSSYS 4.4.2 skips the storm and flood controls") {
 TEST_CASE("am ih: §19.3 IH decode path through the handler") {
   IhFixture t;
   auto &f = t.f;
-  AmIh ih(f.regs, t.vram, t.gmc, f.chip, kMockRings);
+  IhBlock ih(f.regs, t.vram, t.gmc, f.chip, kMockRings);
   REQUIRE(ih.soc() == IhSoc::Soc21);
   // An SQ error (client GFX 10, source 239, encoding 2 in ctx1, MEMVIOL in ctx0 bits 21..24) and
   // a UTCL2 fault from GRBM_CP, then an EOP (ignored).
@@ -116,7 +116,7 @@ TEST_CASE("am ih: §19.3 IH decode path through the handler") {
 TEST_CASE("am ih: an EOP-only ring leaves AM out of its error state, wraps, drains") {
   IhFixture t;
   auto &f = t.f;
-  AmIh ih(f.regs, t.vram, t.gmc, f.chip, kMockRings);
+  IhBlock ih(f.regs, t.vram, t.gmc, f.chip, kMockRings);
   // rptr near the end: the entry at the last slot, then one at 0.
   const std::uint32_t last = kIhRingDwords - 8;
   t.put_entry(last, {0x0000'B50A, 0, 0, 0, 0, 0, 0, 0});
@@ -134,7 +134,7 @@ TEST_CASE("am ih: an EOP-only ring leaves AM out of its error state, wraps, drai
 TEST_CASE("am ih: overflow is cleared by the drain, RAS status by the handler") {
   IhFixture t;
   auto &f = t.f;
-  AmIh ih(f.regs, t.vram, t.gmc, f.chip, kMockRings);
+  IhBlock ih(f.regs, t.vram, t.gmc, f.chip, kMockRings);
   f.bus.values[f.addr("osssys.IH_RB_WPTR")] = 0x1;  // RB_OVERFLOW, offset 0
   f.bus.values[f.addr("osssys.IH_RB_CNTL")] = 0xC033'0021;
   f.reads("nbio.BIF_BX0_BIF_DOORBELL_INT_CNTL", 0x6);  // RAS controller and ATHUB
@@ -153,7 +153,7 @@ TEST_CASE("am ih: overflow is cleared by the drain, RAS status by the handler") 
 TEST_CASE("am ih: a pointer that is not an entry index is a device error") {
   IhFixture t;
   auto &f = t.f;
-  AmIh ih(f.regs, t.vram, t.gmc, f.chip, kMockRings);
+  IhBlock ih(f.regs, t.vram, t.gmc, f.chip, kMockRings);
   f.reads("osssys.IH_RB_WPTR", 12);  // 3 dwords
   CHECK_THROWS_WITH(ih.interrupt_handler(), Contains("wptr 0x3"));
 }
@@ -161,7 +161,7 @@ TEST_CASE("am ih: a pointer that is not an entry index is a device error") {
 TEST_CASE("am ih: the report's printers") {
   IhFixture t;
   auto &f = t.f;
-  AmIh ih(f.regs, t.vram, t.gmc, f.chip, kMockRings);
+  IhBlock ih(f.regs, t.vram, t.gmc, f.chip, kMockRings);
   t.put_entry(0, {0x0000'EF0A, 0, 0, 0, 1u << 21, 0x80, 0, 0});
   t.put_entry(8, {0x0000'0014, 0, 0, 0, 0, 0, 0, 0});
   f.reads("osssys.IH_RB_WPTR", 16 * 4);

@@ -29,7 +29,7 @@ SdmaRing rdna4_ring() {
 
 TEST_CASE("am sdma: §12.6 [run] init values on the RDNA4 mock (SDMA 7)") {
   AmChipFixture f("tinygrad-mock");
-  AmSdma sdma(f.regs, f.chip);
+  SdmaBlock sdma(f.regs, f.chip);
   sdma.init_hw();
   CHECK(f.last("gc.SDMA0_WATCHDOG_CNTL") == 0x64u);
   CHECK(f.last("gc.SDMA0_UTCL1_CNTL") == 0x609u);
@@ -41,7 +41,7 @@ TEST_CASE("am sdma: §12.6 [run] init values on the RDNA4 mock (SDMA 7)") {
 
 TEST_CASE("am sdma: §12.7 [run] queue setup on the RDNA4 mock, in order") {
   AmChipFixture f("tinygrad-mock");
-  AmSdma sdma(f.regs, f.chip);
+  SdmaBlock sdma(f.regs, f.chip);
   CHECK(f.addr("gc.SDMA0_QUEUE0_RB_CNTL") == 0x12E0);
   CHECK(sdma.setup_ring(rdna4_ring()) == 0x100);
   CHECK(f.last("gc.SDMA0_QUEUE0_RB_BASE") == 0x1000u);
@@ -91,7 +91,7 @@ TEST_CASE("am sdma: §12.7 [run] queue setup on the RDNA4 mock, in order") {
 
 TEST_CASE("am sdma: fini turns the queue off and pulses the SDMA soft reset") {
   AmChipFixture f("tinygrad-mock");
-  AmSdma sdma(f.regs, f.chip);
+  SdmaBlock sdma(f.regs, f.chip);
   sdma.setup_ring(rdna4_ring());
   sdma.fini();
   CHECK(f.last("gc.SDMA0_QUEUE0_RB_CNTL") == 0x84'1824u);
@@ -106,7 +106,7 @@ TEST_CASE("am sdma: fini turns the queue off and pulses the SDMA soft reset") {
 
 TEST_CASE("am sdma: SDMA 6 on Navi31 runs the F32") {
   AmChipFixture f("navi31");
-  AmSdma sdma(f.regs, f.chip);
+  SdmaBlock sdma(f.regs, f.chip);
   sdma.init_hw();
   CHECK(f.last("gc.SDMA0_F32_CNTL").has_value());
   const auto &page = f.regs.reg("gc.SDMA0_UTCL1_PAGE");
@@ -143,7 +143,7 @@ TEST_CASE("am sdma: SDMA 4.4.2 on MI300X: every instance, SDMA_GFX queues, NBIO 
   AmChipFixture f("mi300x", full_mi300x);
   REQUIRE(f.chip.sdma.major == 4);
   REQUIRE(f.chip.sdma_instances == 16);
-  AmSdma sdma(f.regs, f.chip);
+  SdmaBlock sdma(f.regs, f.chip);
   sdma.init_hw();
   for (unsigned i = 0; i < 16; ++i) CHECK(f.last("sdma0.SDMA_CNTL", i).has_value());
   // Four BIF doorbell ranges and four S2A ports per AID, the ports through PCIE INDEX2.

@@ -20,16 +20,17 @@ bool is_gc_9_4_3_or_9_5_0(const AmChipInfo &chip) {
 }
 }  // namespace
 
-AmGfx::AmGfx(AmRegisters &regs, VramAccess &vram, AmGmc &gmc, const AmChipInfo &chip,
-             std::array<std::uint64_t, 2> mqd_paddr, GfxUcodeStart ucode)
+GfxBlock::GfxBlock(AmRegisters &regs, VramAccess &vram, GmcBlock &gmc, const AmChipInfo &chip,
+                   std::array<std::uint64_t, 2> mqd_paddr, GfxUcodeStart ucode)
     : regs_(regs), vram_(vram), gmc_(gmc), chip_(chip), mqd_paddr_(mqd_paddr), ucode_(ucode) {}
 
-void AmGfx::grbm_select(unsigned me, unsigned pipe, unsigned queue, unsigned vmid, unsigned xcc) {
+void GfxBlock::grbm_select(unsigned me, unsigned pipe, unsigned queue, unsigned vmid,
+                           unsigned xcc) {
   regs_.write_fields("gc.GRBM_GFX_CNTL",
                      {{"MEID", me}, {"PIPEID", pipe}, {"VMID", vmid}, {"QUEUEID", queue}}, xcc);
 }
 
-void AmGfx::init_hw(bool partial_boot, RlcAutoloadCondition condition) {
+void GfxBlock::init_hw(bool partial_boot, RlcAutoloadCondition condition) {
   // 1. RLC autoload.
   const bool has_bootload = regs_.has("gc.RLC_RLCS_BOOTLOAD_STATUS");
   regs_.wait_until(
@@ -97,8 +98,8 @@ void AmGfx::init_hw(bool partial_boot, RlcAutoloadCondition condition) {
   if (chip_.xccs > 1 && spatial_partition_) spatial_partition_(1);
 }
 
-void AmGfx::start_engine(const char *engine, const char *cntl, const char *reg, unsigned me,
-                         std::uint64_t start, unsigned xcc) {
+void GfxBlock::start_engine(const char *engine, const char *cntl, const char *reg, unsigned me,
+                            std::uint64_t start, unsigned xcc) {
   grbm_select(me, 0, 0, 0, xcc);
   regs_.write_pair(fmt::format("gc.CP_{}_PRGRM_CNTR_START", reg), "", "_HI", start >> 2, xcc);
   grbm_select(0, 0, 0, 0, xcc);
@@ -108,7 +109,7 @@ void AmGfx::start_engine(const char *engine, const char *cntl, const char *reg, 
   regs_.update(cntl_reg, {{reset, 0}}, xcc);
 }
 
-void AmGfx::config_mec() {
+void GfxBlock::config_mec() {
   for (unsigned xcc = 0; xcc < chip_.xccs; ++xcc) {
     if (chip_.gc.major < 10)
       regs_.update("gc.CP_MEC_CNTL",
@@ -126,7 +127,7 @@ void AmGfx::config_mec() {
   }
 }
 
-void AmGfx::enable_mec() {
+void GfxBlock::enable_mec() {
   for (unsigned xcc = 0; xcc < chip_.xccs; ++xcc) {
     if (chip_.gc.major >= 10)
       regs_.update("gc.CP_MEC_RS64_CNTL",
@@ -137,7 +138,7 @@ void AmGfx::enable_mec() {
   regs_.sleep(kMecSettle);
 }
 
-unsigned AmGfx::setup_ring(const ComputeRing &ring) {
+unsigned GfxBlock::setup_ring(const ComputeRing &ring) {
   const unsigned pipe = ring.idx / 4, queue = ring.idx % 4;
   if (queue > 1 || pipe > 3)
     throw Error(ErrorKind::Usage,
@@ -178,7 +179,7 @@ unsigned AmGfx::setup_ring(const ComputeRing &ring) {
   return kDoorbellMecRing0;
 }
 
-void AmGfx::dequeue_hqds(bool error_state) {
+void GfxBlock::dequeue_hqds(bool error_state) {
   for (unsigned queue = 0; queue < 2; ++queue) {
     for (unsigned xcc = 0; xcc < chip_.xccs; ++xcc) {
       grbm_select(1, 0, queue, 0, xcc);
@@ -191,7 +192,7 @@ void AmGfx::dequeue_hqds(bool error_state) {
   grbm_select();
 }
 
-void AmGfx::reset_mec(bool error_state) {
+void GfxBlock::reset_mec(bool error_state) {
   dequeue_hqds(error_state);
   if (chip_.gc.major < 12) {
     for (unsigned xcc = 0; xcc < chip_.xccs; ++xcc)
@@ -203,7 +204,7 @@ void AmGfx::reset_mec(bool error_state) {
   enable_mec();
 }
 
-void AmGfx::set_clockgating() {
+void GfxBlock::set_clockgating() {
   if (regs_.has("mmhub.MM_ATC_L2_MISC_CG"))
     regs_.write_fields("mmhub.MM_ATC_L2_MISC_CG", {{"ENABLE", 1}, {"MEM_LS_ENABLE", 1}});
   for (unsigned xcc = 0; xcc < chip_.xccs; ++xcc) {

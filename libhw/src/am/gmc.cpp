@@ -28,11 +28,11 @@ std::string name(VmHub hub, std::string_view reg) {
 
 const char *vm_hub_name(VmHub hub) { return hub == VmHub::Mm ? "MM" : "GC"; }
 
-AmGmc::AmGmc(AmRegisters &regs, const AmChipInfo &chip) : regs_(regs), chip_(chip) {}
+GmcBlock::GmcBlock(AmRegisters &regs, const AmChipInfo &chip) : regs_(regs), chip_(chip) {}
 
-std::uint64_t AmGmc::flush_hdp() { return am::flush_hdp(regs_); }
+std::uint64_t GmcBlock::flush_hdp() { return am::flush_hdp(regs_); }
 
-const GmcApertures &AmGmc::read_apertures() {
+const GmcApertures &GmcBlock::read_apertures() {
   GmcApertures a;
   if (regs_.has("mmhub.MMMC_VM_XGMI_LFB_CNTL")) {
     const std::uint32_t cntl = regs_.read("mmhub.MMMC_VM_XGMI_LFB_CNTL");
@@ -53,7 +53,7 @@ const GmcApertures &AmGmc::read_apertures() {
   return apertures_;
 }
 
-void AmGmc::init_hub(VmHub hub) {
+void GmcBlock::init_hub(VmHub hub) {
   const bool gfx9 = chip_.gc.major < 10;
   const std::uint64_t memscratch = paddr_to_xgmi(pages_.memscratch) >> 12;
   const std::uint64_t dummy = paddr_to_xgmi(pages_.dummy_page) >> 12;
@@ -134,7 +134,7 @@ void AmGmc::init_hub(VmHub hub) {
   (hub == VmHub::Mm ? mm_ready_ : gc_ready_) = true;
 }
 
-void AmGmc::flush_tlb(VmHub hub, unsigned vmid, unsigned flush_type) {
+void GmcBlock::flush_tlb(VmHub hub, unsigned vmid, unsigned flush_type) {
   if (vmid > 15)
     throw Error(ErrorKind::Usage, fmt::format("flush_tlb: VMID {} is outside 0..15", vmid));
   flush_hdp();
@@ -165,12 +165,12 @@ void AmGmc::flush_tlb(VmHub hub, unsigned vmid, unsigned flush_type) {
   }
 }
 
-const char *AmGmc::fault_status_register() const {
+const char *GmcBlock::fault_status_register() const {
   return chip_.gc.major >= 12 ? "gc.GCVM_L2_PROTECTION_FAULT_STATUS_LO32"
                               : "gc.GCVM_L2_PROTECTION_FAULT_STATUS";
 }
 
-GmcFault AmGmc::read_gc_fault() {
+GmcFault GmcBlock::read_gc_fault() {
   GmcFault f;
   f.status = regs_.read(fault_status_register());
   f.addr_lo32 = regs_.read("gc.GCVM_L2_PROTECTION_FAULT_ADDR_LO32");
@@ -178,7 +178,7 @@ GmcFault AmGmc::read_gc_fault() {
   return f;
 }
 
-void AmGmc::clear_gc_fault() {
+void GmcBlock::clear_gc_fault() {
   regs_.update("gc.GCVM_L2_PROTECTION_FAULT_CNTL", {{"CLEAR_PROTECTION_FAULT_STATUS_ADDR", 1}});
 }
 

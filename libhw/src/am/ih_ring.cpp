@@ -14,10 +14,11 @@ std::uint32_t read_dword(const VramAccess &vram, std::uint64_t paddr) {
 }
 }  // namespace
 
-AmIh::AmIh(AmRegisters &regs, VramAccess &vram, AmGmc &gmc, const AmChipInfo &chip, IhRings rings)
+IhBlock::IhBlock(AmRegisters &regs, VramAccess &vram, GmcBlock &gmc, const AmChipInfo &chip,
+                 IhRings rings)
     : regs_(regs), vram_(vram), gmc_(gmc), chip_(chip), rings_(rings) {}
 
-void AmIh::init_hw() {
+void IhBlock::init_hw() {
   const unsigned rb_size = 16;  // bit length of (ring dwords − 1): 64 Ki dwords
   struct Ring {
     std::uint64_t ring, wptr;
@@ -64,7 +65,7 @@ void AmIh::init_hw() {
   regs_.update("osssys.IH_RB_CNTL_RING1", {{"RB_ENABLE", 1}});
 }
 
-IhReport AmIh::interrupt_handler() {
+IhReport IhBlock::interrupt_handler() {
   IhReport report;
   const std::uint32_t wptr_reg = regs_.read("osssys.IH_RB_WPTR");
   report.wptr = static_cast<std::uint32_t>(regs_.field("osssys.IH_RB_WPTR", "OFFSET", wptr_reg));
@@ -107,7 +108,7 @@ IhReport AmIh::interrupt_handler() {
   return report;
 }
 
-bool AmIh::drain() {
+bool IhBlock::drain() {
   const std::uint32_t wptr = regs_.read("osssys.IH_RB_WPTR");
   const auto offset = regs_.field("osssys.IH_RB_WPTR", "OFFSET", wptr);
   regs_.write("osssys.IH_RB_RPTR", static_cast<std::uint32_t>(offset % kIhRingDwords));

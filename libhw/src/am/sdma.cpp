@@ -15,13 +15,13 @@ namespace {
 constexpr std::chrono::milliseconds kSoftResetPulse{10};
 }
 
-AmSdma::AmSdma(AmRegisters &regs, const AmChipInfo &chip) : regs_(regs), chip_(chip) {
+SdmaBlock::SdmaBlock(AmRegisters &regs, const AmChipInfo &chip) : regs_(regs), chip_(chip) {
   if (chip_.sdma.major < 4)
     throw Error(ErrorKind::Usage,
                 fmt::format("SDMA {} is not driven by AM", chip_.sdma.to_string()));
 }
 
-void AmSdma::init_hw() {
+void SdmaBlock::init_hw() {
   const bool sdma4 = chip_.sdma.major < 5;
   const bool mcu = chip_.sdma.major >= 7;  // SDMA 7 runs an MCU, SDMA 6 an F32
   // SDMA 4.x: every instance (16 on a real MI300X; tinygrad assumes 16), else engine 0.
@@ -51,13 +51,13 @@ void AmSdma::init_hw() {
   enable_sdma_doorbells(regs_, chip_);
 }
 
-AmSdma::QueueRegisters AmSdma::queue_registers(unsigned idx) const {
+SdmaBlock::QueueRegisters SdmaBlock::queue_registers(unsigned idx) const {
   const unsigned pipe = idx / 4, queue = idx % 4;
   if (chip_.sdma.major == 4 && chip_.sdma.minor == 4) return {"sdma0.SDMA_GFX", pipe + queue * 4};
   return {fmt::format("gc.SDMA{}_QUEUE{}", pipe, queue), 0};
 }
 
-unsigned AmSdma::setup_ring(const SdmaRing &ring) {
+unsigned SdmaBlock::setup_ring(const SdmaRing &ring) {
   if (chip_.sdma.major >= 5 && ring.idx > 0)
     throw Error(ErrorKind::Usage, fmt::format("SDMA queue {} is not available (SDMA {} has queue "
                                               "0 only here)",
@@ -110,7 +110,7 @@ unsigned AmSdma::setup_ring(const SdmaRing &ring) {
   return doorbell;
 }
 
-void AmSdma::fini() {
+void SdmaBlock::fini() {
   for (const auto &q : queues_) {
     regs_.update(q.prefix + "_RB_CNTL", {{"RB_ENABLE", 0}}, q.instance);
     regs_.update(q.prefix + "_IB_CNTL", {{"IB_ENABLE", 0}}, q.instance);

@@ -32,11 +32,11 @@ struct ComputeRing {
   bool aql = false;
 };
 
-class AmGfx {
+class GfxBlock {
 public:
   // mqd_paddr: the two boot MQD allocations (§5.5 rows 14-15), 4 KiB per XCC each.
-  AmGfx(AmRegisters &regs, VramAccess &vram, AmGmc &gmc, const AmChipInfo &chip,
-        std::array<std::uint64_t, 2> mqd_paddr, GfxUcodeStart ucode);
+  GfxBlock(AmRegisters &regs, VramAccess &vram, GmcBlock &gmc, const AmChipInfo &chip,
+           std::array<std::uint64_t, 2> mqd_paddr, GfxUcodeStart ucode);
 
   // Full boot runs every step; partial boot only waits for RLC autoload, inits the GC hub and
   // resets the MEC.
@@ -66,7 +66,7 @@ private:
 
   AmRegisters &regs_;
   VramAccess &vram_;
-  AmGmc &gmc_;
+  GmcBlock &gmc_;
   AmChipInfo chip_;
   std::array<std::uint64_t, 2> mqd_paddr_;
   GfxUcodeStart ucode_;

@@ -37,11 +37,11 @@ struct GmcFault {
   std::uint64_t va() const { return ((std::uint64_t{addr_hi32} << 32) | addr_lo32) << 12; }
 };
 
-class AmGmc {
+class GmcBlock {
 public:
   static constexpr std::uint64_t kVmBase = 0x2000'0000'0000, kVmEnd = 0x7FFF'FFFF'FFFF;
 
-  AmGmc(AmRegisters &regs, const AmChipInfo &chip);
+  GmcBlock(AmRegisters &regs, const AmChipInfo &chip);
 
   // §7.1: FB location and, where the registers exist, the XGMI LFB.
   const GmcApertures &read_apertures();

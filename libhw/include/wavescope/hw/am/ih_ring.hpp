@@ -40,9 +40,10 @@ struct IhReport {
   bool error_state = false;  // any entry or RAS status that puts AM in its error state
 };
 
-class AmIh {
+class IhBlock {
 public:
-  AmIh(AmRegisters &regs, VramAccess &vram, AmGmc &gmc, const AmChipInfo &chip, IhRings rings);
+  IhBlock(AmRegisters &regs, VramAccess &vram, GmcBlock &gmc, const AmChipInfo &chip,
+          IhRings rings);
 
   // §11: both rings (BASE, CNTL, ring 0's WPTR_ADDR, pointers, doorbell off), the storm and
   // flood controls (not on OSSSYS 4.4.2), then enable.
@@ -59,7 +60,7 @@ public:
 private:
   AmRegisters &regs_;
   VramAccess &vram_;
-  AmGmc &gmc_;
+  GmcBlock &gmc_;
   AmChipInfo chip_;
   IhRings rings_;
 };

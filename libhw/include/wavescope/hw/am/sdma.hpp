@@ -18,9 +18,9 @@ struct SdmaRing {
   unsigned idx = 0;  // pipe = idx / 4, queue = idx % 4
 };
 
-class AmSdma {
+class SdmaBlock {
 public:
-  AmSdma(AmRegisters &regs, const AmChipInfo &chip);
+  SdmaBlock(AmRegisters &regs, const AmChipInfo &chip);
 
   void init_hw();
   // Returns the doorbell slot (0x100 + 0xA x (pipe + 4 x queue)).

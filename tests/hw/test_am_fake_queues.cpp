@@ -25,6 +25,9 @@
 #include "wavescope/hw/am/ih_ring.hpp"
 #include "wavescope/hw/am/page_table.hpp"
 #include "wavescope/hw/am/pm4_packets.hpp"
+#include "wavescope/hw/am/queue_status.hpp"
+#include "wavescope/hw/am/ring_report.hpp"
+#include "wavescope/hw/am/ring_test.hpp"
 #include "wavescope/hw/am/sdma.hpp"
 #include "wavescope/hw/am/sdma_packets.hpp"
 #include "wavescope/hw/am/tlsf_allocator.hpp"
@@ -241,6 +244,12 @@ TEST_CASE("am fake: an SDMA queue copies, writes, fences and traps on its doorbe
 
 TEST_CASE("am fake: injected IH entries, overflow and RAS reach the handler") {
   Rig rig;
+  // A tool attaching later finds the rings from the registers.
+  const auto rings = programmed_ih_rings(rig.regs, rig.gmc);
+  REQUIRE(rings);
+  CHECK(rings->ring0 == 0x3000);
+  CHECK(rings->ring0_wptr == 0x43000);
+  CHECK(rings->ring1 == 0x44000);
   rig.gpu.arm_fault("ih:sq-error,type=1");
   rig.gpu.arm_fault("ih:ras,cntlr=1");
   auto r = rig.ih.interrupt_handler();
@@ -274,4 +283,64 @@ TEST_CASE("am fake: queue state survives save and load") {
   CHECK(sdma->queues()[0].enabled);
   CHECK(sdma->queues()[0].run.ring_va == kSdmaRing);
   CHECK(dynamic_cast<sim::am::IhModel *>(restored->block("ih"))->ring(0).enabled);
+}
+
+TEST_CASE("am fake: queue status from the registers, and am ring's one-packet tests") {
+  Rig rig;
+  auto status = [&] {
+    return RingReport{"sim-am:test", read_compute_queues(rig.regs, rig.chip),
+                      read_sdma_queues(rig.regs, rig.chip), std::nullopt};
+  };
+  // Not booted by AM: refused.
+  auto report = status();
+  REQUIRE(report.compute.size() == 2);
+  REQUIRE(report.sdma.size() == 1);
+  CHECK(!report.compute[0].active);
+  CHECK_THROWS_WITH(run_ring_test(rig.dev, RingTestEngine::Compute, report),
+                    Contains("SCRATCH_REG7") && Contains("0x00000000"));
+  rig.dev.wreg("gc.SCRATCH_REG7", 0xA000'0008);
+
+  for (RingTestEngine engine : {RingTestEngine::Compute, RingTestEngine::Sdma}) {
+    const bool compute = engine == RingTestEngine::Compute;
+    INFO(compute);
+    report = status();
+    run_ring_test(rig.dev, engine, report);
+    REQUIRE(report.submission);
+    const auto &sub = *report.submission;
+    CHECK(sub.executed());
+    CHECK(sub.before == 0u);
+    CHECK(sub.after == (compute ? 0xC0DE'0049u : 0xC0DE'5D4Au));
+    CHECK(sub.doorbell == (compute ? kDoorbellMecRing0 : kDoorbellSdmaEngine0));
+    CHECK(sub.packets.size() == 1);
+    CHECK_THAT(sub.packets[0], Contains(compute ? "RELEASE_MEM" : "WRITE"));
+    // The queue as it stood right after execution: active, read pointer caught up.
+    if (compute) {
+      CHECK(report.compute[0].active);
+      CHECK(report.compute[0].ring_va == 0x2FFF'FF01'0000);
+      CHECK(report.compute[0].rptr == 8u);
+      CHECK(report.compute[0].wptr == 8u);
+      CHECK(report.compute[0].doorbell == kDoorbellMecRing0);
+    } else {
+      CHECK(report.sdma[0].enabled);
+      CHECK(report.sdma[0].rptr == 20u);  // 5 dwords, in bytes
+      CHECK(report.sdma[0].wptr == 20u);
+      CHECK(report.sdma[0].doorbell == kDoorbellSdmaEngine0);
+    }
+    // Taken down again, and the scratch VA unmapped (a second run maps it afresh).
+    const auto after = status();
+    CHECK(!after.compute[0].active);
+    CHECK(!after.sdma[0].enabled);
+    const std::string json = to_json(report);
+    CHECK_THAT(json, Contains(R"("executed":true)") && Contains(R"("device":"sim-am:test")"));
+    CHECK_THAT(to_text(report),
+               Contains("(executed)") && Contains(compute ? "xcc 0 queue 0: active"
+                                                          : "gc.SDMA0_QUEUE0 instance 0: enabled"));
+  }
+  CHECK(rig.hdp().unflushed_events() == 0);
+  // A queue in use is left alone.
+  rig.gfx.setup_ring(rig.compute_ring());
+  report = status();
+  CHECK_THROWS_WITH(run_ring_test(rig.dev, RingTestEngine::Compute, report),
+                    Contains("compute queue 0 is in use"));
+  CHECK_THROWS_WITH(ring_test_engine("gfx"), Contains("compute or sdma"));
 }

@@ -143,3 +143,19 @@ TEST_CASE("am sim mmu: the address space reads, writes and copies across pages")
   CHECK(as.read32(kVa + 0x3FFC) == 0);
   CHECK(as.translated_pages() > 0);
 }
+
+TEST_CASE("am page table: zero_root false adopts the tables under an existing root") {
+  MmuFixture f(PtGeneration::Gfx11);
+  f.map_golden();
+  TlsfAllocator more(0x10'0000, 0x300'0000, "more tables");
+  PageTableConfig adopt{PtGeneration::Gfx11, 0, 0, 0, false};
+  PageTable attached(f.vram, more, adopt);
+  CHECK(attached.translate(kVa + 0x1234).address == 0x11234);
+  const PhysChunk chunk{0x50'0000, 0x1000};
+  attached.map_range(kVa + 0x2'0000'0000, 0x1000, std::span(&chunk, 1), AddrSpace::Phys);
+  CHECK(mmu_translate(f.vram, f.config, kVa + 0x2'0000'0010, false).address == 0x50'0010);
+  CHECK(mmu_translate(f.vram, f.config, kVa + 0x1234, false).address == 0x11234);
+  // The default still starts from an empty root.
+  PageTable fresh(f.vram, more, PageTableConfig{PtGeneration::Gfx11, 0});
+  CHECK(!fresh.translate(kVa + 0x1234).mapped);
+}

@@ -14,6 +14,30 @@ std::uint32_t read_dword(const VramAccess &vram, std::uint64_t paddr) {
 }
 }  // namespace
 
+std::optional<IhRings> programmed_ih_rings(AmRegisters &regs, const GmcBlock &gmc) {
+  const std::uint32_t cntl = regs.read("osssys.IH_RB_CNTL");
+  if (regs.field("osssys.IH_RB_CNTL", "RB_ENABLE", cntl) == 0) return std::nullopt;
+  const auto size = regs.field("osssys.IH_RB_CNTL", "RB_SIZE", cntl);
+  if (size != 16)
+    throw Error(ErrorKind::Device,
+                fmt::format("IH ring 0 holds 2^{} dwords (IH_RB_CNTL {:#010x}); AM's rings hold "
+                            "2^16",
+                            size, cntl));
+  auto paddr = [&](std::uint64_t mc) { return mc - gmc.apertures().mc_base; };
+  auto base = [&](const char *suffix) {
+    return paddr((std::uint64_t{regs.read(fmt::format("osssys.IH_RB_BASE{}", suffix))} |
+                  std::uint64_t{regs.read(fmt::format("osssys.IH_RB_BASE_HI{}", suffix))} << 32)
+                 << 8);
+  };
+  IhRings r;
+  r.ring0 = base("");
+  r.ring1 = base("_RING1");
+  r.ring0_wptr = paddr(std::uint64_t{regs.read("osssys.IH_RB_WPTR_ADDR_LO")} |
+                       std::uint64_t{regs.read("osssys.IH_RB_WPTR_ADDR_HI")} << 32);
+  r.ring1_wptr = 0;  // ring 1 has no write-back page register
+  return r;
+}
+
 IhBlock::IhBlock(AmRegisters &regs, VramAccess &vram, GmcBlock &gmc, const AmChipInfo &chip,
                  IhRings rings)
     : regs_(regs), vram_(vram), gmc_(gmc), chip_(chip), rings_(rings) {}

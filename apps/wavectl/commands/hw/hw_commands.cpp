@@ -13,6 +13,7 @@ void register_hw_commands(CLI::App &app, CliContext &context) {
   register_rom_commands(app, context);
   register_ifwi_commands(app, context);
   register_am_commands(app, context);
+  register_am_queue_commands(app, context);
   register_regs_commands(app, context);
 }
 

@@ -12,5 +12,6 @@ void register_psp_commands(CLI::App &app, CliContext &context);      // psp prob
 void register_rom_commands(CLI::App &app, CliContext &context);      // rom dump
 void register_ifwi_commands(CLI::App &app, CliContext &context);     // ifwi inspect|make-test-image
 void register_am_commands(CLI::App &app, CliContext &context);       // am discovery|vm
-void register_regs_commands(CLI::App &app, CliContext &context);     // regs find|decode|read|write
+void register_am_queue_commands(CLI::App &app, CliContext &context);  // am ih|ring (after am)
+void register_regs_commands(CLI::App &app, CliContext &context);      // regs find|decode|read|write
 }  // namespace wavectl

@@ -54,6 +54,10 @@ public:
   // construction on (it survives a partial boot); GC only after its init_hub.
   void init_hub(VmHub hub);
   bool hub_initialised(VmHub hub) const { return hub == VmHub::Mm ? mm_ready_ : gc_ready_; }
+  // For a tool attaching to a GPU the driver booted: its hubs are set up already.
+  void set_hub_initialised(VmHub hub, bool on = true) {
+    (hub == VmHub::Mm ? mm_ready_ : gc_ready_) = on;
+  }
   // §7.6: HDP flush; then, if the hub is initialised, invalidate engine 17 on every instance.
   void flush_tlb(VmHub hub, unsigned vmid = 0, unsigned flush_type = 0);
   std::uint64_t flush_hdp();  // §8, see hdp.hpp

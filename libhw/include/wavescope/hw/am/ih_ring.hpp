@@ -40,6 +40,12 @@ struct IhReport {
   bool error_state = false;  // any entry or RAS status that puts AM in its error state
 };
 
+// The rings as the registers describe them (IH_RB_BASE[_HI][_RING1] as MC addresses, ring 0's
+// write-back page from IH_RB_WPTR_ADDR), turned into paddrs with the GMC's MC base — for a tool
+// that attaches to a GPU AM booted. nullopt when ring 0 is not enabled; Error(Device) when its
+// size is not AM's 256 KiB.
+std::optional<IhRings> programmed_ih_rings(AmRegisters &regs, const GmcBlock &gmc);
+
 class IhBlock {
 public:
   IhBlock(AmRegisters &regs, VramAccess &vram, GmcBlock &gmc, const AmChipInfo &chip,

@@ -266,8 +266,8 @@ void AmDevice::wait_until(const std::function<bool()> &done, Clock::Duration tim
     if (done()) return;
     if (clock_.now() - start >= timeout)
       throw Error(ErrorKind::Timeout,
-                  fmt::format("{}: timeout after {:.3f} s waiting for {}{}", function_.id(),
-                              seconds(timeout), what, describe ? ": " + describe() : ""));
+                  fmt::format("{}: {} (timeout after {:.3f} s{})", function_.id(), what,
+                              seconds(timeout), describe ? ": " + describe() : ""));
     clock_.sleep(options_.poll_interval);
   }
 }

@@ -35,6 +35,10 @@ IpEntry ip(std::uint16_t hw, std::uint8_t inst, std::uint8_t ma, std::uint8_t mi
 const std::vector<std::uint64_t> kGcBases = {0x1260, 0xA000, 0x1C000, 0x2402C00};
 const std::vector<std::uint64_t> kMmBases = {0x1A000, 0x2408800};
 const std::vector<std::uint64_t> kNbBases = {0x0, 0x14, 0xD20, 0x10400, 0x241B000, 0x4040000};
+// NBIO 7.9 (MI300) addresses segments up to 8 (BIFC_*, DOORBELL0_CTRL_ENTRY_*): three more
+// plausible bases, beyond BAR5 (reached through RSMU).
+const std::vector<std::uint64_t> kMiNbBases = {0x0,       0x14,      0xD20,     0x10400,  0x241B000,
+                                               0x4040000, 0x4C00000, 0x5000000, 0x5400000};
 const std::vector<std::uint64_t> kMpBases = {0x16000, 0xDC0000, 0xE00000, 0xE40000, 0x243FC00};
 const std::vector<std::uint64_t> kHdpBases = {0xF20, 0x240A400};
 const std::vector<std::uint64_t> kOssBases = {0x10A0, 0x240A000};
@@ -92,7 +96,7 @@ ChipProfile chip_profile(const std::string &name) {
           ip(34, static_cast<std::uint8_t>(aid), 1, 8, 0, {0x1A000 + off, 0x2408800 + off}));
       if (aid == 0) {
         die.ips.push_back(ip(42, 0, 4, 4, 2, kGcBases));
-        die.ips.push_back(ip(108, 0, 7, 9, 0, kNbBases));
+        die.ips.push_back(ip(108, 0, 7, 9, 0, kMiNbBases));
         die.ips.push_back(ip(255, 0, 13, 0, 6, kMpBases));
         die.ips.push_back(ip(1, 0, 13, 0, 6, kMpBases));
         die.ips.push_back(ip(41, 0, 4, 4, 2, kHdpBases));

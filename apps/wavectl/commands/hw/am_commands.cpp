@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "commands/hw/am_boot_commands.hpp"
 #include "commands/hw/hw_cli.hpp"
 #include "commands/hw/hw_commands.hpp"
 #include "wavescope/base/error.hpp"
@@ -133,9 +134,12 @@ void register_vm_commands(CLI::App &am_cmd, CliContext &context) {
 }  // namespace
 
 void register_am_commands(CLI::App &app, CliContext &context) {
-  auto *am = app.add_subcommand("am", "AM userspace-driver tools (tier 1; no real-GPU path yet)");
+  auto *am = app.add_subcommand(
+      "am", "AM userspace-driver tools: discovery, boot, fini, smi, page tables (real GPUs: "
+            "untested on hardware)");
   am->require_subcommand(1);
   register_vm_commands(*am, context);
+  register_am_boot_commands(*am, context);
   auto *cmd = am->add_subcommand(
       "discovery", "Parse an IP discovery table: --table FILE, --profile NAME (fake chip) or "
                    "--device D (read from VRAM top - 64 KiB; real GPUs untested on hardware)");

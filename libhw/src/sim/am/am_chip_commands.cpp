@@ -128,9 +128,10 @@ std::string to_text(const AmChipStatus &s) {
   out += fmt::format("  VRAM {} MiB, BAR0 {} MiB ({} BAR), BAR2 {} KiB, BAR5 {} KiB{}\n",
                      s.vram_size >> 20, s.bar0_size >> 20, s.large_bar ? "large" : "small",
                      s.bar2_size >> 10, s.bar5_size >> 10, s.vf ? ", SR-IOV VF" : "");
-  out += fmt::format("  bus master {}, {} registers stored, {} VRAM pages in use, time {:.6f} s\n",
-                     s.bus_master ? "on" : "off", s.registers_stored, s.vram_pages,
-                     static_cast<double>(s.time_ns) / 1e9);
+  out +=
+      fmt::format("  bus master {}, non-zero registers {}, VRAM pages in use {}, time {:.6f} s\n",
+                  s.bus_master ? "on" : "off", s.registers_stored, s.vram_pages,
+                  static_cast<double>(s.time_ns) / 1e9);
   for (const auto &[k, v] : s.settings) out += fmt::format("  setting {}={}\n", k, v);
   for (const auto &[k, v] : s.blocks) out += fmt::format("  {}: {}\n", k, v);
   if (s.last_run_json)

@@ -100,8 +100,8 @@ public:
   // the condition and the last value read.
   std::uint32_t wait_reg(std::string_view name, std::uint32_t mask, std::uint32_t value,
                          Clock::Duration timeout, std::string_view what, unsigned instance = 0);
-  // Polls `done` until it returns true; Error(Timeout) with "timeout after N s waiting for
-  // <what>" and what `describe` says about the last state.
+  // Polls `done` until it returns true; Error(Timeout) "<device>: <what> (timeout after N s:
+  // <what describe says about the last state>)".
   void wait_until(const std::function<bool()> &done, Clock::Duration timeout, std::string_view what,
                   const std::function<std::string()> &describe = {});
 

@@ -354,7 +354,11 @@ TEST_CASE("AM boot on mi300x: NBIO 7.9 doorbell fence through PCIE INDEX2, SETUP
   CHECK(cmds[0].cmd_id == am::psp_cmd::kSetupTmr);  // no TOC in psp_13_0_6_sos
   CHECK(cmds[0].size == 0);
   CHECK(cmds[0].address == 0);
-  CHECK(cmds.back().fw_type == am::gfx_fw::kRegList);
+  // The register list is the last firmware load; GFX init on 8 XCCs then asks for one spatial
+  // partition (§12.3 step 7).
+  REQUIRE(cmds.size() >= 2);
+  CHECK(cmds[cmds.size() - 2].fw_type == am::gfx_fw::kRegList);
+  CHECK(cmds.back().cmd_id == am::psp_cmd::kSriovSpatialPart);
   CHECK(cmds[1].fw_type == am::gfx_fw::kP2sTable);
   CHECK(driver.smu().driven_clocks().size() == 3);  // no GFXCLK on MI
   rig.session(false);

@@ -134,27 +134,33 @@ CpModel::CpModel(FakeGpu &gpu) : gpu_(gpu) {
   soft_reset_cp_ = field_mask(gpu_, "gc.GRBM_SOFT_RESET", "SOFT_RESET_CP") |
                    field_mask(gpu_, "gc.GRBM_SOFT_RESET", "SOFT_RESET_CPC");
 
-  std::set<RegisterKey> seen;
+  // Hooks go on each register key once: where two XCCs share a key (the mi300x profile gives an
+  // AID's two XCCs the same segment-0 bases) the first XCC's hook serves both.
+  std::set<RegisterKey> hooked;
+  auto once = [&](RegisterKey k) { return hooked.insert(k).second; };
   const unsigned instances = static_cast<unsigned>(gpu_.register_map().block("gc")->bases.size());
   for (unsigned x = 0; x < instances; ++x) {
     Xcc xcc;
     xcc.grbm = gpu_.key("gc.GRBM_GFX_CNTL", x);
     xcc.first = gpu_.key("gc.CP_MQD_BASE_ADDR", x);
-    // XCCs whose bases coincide (the mi300x profile's pairs) are modelled once.
-    if (!seen.insert(xcc.first).second) continue;
     xcc.mec_cntl = gpu_.key(gc_major_ >= 10 ? "gc.CP_MEC_RS64_CNTL" : "gc.CP_MEC_CNTL", x);
     xccs_[x] = xcc;
-    regs.own(xcc.grbm, "cp");
-    regs.own(xcc.mec_cntl, "cp");
-    for (unsigned i = 0; i < kHqdRegisters; ++i) {
-      regs.on_read(
-          xcc.first + i, [this, x, i](RegisterKey, std::uint32_t) { return hqd_read(x, i); }, "cp");
-      regs.on_write(
-          xcc.first + i,
-          [this, x, i](RegisterKey, std::uint32_t v, std::uint32_t) { hqd_write(x, i, v); }, "cp");
+    if (once(xcc.grbm)) regs.own(xcc.grbm, "cp");
+    if (once(xcc.mec_cntl)) regs.own(xcc.mec_cntl, "cp");
+    if (once(xcc.first)) {
+      for (unsigned i = 0; i < kHqdRegisters; ++i) {
+        regs.on_read(
+            xcc.first + i, [this, x, i](RegisterKey, std::uint32_t) { return hqd_read(x, i); },
+            "cp");
+        regs.on_write(
+            xcc.first + i,
+            [this, x, i](RegisterKey, std::uint32_t v, std::uint32_t) { hqd_write(x, i, v); },
+            "cp");
+      }
     }
     for (unsigned which = 0; which < 2; ++which) {
       const RegisterKey k = gpu_.key(which == 0 ? "gc.SH_MEM_CONFIG" : "gc.SH_MEM_BASES", x);
+      if (!once(k)) continue;
       regs.on_read(
           k,
           [this, x, which](RegisterKey, std::uint32_t) {
@@ -171,14 +177,15 @@ CpModel::CpModel(FakeGpu &gpu) : gpu_(gpu) {
     if (gpu_.has_register("gc.RLC_SAFE_MODE")) {
       const RegisterKey safe = gpu_.key("gc.RLC_SAFE_MODE", x);
       const std::uint32_t cmd = field_mask(gpu_, "gc.RLC_SAFE_MODE", "CMD");
-      regs.on_write(
-          safe,
-          [this, safe, cmd](RegisterKey, std::uint32_t v, std::uint32_t) {
-            gpu_.registers().poke(safe, v & ~cmd);  // the RLC takes the message at once
-          },
-          "cp");
+      if (once(safe))
+        regs.on_write(
+            safe,
+            [this, safe, cmd](RegisterKey, std::uint32_t v, std::uint32_t) {
+              gpu_.registers().poke(safe, v & ~cmd);  // the RLC takes the message at once
+            },
+            "cp");
     }
-    if (gpu_.has_register("gc.GRBM_SOFT_RESET"))
+    if (gpu_.has_register("gc.GRBM_SOFT_RESET") && once(gpu_.key("gc.GRBM_SOFT_RESET", x)))
       regs.on_write(
           gpu_.key("gc.GRBM_SOFT_RESET", x),
           [this](RegisterKey, std::uint32_t v, std::uint32_t) { soft_reset(v); }, "cp");

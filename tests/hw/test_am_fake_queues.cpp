@@ -193,28 +193,57 @@ TEST_CASE("am fake: a PM4 page fault is latched, delivered through the IH and cl
   Rig rig;
   rig.gfx.setup_ring(rig.compute_ring());
   Pm4Stream s(Pm4Generation::Gfx10Plus);
-  s.signal(kVa + 0x7'0000'0000, 1).signal(kData, 5);
+  s.signal(kVa + 0x5'0000'0000, 1).signal(kData, 5).write(kVa + 0x5'0000'0008, 2);
   rig.put(kRing, s.dwords());
   rig.ring(kDoorbellMecRing0, kGart + 0x38, s.size());
-  CHECK(rig.at(kData) == 0u);  // stopped at the faulting packet
+  // AM enables the default page for every fault kind: the writes land in its dummy page (paddr
+  // 0x2000) and the queue carries on.
+  CHECK(rig.at(kData) == 5u);
+  CHECK(rig.dev.read_vram32(0x2000) == 1u);
+  CHECK(rig.dev.read_vram32(0x2008) == 2u);
   CHECK(rig.gmc_model().fault_latched());
-  // The partial-boot check (§5.2) sees a non-zero fault status.
-  CHECK(rig.dev.rreg("gc.GCVM_L2_PROTECTION_FAULT_STATUS_LO32") != 0u);
+  // The partial-boot check (§5.2) sees a non-zero fault status; the second fault added
+  // MORE_FAULTS.
+  CHECK((rig.dev.rreg("gc.GCVM_L2_PROTECTION_FAULT_STATUS_LO32") & 1u) == 1u);
   const auto report = rig.ih.interrupt_handler();
-  REQUIRE(report.entries.size() == 1);
+  REQUIRE(report.entries.size() == 1);  // one interrupt while the fault is latched
   const auto &e = report.entries[0];
   CHECK(e.verdict.action == IhAction::VmFault);
   REQUIRE(e.fault);
-  CHECK(e.fault->va() == kVa + 0x7'0000'0000);
+  CHECK(e.fault->va() == kVa + 0x5'0000'0000);
   CHECK((e.fault->status & (1u << 18)) != 0);  // a write
   CHECK(report.error_state);
   CHECK(!rig.gmc_model().fault_latched());
   CHECK(rig.dev.rreg("gc.GCVM_L2_PROTECTION_FAULT_STATUS_LO32") == 0u);
-  // MEC reset (recovery) dequeues the stopped queue; setup_ring brings it back.
+  // MEC reset (recovery) dequeues the queue; setup_ring brings it back.
   rig.gfx.reset_mec(true);
   rig.gfx.grbm_select(1, 0, 0);
   CHECK(rig.dev.rreg("gc.CP_HQD_ACTIVE") == 0u);
   rig.gfx.grbm_select();
+}
+
+TEST_CASE("am fake: without the default page a fault stops the queue; the system aperture is "
+          "physical") {
+  Rig rig;
+  // Context 0 without *_PROTECTION_FAULT_ENABLE_DEFAULT.
+  rig.dev.wreg("gc.GCVM_CONTEXT0_CNTL", rig.dev.rreg("gc.GCVM_CONTEXT0_CNTL") & ~0xAA'A800u);
+  REQUIRE(!rig.gmc_model().mmu_config().default_page);
+  rig.gfx.setup_ring(rig.compute_ring());
+  Pm4Stream s(Pm4Generation::Gfx10Plus);
+  // MC address 0x40_3010 is inside the system aperture [0, 512 MiB): VRAM paddr 0x40_3010.
+  s.signal(0x40'3010, 7).signal(kVa + 0x7'0000'0000, 1).signal(kData, 5);
+  rig.put(kRing, s.dwords());
+  rig.ring(kDoorbellMecRing0, kGart + 0x38, s.size());
+  CHECK(rig.dev.read_vram32(0x40'3010) == 7u);
+  CHECK(rig.at(kData) == 0u);  // stopped at the faulting packet
+  CHECK(rig.gmc_model().fault_latched());
+  rig.gfx.grbm_select(1, 0, 0);
+  CHECK(rig.dev.rreg("gc.CP_HQD_PQ_RPTR") == 8u);
+  rig.gfx.grbm_select();
+  const auto &hqds = rig.cp().hqds();
+  bool stopped = false;
+  for (const auto &[id, h] : hqds) stopped |= h.state.rfind("fault", 0) == 0;
+  CHECK(stopped);
 }
 
 TEST_CASE("am fake: an SDMA queue copies, writes, fences and traps on its doorbell") {
@@ -343,4 +372,28 @@ TEST_CASE("am fake: queue status from the registers, and am ring's one-packet te
   CHECK_THROWS_WITH(run_ring_test(rig.dev, RingTestEngine::Compute, report),
                     Contains("compute queue 0 is in use"));
   CHECK_THROWS_WITH(ring_test_engine("gfx"), Contains("compute or sdma"));
+}
+
+TEST_CASE("am fake: the GMC model's XGMI settings give the driver its hive apertures") {
+  VirtualClock clock;
+  auto config = sim::am::default_fake_gpu_config("mi300x");
+  for (const char *s : {"gmc.xgmi_node=2", "gmc.xgmi_max_region=3", "gmc.xgmi_segment_mib=65536"})
+    sim::am::apply_fake_gpu_setting(config, s);
+  FakeGpu gpu(config, clock);
+  sim::am::FakeGpuPciFunction fn("sim-am:hive", gpu);
+  AmDevice dev(fn, clock);
+  AmDeviceBus bus(dev);
+  AmRegisters regs(bus, dev.registers(), clock);
+  GmcBlock gmc(regs, chip_info_from_discovery(dev.discovery()));
+  const auto &a = gmc.read_apertures();
+  CHECK(a.xgmi_node == 2);
+  CHECK(a.xgmi_max_region == 3);
+  CHECK(a.xgmi_segment_size == 64ull << 30);
+  CHECK(a.paddr_base == 128ull << 30);
+  CHECK(a.is_hive());
+  // The fake translates MC addresses with the same base.
+  CHECK(gpu.mc_to_paddr(a.mc_base + 0x3000) == 0x3000);
+  auto *gmc_model = dynamic_cast<sim::am::GmcModel *>(gpu.block("gmc"));
+  REQUIRE(gmc_model);
+  CHECK(gmc_model->paddr_base() == 128ull << 30);
 }

@@ -118,14 +118,11 @@ TEST_CASE("am sdma: SDMA 6 on Navi31 runs the F32") {
 }
 
 namespace {
-// The mi300x profile lists one SDMA0 instance and six NBIO segments; a real MI300X has 16 SDMA
-// instances and the NBIO 7.9 doorbell range entries live in segment 8. Add both (bases made up).
+// The mi300x profile lists one SDMA0 instance; a real MI300X has 16. Add them (bases made up).
+// (NBIO 7.9's doorbell range entries live in segment 8, which the profile has.)
 void full_mi300x(DiscoveryTable &t) {
-  for (auto &ip : t.dies[0].ips) {
-    if (ip.hw_id == 108) ip.bases.resize(9, 0);
-    if (ip.hw_id == 108)
-      ip.bases[6] = 0x300'0000, ip.bases[7] = 0x310'0000, ip.bases[8] = 0x320'0000;
-  }
+  for (const auto &ip : t.dies[0].ips)
+    if (ip.hw_id == 108) REQUIRE(ip.bases.size() >= 9);
   const auto sdma = std::find_if(t.dies[0].ips.begin(), t.dies[0].ips.end(),
                                  [](const IpEntry &ip) { return ip.hw_id == 42; });
   REQUIRE(sdma != t.dies[0].ips.end());

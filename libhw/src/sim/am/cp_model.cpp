@@ -11,7 +11,8 @@
 // A doorbell (low dword) whose slot is an active queue's sets its write pointer (dwords) and runs
 // the PM4 interpreter on every active PM4 queue until none progresses, through VMID 0 of its
 // XCC's GC hub. RELEASE_MEM interrupts become CP_EOP_INTERRUPT entries on the IH, bad opcodes
-// CP_BAD_OPCODE_ERROR ones; page faults go to the GMC (latched, UTCL2 entry) and stop the queue.
+// CP_BAD_OPCODE_ERROR ones (the queue stops there); page faults go to the GMC (latched, UTCL2
+// entry) and the access to the default page, or stop the queue when there is none.
 // AQL queues are accepted but not executed.
 //
 // Faults: cp:dequeue-hang (HQDs never go idle); cp:queue-hang (doorbells are ignored).
@@ -300,7 +301,8 @@ void CpModel::run_queues() {
     for (auto &[id, h] : hqds_) {
       const unsigned x = std::get<0>(id);
       if (!h.active || h.aql || h.state.rfind("fault", 0) == 0 || !mec_running(x)) continue;
-      GpuAddressSpace space(memory, gmc->mmu_config(x));
+      GpuAddressSpace space(memory, gmc->mmu_config(x),
+                            [gmc](const MmuFault &f) { gmc->report_fault(f, kCidCpc); });
       const auto r = run_pm4(h.queue, space, env, gen);
       progress |= r.packets > 0;
       h.state = r.status == QueueRunStatus::Idle

@@ -5,9 +5,12 @@
 // (reads 1, then 0 until a write of 0 releases it), the ack bits are set only by a request and
 // read back until the next one, and every request is a TLB invalidation event for the HDP model.
 // VMID 0's page tables are walked from the context-0 registers at every access (no TLB to
-// drop). Translation faults latch GCVM_L2_PROTECTION_FAULT_STATUS (_LO32 on GC 12) and ADDR
-// (the first fault wins, later ones set MORE_FAULTS) until CLEAR_PROTECTION_FAULT_STATUS_ADDR,
-// and queue a UTCL2 fault on the IH.
+// drop); addresses inside the system aperture (MC_VM_SYSTEM_APERTURE_LOW/HIGH) are VRAM MC
+// addresses, untranslated. Translation faults latch GCVM_L2_PROTECTION_FAULT_STATUS (_LO32 on
+// GC 12) and ADDR until CLEAR_PROTECTION_FAULT_STATUS_ADDR and queue a UTCL2 fault on the IH;
+// while one is latched, later faults only set MORE_FAULTS. With CONTEXT0_CNTL's
+// *_PROTECTION_FAULT_ENABLE_DEFAULT bits (AM sets them all) the faulting access goes to the
+// default page (VM_L2_PROTECTION_FAULT_DEFAULT_ADDR, AM's dummy page) and the engine carries on.
 //
 // Faults: gmc:fault[,va=V][,write=1][,client=C] (a fault now, as an engine would report it);
 // gmc:invalidate-hang[,hub=gc|mm] (requests are never acked); gmc:semaphore-busy (the MM
@@ -68,11 +71,19 @@ GmcModel::GmcModel(FakeGpu &gpu) : gpu_(gpu) {
     h.start_hi = k("PAGE_TABLE_START_ADDR_HI32");
     h.end_lo = k("PAGE_TABLE_END_ADDR_LO32");
     h.end_hi = k("PAGE_TABLE_END_ADDR_HI32");
+    h.aperture_low = gpu_.key("gc.GCMC_VM_SYSTEM_APERTURE_LOW_ADDR", x);
+    h.aperture_high = gpu_.key("gc.GCMC_VM_SYSTEM_APERTURE_HIGH_ADDR", x);
+    h.default_lo = gpu_.key("gc.GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32", x);
+    h.default_hi = gpu_.key("gc.GCVM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32", x);
     for (RegisterKey key :
          {h.cntl, h.base_lo, h.base_hi, h.start_lo, h.start_hi, h.end_lo, h.end_hi})
       gpu_.registers().own(key, "gmc");
     gc_hubs_.push_back(h);
   }
+  for (const auto &f :
+       regs::resolve_register(gpu_.register_map(), "gc.GCVM_CONTEXT0_CNTL").reg->fields)
+    if (std::string_view(f.name).ends_with("_PROTECTION_FAULT_ENABLE_DEFAULT"))
+      default_page_bits_ |= static_cast<std::uint32_t>(f.mask());
   const std::string status =
       gc12_ ? "gc.GCVM_L2_PROTECTION_FAULT_STATUS_LO32" : "gc.GCVM_L2_PROTECTION_FAULT_STATUS";
   fault_status_ = gpu_.key(status);
@@ -227,6 +238,14 @@ MmuConfig GmcModel::mmu_config(unsigned xcc) const {
   c.fb_base = fb_base();
   c.fb_end = std::uint64_t{gpu_.registers().peek(fb_top_) & 0xFF'FFFF} << 24;
   c.vram_size = gpu_.config().vram_size;
+  const auto &regs = gpu_.registers();
+  c.aperture_low = std::uint64_t{regs.peek(h.aperture_low)} << 18;
+  c.aperture_high = std::uint64_t{regs.peek(h.aperture_high)} << 18;
+  if (regs.peek(h.cntl) & default_page_bits_) {
+    const std::uint64_t xgmi = pair(h.default_lo, h.default_hi) << 12;
+    if (xgmi >= c.paddr_base && xgmi - c.paddr_base < c.vram_size)
+      c.default_page = xgmi - c.paddr_base;
+  }
   return c;
 }
 
@@ -235,12 +254,12 @@ void GmcModel::report_fault(const MmuFault &f, unsigned client) {
   ++faults_reported_;
   if (latched_) {
     regs.poke(fault_status_, regs.peek(fault_status_) | kMoreFaults);
-  } else {
-    regs.poke(fault_status_, f.status | (client & 0x1FF) << kCidShift);
-    regs.poke(fault_lo_, static_cast<std::uint32_t>(f.va >> 12));
-    regs.poke(fault_hi_, static_cast<std::uint32_t>(f.va >> 44));
-    latched_ = true;
+    return;
   }
+  regs.poke(fault_status_, f.status | (client & 0x1FF) << kCidShift);
+  regs.poke(fault_lo_, static_cast<std::uint32_t>(f.va >> 12));
+  regs.poke(fault_hi_, static_cast<std::uint32_t>(f.va >> 44));
+  latched_ = true;
   gpu_.note(fmt::format("gmc: page fault at VA {:#x} ({}, {})", f.va, f.write ? "write" : "read",
                         f.reason));
   if (auto *ih = dynamic_cast<IhModel *>(gpu_.block("ih")))

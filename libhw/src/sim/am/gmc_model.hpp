@@ -29,8 +29,8 @@ public:
   std::uint64_t paddr_base() const;
   std::uint64_t fb_base() const;
   // A translation fault from an engine (CP, SDMA) or injected: latched into XCC 0's
-  // GCVM_L2_PROTECTION_FAULT_STATUS/ADDR (the first one wins, later ones set MORE_FAULTS) and a
-  // UTCL2 fault queued on the IH. `client` goes into the status register's CID field.
+  // GCVM_L2_PROTECTION_FAULT_STATUS/ADDR with a UTCL2 fault queued on the IH; while one is
+  // latched, later faults only set MORE_FAULTS. `client` goes into the status's CID field.
   void report_fault(const MmuFault &fault, unsigned client);
   bool fault_latched() const { return latched_; }
   std::uint64_t invalidations(bool gc) const { return gc ? gc_invalidations_ : mm_invalidations_; }
@@ -55,8 +55,9 @@ private:
   std::map<RegisterKey, std::size_t> engine_by_key_;
   struct Hub {  // GC context-0 registers of one XCC
     RegisterKey cntl = 0, base_lo = 0, base_hi = 0, start_lo = 0, start_hi = 0, end_lo = 0,
-                end_hi = 0;
+                end_hi = 0, aperture_low = 0, aperture_high = 0, default_lo = 0, default_hi = 0;
   };
+  std::uint32_t default_page_bits_ = 0;  // CONTEXT0_CNTL's *_PROTECTION_FAULT_ENABLE_DEFAULT
   std::vector<Hub> gc_hubs_;
   RegisterKey fb_base_ = 0, fb_top_ = 0, lfb_cntl_ = 0, lfb_size_ = 0;
   RegisterKey fault_status_ = 0, fault_lo_ = 0, fault_hi_ = 0, fault_cntl_ = 0;

@@ -34,6 +34,13 @@ MmuFaultError::MmuFaultError(MmuFault fault)
 
 MmuTranslation mmu_translate(const VramAccess &vram, const MmuConfig &c, std::uint64_t va,
                              bool write, std::vector<MmuWalkStep> *steps) {
+  if (c.aperture_high > c.aperture_low && va >= c.aperture_low && va < c.aperture_high) {
+    // The system aperture: an MC address of this GPU's VRAM, not translated.
+    if (const auto paddr = mc_to_paddr(c, va)) {
+      if (steps) steps->clear();
+      return {*paddr, false, 0x1000, -1};
+    }
+  }
   if (!c.enabled) fault(va, write, -1, 0, "context disabled", kStatusWalkerError);
   const std::uint64_t start = c.start_page << 12, end = (c.end_page << 12) | 0xFFF;
   if (va < start || va > end) fault(va, write, -1, 0, "range", kStatusWalkerError);
@@ -119,7 +126,14 @@ void GpuMemory::write32(std::uint64_t address, bool system, std::uint32_t value)
 
 MmuTranslation GpuAddressSpace::page(std::uint64_t va, bool write) {
   ++translated_;
-  return mmu_translate(memory_.vram(), config_, va, write);
+  try {
+    return mmu_translate(memory_.vram(), config_, va, write);
+  } catch (const MmuFaultError &e) {
+    if (!sink_ || !config_.default_page) throw;
+    sink_(e.fault());
+    ++redirected_;
+    return {*config_.default_page + (va & 0xFFF), false, 0x1000, -1};
+  }
 }
 
 std::uint32_t GpuAddressSpace::read32(std::uint64_t va) {

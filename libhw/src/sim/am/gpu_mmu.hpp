@@ -7,6 +7,7 @@
 // MmuFaultError, which the GMC model latches into the fault registers.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -32,6 +33,12 @@ struct MmuConfig {
   std::uint64_t paddr_base = 0;                // XGMI address of paddr 0
   std::uint64_t fb_base = 0, fb_end = 0;       // MC addresses of the framebuffer (FB_LOCATION)
   std::uint64_t vram_size = 0;
+  // MC_VM_SYSTEM_APERTURE_LOW/HIGH_ADDR << 18: addresses in [low, high) are MC addresses of VRAM,
+  // not translated (empty when low >= high).
+  std::uint64_t aperture_low = 0, aperture_high = 0;
+  // VM_L2_PROTECTION_FAULT_DEFAULT_ADDR as a paddr, when CONTEXT0_CNTL asks for the default page
+  // on faults (*_PROTECTION_FAULT_ENABLE_DEFAULT): a faulting access goes there instead.
+  std::optional<std::uint64_t> default_page;
 };
 
 struct MmuFault {
@@ -58,7 +65,7 @@ struct MmuTranslation {
   std::uint64_t address = 0;  // paddr (system == false) or bus address (system == true)
   bool system = false;
   std::uint64_t page_bytes = 0;  // coverage of the leaf
-  int level = 0;
+  int level = 0;                 // of the leaf; -1: the system aperture or the default page
 };
 
 struct MmuWalkStep {
@@ -92,9 +99,14 @@ private:
 };
 
 // VMID 0 as the engines use it: every access translated per 4 KiB page.
+// VMID 0 as the engines use it: every access translated per 4 KiB page. With a fault sink and a
+// default page in the config, a faulting access is reported to the sink and lands in the default
+// page (the engine carries on, as the hardware does); otherwise it throws MmuFaultError.
 class GpuAddressSpace {
 public:
-  GpuAddressSpace(GpuMemory &memory, MmuConfig config) : memory_(memory), config_(config) {}
+  using FaultSink = std::function<void(const MmuFault &)>;
+  GpuAddressSpace(GpuMemory &memory, MmuConfig config, FaultSink sink = {})
+      : memory_(memory), config_(config), sink_(std::move(sink)) {}
   std::uint32_t read32(std::uint64_t va);
   void write32(std::uint64_t va, std::uint32_t value);
   std::uint64_t read64(std::uint64_t va);
@@ -104,12 +116,14 @@ public:
   void copy(std::uint64_t dst_va, std::uint64_t src_va, std::uint64_t bytes);
   const MmuConfig &config() const { return config_; }
   std::uint64_t translated_pages() const { return translated_; }
+  std::uint64_t redirected_pages() const { return redirected_; }
 
 private:
   MmuTranslation page(std::uint64_t va, bool write);
   GpuMemory &memory_;
   MmuConfig config_;
-  std::uint64_t translated_ = 0;
+  FaultSink sink_;
+  std::uint64_t translated_ = 0, redirected_ = 0;
 };
 
 }  // namespace wavescope::hw::sim::am

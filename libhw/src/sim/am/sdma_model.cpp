@@ -5,10 +5,10 @@
 // DOORBELL_OFFSET.OFFSET / 2 = slot); clearing it stops it. A doorbell (low dword) on its slot
 // sets the write pointer (bytes) and runs the executor — COPY, WRITE, FENCE, POLL_REGMEM,
 // TIMESTAMP, TRAP (an SDMA_TRAP entry on the IH), INDIRECT — through VMID 0 of XCC 0's GC hub;
-// page faults go to the GMC and stop the queue. On SDMA 6/7 the engine is halted at reset until
-// F32_CNTL / MCU_CNTL.HALT is cleared (SDMA init does); GRBM_SOFT_RESET.SOFT_RESET_SDMA0 stops
-// every queue. The engine setup registers (watchdog, UTCL1, CNTL, IB_CNTL, the doorbell routing
-// entries) are plain storage.
+// page faults go to the GMC, the access to the default page (or the queue stops without one). On
+// SDMA 6/7 the engine is halted at reset until F32_CNTL / MCU_CNTL.HALT is cleared (SDMA init
+// does); GRBM_SOFT_RESET.SOFT_RESET_SDMA0 stops every queue. The engine setup registers (watchdog,
+// UTCL1, CNTL, IB_CNTL, the doorbell routing entries) are plain storage.
 //
 // Faults: sdma:hang (doorbells are ignored).
 
@@ -216,7 +216,8 @@ void SdmaModel::run_queues() {
     bool progress = false;
     for (auto &q : queues_) {
       if (!q.enabled || q.state.rfind("fault", 0) == 0) continue;
-      GpuAddressSpace space(memory, gmc->mmu_config(0));
+      GpuAddressSpace space(memory, gmc->mmu_config(0),
+                            [gmc](const MmuFault &f) { gmc->report_fault(f, kCidSdma); });
       const auto r = run_sdma(q.run, space, env);
       progress |= r.packets > 0;
       q.state = r.status == QueueRunStatus::Idle

@@ -4,8 +4,8 @@
 // pptable entries behind them get exercised). A wavescope::Error is a clean outcome; a crash or
 // another exception is a bug.
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>

@@ -460,7 +460,7 @@ TEST_CASE("AM memory: palloc phases, valloc chunks and mappings, vfree") {
   CHECK_THROWS_WITH(mm.valloc(0x2000'0000), Catch::Contains("exhausted"));
 }
 
-TEST_CASE("AM boot: a slow SMU answer is waited for; one slower than the timeout is an error") {
+TEST_CASE("AM boot: a slow SMU answer is waited for, one slower than the timeout is an error") {
   SECTION("within the timeout") {
     Rig rig("tinygrad-mock", {"smu.latency_us=3000"});
     const auto start = rig.clock.now();
@@ -474,4 +474,52 @@ TEST_CASE("AM boot: a slow SMU answer is waited for; one slower than the timeout
                                                      "argument 0x0): no answer (timeout after "
                                                      "10.000 s"));
   }
+}
+
+TEST_CASE("AM boot: the driver's register trace names every access and the fake saw the same "
+          "writes in the same order") {
+  Rig rig;
+  rig.gpu.registers().take_trace();
+  am::AmDevice dev(rig.fn, rig.clock);
+  am::AmGpu driver(dev);
+  driver.boot();
+  const auto text = dev.trace_text();
+  CHECK(text.find("R RCC_CONFIG_MEMSIZE[0] 0xDE3 = 0x00000200") != std::string::npos);
+  CHECK(text.find("W mp0.MPASP_SMN_C2PMSG_35[0] 0x16063 = 0x00080000") != std::string::npos);
+  CHECK(text.find("W mp0.MPASP_SMN_C2PMSG_36[0] 0x16064 = 0x00000001") != std::string::npos);
+  CHECK(text.find("W mp1.MP1_SMN_C2PMSG_66[0] 0x16282 = 0x0000000E") != std::string::npos);
+  CHECK(text.find("W nbio.RCC_DEV0_EPF2_STRAP2[0] rsmu 0x404D102") != std::string::npos);
+  CHECK(text.find("W gc.SCRATCH_REG7[0] 0xC047 = 0xA0000008") != std::string::npos);
+  std::size_t unnamed = 0, writes = 0;
+  for (const auto &a : dev.trace()) {
+    if (!a.write) continue;
+    ++writes;
+    if (dev.namer().name(a.address).name.empty()) ++unnamed;
+  }
+  CHECK(writes > 100);
+  // Register 0 (MM_INDEX) is the HDP flush target while REMAP_HDP_MEM_FLUSH_CNTL reads 0.
+  CHECK(unnamed == 0);
+  // Every driver write reached the fake in order (the fake also sees RSMU's INDEX/DATA).
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> driver_writes, fake_writes;
+  for (const auto &a : dev.trace())
+    if (a.write) driver_writes.emplace_back(a.address, a.value);
+  for (const auto &a : rig.gpu.registers().trace())
+    if (a.write) fake_writes.emplace_back(a.address, a.value);
+  std::size_t at = 0;
+  for (const auto &w : fake_writes)
+    if (at < driver_writes.size() && w == driver_writes[at]) ++at;
+  CHECK(at == driver_writes.size());
+}
+
+TEST_CASE("AM boot on navi48: SDMA 7.0.1 and MP0 14.0.3 with RAS_DRV, 8 bootloader loads") {
+  Rig rig("navi48");
+  am::AmDevice dev(rig.fn, rig.clock);
+  CHECK(dev.ip_version("SDMA0") == regs::IpVersion{7, 0, 1});
+  am::AmGpu driver(dev);
+  driver.boot();
+  const auto &loads = driver.psp().bootloader_loads();
+  REQUIRE(loads.size() == 8);
+  CHECK(loads[6].command == am::psp_bl::kLoadRasDrv);
+  CHECK(driver.psp().commands().size() == 15);  // TOC, SMU, 12 images, AUTOLOAD_RLC
+  for (const auto &c : rig.psp().commands()) CHECK(c.status == 0);
 }

@@ -162,7 +162,8 @@ void register_regs_commands(CLI::App &app, CliContext &context) {
   });
 
   auto *read = group->add_subcommand(
-      "read", "Read register NAME (or NAME.FIELD) of a device, named from its discovery table");
+      "read", "Read register NAME (or NAME.FIELD) of a device, named from its discovery table "
+              "(real GPUs: untested on hardware)");
   auto read_args = std::make_shared<IoArgs>();
   add_io_options(*read, *read_args);
   add_json_flag(*read, context);

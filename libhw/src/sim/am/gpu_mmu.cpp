@@ -108,6 +108,14 @@ void GpuMemory::write8(std::uint64_t address, bool system, std::uint8_t value) {
   s.write64(at, word);
 }
 
+std::uint64_t GpuMemory::read64(std::uint64_t address, bool system) const {
+  return space(address, system).read64(address);
+}
+
+void GpuMemory::write64(std::uint64_t address, bool system, std::uint64_t value) {
+  space(address, system).write64(address, value);
+}
+
 std::uint32_t GpuMemory::read32(std::uint64_t address, bool system) const {
   const std::uint64_t word = space(address, system).read64(address & ~7ull);
   return static_cast<std::uint32_t>(address & 4 ? word >> 32 : word);
@@ -182,11 +190,11 @@ void GpuAddressSpace::copy(std::uint64_t dst, std::uint64_t src, std::uint64_t b
     const auto t = page(src + done, false);
     const std::uint64_t n = std::min(bytes - done, 0x1000 - ((src + done) & 0xFFF));
     std::uint64_t k = 0;
-    for (; k < n && ((t.address + k) & 3) != 0; ++k)
+    for (; k < n && ((t.address + k) & 7) != 0; ++k)
       buffer.push_back(memory_.read8(t.address + k, t.system));
-    for (; k + 4 <= n; k += 4) {
-      const std::uint32_t w = memory_.read32(t.address + k, t.system);
-      for (unsigned b = 0; b < 4; ++b) buffer.push_back(static_cast<std::uint8_t>(w >> (8 * b)));
+    for (; k + 8 <= n; k += 8) {
+      const std::uint64_t w = memory_.read64(t.address + k, t.system);
+      for (unsigned b = 0; b < 8; ++b) buffer.push_back(static_cast<std::uint8_t>(w >> (8 * b)));
     }
     for (; k < n; ++k) buffer.push_back(memory_.read8(t.address + k, t.system));
     done += n;
@@ -206,8 +214,7 @@ void GpuAddressSpace::copy(std::uint64_t dst, std::uint64_t src, std::uint64_t b
     for (; k + 8 <= n; k += 8) {
       std::uint64_t w = 0;
       for (unsigned b = 0; b < 8; ++b) w |= std::uint64_t{buffer[done + k + b]} << (8 * b);
-      memory_.write32(t.address + k, t.system, static_cast<std::uint32_t>(w));
-      memory_.write32(t.address + k + 4, t.system, static_cast<std::uint32_t>(w >> 32));
+      memory_.write64(t.address + k, t.system, w);
     }
     for (; k < n; ++k) memory_.write8(t.address + k, t.system, buffer[done + k]);
     done += n;

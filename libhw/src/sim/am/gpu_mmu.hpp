@@ -89,6 +89,8 @@ public:
   std::uint8_t read8(std::uint64_t address, bool system) const;
   void write8(std::uint64_t address, bool system, std::uint8_t value);
   std::uint32_t read32(std::uint64_t address, bool system) const;  // 4-byte aligned
+  std::uint64_t read64(std::uint64_t address, bool system) const;  // 8-byte aligned
+  void write64(std::uint64_t address, bool system, std::uint64_t value);
   void write32(std::uint64_t address, bool system, std::uint32_t value);
   VramAccess &vram() { return vram_; }
 

@@ -261,3 +261,29 @@ TEST_CASE("am sim sdma: INDIRECT runs its IB; bad packets stop the queue") {
   bad.wptr = 2;
   CHECK_THAT(run_sdma(bad, as, env).message, Contains("pointers"));
 }
+
+TEST_CASE("am sim queues: memory the fake cannot reach stops the queue, it does not throw") {
+  QueueFixture f;
+  GpuAddressSpace as(f.memory, f.config);
+  Env env;
+  // A system page: the fixture has no host memory behind it.
+  const PhysChunk sys{0x1'0000'0000, 0x1000};
+  f.pt.map_range(kVa + 0x100'0000, 0x1000, std::span(&sys, 1), AddrSpace::Sys);
+  Pm4Stream s(Pm4Generation::Gfx10Plus);
+  s.signal(kVa + 0x100'0000, 1);
+  put(as, kRing, s.dwords());
+  auto q = pm4_queue();
+  q.wptr = s.size();
+  const auto r = run_pm4(q, as, env, Pm4Generation::Gfx10Plus);
+  CHECK(r.status == QueueRunStatus::Fault);
+  CHECK_THAT(r.message, Contains("no host memory"));
+  CHECK(!r.page_fault);
+  SdmaStream d(SdmaGeneration::Sdma6);
+  d.write(kVa + 0x100'0000, 1);
+  put(as, kRing, d.dwords());
+  SdmaQueue sq;
+  sq.ring_va = kRing;
+  sq.ring_bytes = 0x10'0000;
+  sq.wptr = d.size() * 4;
+  CHECK(run_sdma(sq, as, env).status == QueueRunStatus::Fault);
+}

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "wavescope/base/error.hpp"
+
 namespace wavescope::hw::sim::am {
 
 namespace pm4 = hw::am::pm4;
@@ -223,6 +225,12 @@ QueueRunResult run_pm4(Pm4Queue &q, GpuAddressSpace &mem, CpEnvironment &env,
     result.status = QueueRunStatus::Fault;
     result.message = e.what();
     result.page_fault = e.fault();
+    return result;
+  } catch (const Error &e) {
+    // Memory the fake cannot reach (a system page without host memory, beyond VRAM): the queue
+    // stops; the error never travels back through the doorbell write.
+    result.status = QueueRunStatus::Fault;
+    result.message = e.what();
     return result;
   }
   result.status = QueueRunStatus::Idle;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "wavescope/base/error.hpp"
+
 #include "wavescope/hw/am/sdma_packets.hpp"
 
 namespace wavescope::hw::sim::am {
@@ -126,6 +128,12 @@ QueueRunResult run_sdma(SdmaQueue &q, GpuAddressSpace &mem, SdmaEnvironment &env
     result.status = QueueRunStatus::Fault;
     result.message = e.what();
     result.page_fault = e.fault();
+    return result;
+  } catch (const Error &e) {
+    // Memory the fake cannot reach (a system page without host memory, beyond VRAM): the queue
+    // stops; the error never travels back through the doorbell write.
+    result.status = QueueRunStatus::Fault;
+    result.message = e.what();
     return result;
   }
   result.status = QueueRunStatus::Idle;

@@ -35,16 +35,21 @@ IpEntry ip(std::uint16_t hw, std::uint8_t inst, std::uint8_t ma, std::uint8_t mi
 const std::vector<std::uint64_t> kGcBases = {0x1260, 0xA000, 0x1C000, 0x2402C00};
 const std::vector<std::uint64_t> kMmBases = {0x1A000, 0x2408800};
 const std::vector<std::uint64_t> kNbBases = {0x0, 0x14, 0xD20, 0x10400, 0x241B000, 0x4040000};
+// NBIO 7.9 (MI300) addresses segments up to 8 (BIFC_*, DOORBELL0_CTRL_ENTRY_*): three more
+// plausible bases, beyond BAR5 (reached through RSMU).
+const std::vector<std::uint64_t> kMiNbBases = {0x0,       0x14,      0xD20,     0x10400,  0x241B000,
+                                               0x4040000, 0x4C00000, 0x5000000, 0x5400000};
 const std::vector<std::uint64_t> kMpBases = {0x16000, 0xDC0000, 0xE00000, 0xE40000, 0x243FC00};
 const std::vector<std::uint64_t> kHdpBases = {0xF20, 0x240A400};
 const std::vector<std::uint64_t> kOssBases = {0x10A0, 0x240A000};
 
 std::vector<IpEntry> rdna(std::uint8_t gc_mi, std::uint8_t gc_rev, std::uint8_t gc_ma,
-                          std::uint8_t sd_ma, std::uint8_t sd_mi, std::uint8_t mm_ma,
-                          std::uint8_t mm_mi, std::uint8_t nb_ma, std::uint8_t nb_mi,
-                          std::uint8_t nb_rev, std::uint8_t mp_ma, std::uint8_t mp_mi,
-                          std::uint8_t mp_rev, std::uint8_t hdp_ma, std::uint8_t oss_ma) {
-  return {ip(11, 0, gc_ma, gc_mi, gc_rev, kGcBases),  ip(42, 0, sd_ma, sd_mi, 0, kGcBases),
+                          std::uint8_t sd_ma, std::uint8_t sd_mi, std::uint8_t sd_rev,
+                          std::uint8_t mm_ma, std::uint8_t mm_mi, std::uint8_t nb_ma,
+                          std::uint8_t nb_mi, std::uint8_t nb_rev, std::uint8_t mp_ma,
+                          std::uint8_t mp_mi, std::uint8_t mp_rev, std::uint8_t hdp_ma,
+                          std::uint8_t oss_ma) {
+  return {ip(11, 0, gc_ma, gc_mi, gc_rev, kGcBases),  ip(42, 0, sd_ma, sd_mi, sd_rev, kGcBases),
           ip(34, 0, mm_ma, mm_mi, 0, kMmBases),       ip(108, 0, nb_ma, nb_mi, nb_rev, kNbBases),
           ip(255, 0, mp_ma, mp_mi, mp_rev, kMpBases), ip(1, 0, mp_ma, mp_mi, mp_rev, kMpBases),
           ip(41, 0, hdp_ma, 0, 0, kHdpBases),         ip(40, 0, oss_ma, 0, 0, kOssBases)};
@@ -61,19 +66,19 @@ ChipProfile chip_profile(const std::string &name) {
   p.name = name;
   if (name == "tinygrad-mock") {
     p.pad_bases = 10;
-    p.dies = {{0, rdna(0, 0, 12, 7, 0, 4, 1, 6, 3, 1, 14, 0, 2, 7, 7)}};
+    p.dies = {{0, rdna(0, 0, 12, 7, 0, 0, 4, 1, 6, 3, 1, 14, 0, 2, 7, 7)}};
     p.gc_major = 2;
     p.gc_minor = 1;
     // se, cu/sh, sh/se, rb/se, tccs, gprs, gs thds, gs table, gsprim, param cache, dbl lds,
     // wave size, waves/simd, scratch slots, lds KiB
     p.gc_values = {2, 8, 2, 4, 8, 0, 0, 0, 0, 0, 0, 32, 16, 32, 64};
   } else if (name == "navi31") {
-    p.dies = {{0, rdna(0, 0, 11, 6, 0, 3, 0, 4, 3, 0, 13, 0, 0, 6, 6)}};
+    p.dies = {{0, rdna(0, 0, 11, 6, 0, 0, 3, 0, 4, 3, 0, 13, 0, 0, 6, 6)}};
     p.gc_major = 1;
     p.gc_minor = 2;
     p.gc_values = {6, 4, 4, 4, 24, 1536, 0, 0, 0, 0, 1, 32, 16, 32, 64, 2, 2, 4, 16};
   } else if (name == "navi48") {
-    p.dies = {{0, rdna(0, 1, 12, 7, 1, 4, 1, 6, 3, 1, 14, 0, 3, 7, 7)}};
+    p.dies = {{0, rdna(0, 1, 12, 7, 0, 1, 4, 1, 6, 3, 1, 14, 0, 3, 7, 7)}};  // SDMA 7.0.1
     p.gc_major = 1;
     p.gc_minor = 3;
     p.gc_values = {4, 4, 4, 4, 16, 1536, 0, 0, 0, 0, 1, 32, 16, 32, 64, 2, 2, 4, 16};
@@ -92,7 +97,7 @@ ChipProfile chip_profile(const std::string &name) {
           ip(34, static_cast<std::uint8_t>(aid), 1, 8, 0, {0x1A000 + off, 0x2408800 + off}));
       if (aid == 0) {
         die.ips.push_back(ip(42, 0, 4, 4, 2, kGcBases));
-        die.ips.push_back(ip(108, 0, 7, 9, 0, kNbBases));
+        die.ips.push_back(ip(108, 0, 7, 9, 0, kMiNbBases));
         die.ips.push_back(ip(255, 0, 13, 0, 6, kMpBases));
         die.ips.push_back(ip(1, 0, 13, 0, 6, kMpBases));
         die.ips.push_back(ip(41, 0, 4, 4, 2, kHdpBases));

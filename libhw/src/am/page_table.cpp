@@ -42,7 +42,7 @@ PageTable::PageTable(VramAccess &vram, TlsfAllocator &table_allocator, PageTable
         ErrorKind::Usage,
         fmt::format("page table: root at paddr 0x{:X} is not 4 KiB aligned", config_.root_paddr));
   check_address(config_.paddr_base + config_.root_paddr, kPage, "root page table");
-  vram_.zero(config_.root_paddr, kPage);
+  if (config_.zero_root) vram_.zero(config_.root_paddr, kPage);
 }
 
 std::uint64_t PageTable::entry(std::uint64_t table_paddr, unsigned index) const {

@@ -7,12 +7,15 @@
 #include <nlohmann/json.hpp>
 
 #include "fault/usb_fault_spec.hpp"
+#include "sim/am/fake_gpu.hpp"
+#include "sim/am/fake_gpu_pci_function.hpp"
 #include "sim/navi31_board.hpp"
 #include "sim/sim_pci_function.hpp"
 #include "usb/simulated_asm24_bridge.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/scope_guard.hpp"
 #include "wavescope/hw/remedy/refusal.hpp"
+#include "wavescope/hw/sim/am_chip_store.hpp"
 #include "wavescope/hw/sim/sim_store.hpp"
 #include "wavescope/hw/usb/asm24_transport.hpp"
 
@@ -22,8 +25,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char *kSpecForms =
-    "usb:N, pci:BDF (e.g. pci:0000:03:00.0), sim:NAME or sim-pci:NAME";
+constexpr const char *kSpecForms = "usb:N, pci:BDF (e.g. pci:0000:03:00.0), sim:NAME, "
+                                   "sim-pci:NAME, sim-am:NAME or sim-am-usb:NAME";
 
 // A simulated board opened for one command.
 class SimulatedDevice final : public OpenedDevice {
@@ -98,6 +101,61 @@ private:
   bool closed_ = false;
 };
 
+// A fake AMD GPU opened for one command: directly (sim-am) or through the simulated ASM24
+// bridge and the real USB transport (sim-am-usb). Saved back at close, also after a failure.
+class FakeGpuDevice final : public OpenedDevice {
+public:
+  FakeGpuDevice(sim::AmChipStore store, sim::LoadedAmChip loaded, DeviceSpec spec,
+                OpenOptions options)
+      : store_(std::move(store)), loaded_(std::move(loaded)), spec_(std::move(spec)),
+        options_(std::move(options)) {
+    loaded_.gpu->clear_run_records();
+    const OnFailure close_on_failure([this] { close({}); });
+    auto &gpu = *loaded_.gpu;
+    if (spec_.kind == DeviceSpec::Kind::SimAm) {
+      function_ = std::make_unique<sim::am::FakeGpuPciFunction>(spec_.text(), gpu);
+    } else {
+      SimulatedAsm24BridgeOptions bridge_options;
+      bridge_options.transfer_latency = gpu.config().op_cost_usb / 2;
+      bridge_options.label = "simulated ASM24 bridge for " + spec_.text();
+      auto bridge = std::make_unique<SimulatedAsm24Bridge>(gpu, *loaded_.clock, bridge_options);
+      Asm24Options usb;
+      usb.id = spec_.text();
+      usb.expected_gpu_id = 0x1002u | std::uint32_t{gpu.config().device_id} << 16;
+      function_ = std::make_unique<Asm24Transport>(std::move(bridge), *loaded_.clock, usb);
+    }
+  }
+  ~FakeGpuDevice() override {
+    best_effort([this] { close({}); });
+  }
+
+  std::string id() const override { return spec_.text(); }
+  PciFunction &function() override { return *function_; }
+  Clock &clock() override { return *loaded_.clock; }
+  bool simulated() const override { return true; }
+  sim::am::FakeGpu *fake_gpu() override { return loaded_.gpu.get(); }
+
+  std::vector<sim::Finding> close(std::string_view summary_json = {}) override {
+    if (closed_) return {};
+    closed_ = true;
+    if (function_) function_->close();
+    function_.reset();
+    nlohmann::json run = {{"command", options_.command}, {"device", spec_.text()}};
+    if (!summary_json.empty()) run["summary"] = nlohmann::json::parse(summary_json);
+    store_.save(loaded_, run.dump());
+    loaded_.lock = sim::SimBoardLock{};
+    return {};
+  }
+
+private:
+  sim::AmChipStore store_;
+  sim::LoadedAmChip loaded_;
+  DeviceSpec spec_;
+  OpenOptions options_;
+  std::unique_ptr<PciFunction> function_;
+  bool closed_ = false;
+};
+
 // Real hardware opened through the transport area's enumerator.
 class RealDevice final : public OpenedDevice {
 public:
@@ -135,6 +193,8 @@ std::string DeviceSpec::text() const {
   case Kind::Pci: return "pci:" + name;
   case Kind::Sim: return "sim:" + name;
   case Kind::SimPci: return "sim-pci:" + name;
+  case Kind::SimAm: return "sim-am:" + name;
+  case Kind::SimAmUsb: return "sim-am-usb:" + name;
   }
   return name;
 }
@@ -155,6 +215,10 @@ DeviceSpec parse_device_spec(std::string_view text) {
     spec.kind = DeviceSpec::Kind::Sim;
   else if (kind == "sim-pci")
     spec.kind = DeviceSpec::Kind::SimPci;
+  else if (kind == "sim-am")
+    spec.kind = DeviceSpec::Kind::SimAm;
+  else if (kind == "sim-am-usb")
+    spec.kind = DeviceSpec::Kind::SimAmUsb;
   else
     throw Refusal(ErrorKind::Usage,
                   {Remedy::DeviceSpecForm, fmt::format("'{}': expected {}", text, kSpecForms), {}});
@@ -174,6 +238,11 @@ fs::path resolve_sim_root(const std::optional<fs::path> &cli) {
 
 std::unique_ptr<OpenedDevice> open_device(const std::optional<DeviceSpec> &spec,
                                           const OpenOptions &options) {
+  if (spec && spec->fake_gpu()) {
+    sim::AmChipStore store(options.sim_root);
+    auto loaded = store.open(spec->name);
+    return std::make_unique<FakeGpuDevice>(std::move(store), std::move(loaded), *spec, options);
+  }
   if (spec && spec->simulated()) {
     sim::SimStore store(options.sim_root);
     auto loaded = store.open(spec->name);
@@ -224,6 +293,25 @@ std::vector<DeviceListing> list_devices(const fs::path &sim_root) {
     } catch (const std::exception &) {
       d.state = "damaged";
     }
+    out.push_back(std::move(d));
+  }
+  sim::AmChipStore chips(sim_root);
+  for (const auto &name : chips.list()) {
+    DeviceListing d;
+    d.id = "sim-am:" + name;
+    d.kind = "sim-am";
+    std::string chip = "?";
+    try {
+      std::ifstream in(chips.chip_dir(name) / "chip.json");
+      const auto j = nlohmann::json::parse(in);
+      chip = j.at("config").value("chip", "?");
+      d.state = j.value("last_run", nlohmann::json::object()).value("command", "");
+      d.state = d.state.empty() ? "created" : "last: " + d.state;
+    } catch (const std::exception &) {
+      d.state = "damaged";
+    }
+    d.description = fmt::format("fake AMD GPU ({}) in {} (also sim-am-usb:{})", chip,
+                                chips.chip_dir(name).string(), name);
     out.push_back(std::move(d));
   }
   return out;

@@ -1,14 +1,16 @@
-// wavectl am discovery: parse an IP discovery binary (am-driver.md §3) from a file, or the
-// synthetic ROM of a fake chip profile. Reading it from a real GPU's VRAM is not implemented yet.
+// wavectl am discovery: parse an IP discovery binary (am-driver.md §3) from a file, the
+// synthetic ROM of a fake chip profile, or a device's VRAM (--device; real GPUs untested).
 // wavectl am vm map|walk: build GPU page tables (§7.4) in a simulated 512 MiB VRAM and print the
 // tables or walk VAs through them.
 
 #include <iostream>
 
+#include "commands/hw/am_boot_commands.hpp"
 #include "commands/hw/hw_cli.hpp"
 #include "commands/hw/hw_commands.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/read_file.hpp"
+#include "wavescope/hw/am/am_device.hpp"
 #include "wavescope/hw/am/discovery_report.hpp"
 #include "wavescope/hw/am/page_table_report.hpp"
 #include "wavescope/hw/am/simulated_vram.hpp"
@@ -132,23 +134,42 @@ void register_vm_commands(CLI::App &am_cmd, CliContext &context) {
 }  // namespace
 
 void register_am_commands(CLI::App &app, CliContext &context) {
-  auto *am = app.add_subcommand("am", "AM userspace-driver tools (tier 1; no real-GPU path yet)");
+  auto *am = app.add_subcommand(
+      "am", "AM userspace-driver tools: discovery, boot, fini, smi, page tables (real GPUs: "
+            "untested on hardware)");
   am->require_subcommand(1);
   register_vm_commands(*am, context);
+  register_am_boot_commands(*am, context);
   auto *cmd = am->add_subcommand(
-      "discovery", "Parse an IP discovery table: --table FILE or --profile NAME (fake chip)");
+      "discovery", "Parse an IP discovery table: --table FILE, --profile NAME (fake chip) or "
+                   "--device D (read from VRAM top - 64 KiB; real GPUs untested on hardware)");
   auto table = std::make_shared<std::string>();
   auto profile = std::make_shared<std::string>();
   auto no_checksum = std::make_shared<bool>(false);
+  auto device = std::make_shared<hw_cli::DeviceOptions>();
   cmd->add_option("--table", *table, "A discovery binary (e.g. dumped from VRAM top - 64 KiB)");
   cmd->add_option("--profile", *profile,
                   "A fake chip profile: tinygrad-mock, navi31, navi48, mi300x, mi300x-harvest");
   cmd->add_flag("--no-checksum", *no_checksum, "Do not verify the table checksums (AM does not)");
+  hw_cli::add_device_options(*cmd, *device);
   add_json_flag(*cmd, context);
-  cmd->callback([table, profile, no_checksum, &context] {
-    if (table->empty() == profile->empty())
-      throw wavescope::Error(wavescope::ErrorKind::Usage,
-                             "am discovery: give exactly one of --table FILE or --profile NAME");
+  cmd->callback([table, profile, no_checksum, device, &context] {
+    const int sources = !table->empty() + !profile->empty() + !device->device.empty();
+    if (sources != 1)
+      throw wavescope::Error(
+          wavescope::ErrorKind::Usage,
+          "am discovery: give exactly one of --table FILE, --profile NAME or --device D");
+    if (!device->device.empty()) {
+      hw_cli::run_on_device(
+          *device, context, "am discovery", {true, false},
+          [&](wavescope::hw::device::OpenedDevice &dev) {
+            am::AmDeviceOptions options;
+            options.verify_discovery_checksums = !*no_checksum;
+            am::AmDevice gpu(dev.function(), dev.clock(), options);
+            return hw_cli::print_report(am::DiscoveryReport{dev.id(), gpu.discovery()}, context);
+          });
+      return;
+    }
     std::vector<std::uint8_t> bytes;
     std::string source;
     if (!table->empty()) {

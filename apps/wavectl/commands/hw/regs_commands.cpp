@@ -1,5 +1,7 @@
 // wavectl regs find|decode|encode: the register database (am-driver.md §4) offline — search
 // registers of a chip (or of every table) and decode a value into every field.
+// wavectl regs read|write --device D: a register (or one field) of a device, named from its own
+// discovery table; writes to real hardware only with --yes (untested on hardware).
 
 #include <iostream>
 #include <memory>
@@ -7,6 +9,8 @@
 #include "commands/hw/hw_cli.hpp"
 #include "commands/hw/hw_commands.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/hw/am/am_device.hpp"
+#include "wavescope/hw/am/register_io_report.hpp"
 #include "wavescope/hw/regs/register_codec.hpp"
 #include "wavescope/hw/regs/register_report.hpp"
 
@@ -22,6 +26,66 @@ regs::RegisterMap map_for(const std::string &asic) {
 const char *kAsicHelp = "The chip whose IP versions choose the tables: navi31, navi48, mi300x or "
                         "tinygrad-mock (default: every table, IP = the table's name, e.g. "
                         "gc_11_0_0)";
+
+struct IoArgs {
+  hw_cli::DeviceOptions device;
+  std::string name, value;
+  unsigned instance = 0;
+  bool yes = false;
+};
+
+void add_io_options(CLI::App &cmd, IoArgs &a) {
+  cmd.add_option("NAME", a.name,
+                 "IP.REG or IP.REG.FIELD (or REG[.FIELD] when unique), e.g. "
+                 "gc.SCRATCH_REG7, mp1.MP1_SMN_C2PMSG_90")
+      ->required();
+  cmd.add_option("--instance", a.instance, "IP instance (XCC of GC, AID of MMHUB; default 0)");
+  hw_cli::add_device_options(cmd, a.device);
+}
+
+void read_register(const IoArgs &a, const CliContext &ctx) {
+  hw_cli::run_on_device(
+      a.device, ctx, "regs read", {true, false}, [&](wavescope::hw::device::OpenedDevice &dev) {
+        namespace am = wavescope::hw::am;
+        am::AmDevice gpu(dev.function(), dev.clock());
+        const auto &ref = gpu.reg(a.name);
+        am::RegisterIoReport r{dev.id(), ref, a.instance, gpu.address(a.name, a.instance), 0, {}};
+        r.value = gpu.read_dword(r.address);
+        return hw_cli::print_report(r, ctx);
+      });
+}
+
+void write_register(const IoArgs &a, const CliContext &ctx) {
+  const auto value = hw_cli::parse_number(a.value, "VALUE");
+  if (!a.yes && !(a.device.device.starts_with("sim")))
+    throw wavescope::Error(wavescope::ErrorKind::Usage,
+                           "regs write changes a register of a real GPU (untested on hardware): "
+                           "add --yes to confirm (nothing was written)");
+  hw_cli::run_on_device(
+      a.device, ctx, "regs write", {false, false}, [&](wavescope::hw::device::OpenedDevice &dev) {
+        namespace am = wavescope::hw::am;
+        am::AmDevice gpu(dev.function(), dev.clock());
+        const auto &ref = gpu.reg(a.name);
+        am::RegisterIoReport r{dev.id(), ref, a.instance, gpu.address(a.name, a.instance), 0, {}};
+        std::uint32_t stored = 0;
+        if (ref.field) {
+          const std::pair<std::string_view, std::uint64_t> f{ref.field->name, value};
+          stored = regs::read_modify_write(
+              [&](std::uint64_t at) { return gpu.read_dword(at); },
+              [&](std::uint64_t at, std::uint32_t v) { gpu.write_dword(at, v); }, r.address,
+              *ref.reg, std::span(&f, 1));
+        } else {
+          if (value > 0xFFFF'FFFFull)
+            throw wavescope::Error(wavescope::ErrorKind::Usage,
+                                   "VALUE " + a.value + " is wider than a 32-bit register");
+          stored = static_cast<std::uint32_t>(value);
+          gpu.write_dword(r.address, stored);
+        }
+        r.written = stored;
+        r.value = gpu.read_dword(r.address);
+        return hw_cli::print_report(r, ctx);
+      });
+}
 
 }  // namespace
 
@@ -96,6 +160,25 @@ void register_regs_commands(CLI::App &app, CliContext &context) {
     const regs::RegisterDecodeReport report{ref, encoded};
     std::cout << (context.json ? to_json(report) : to_text(report));
   });
+
+  auto *read = group->add_subcommand(
+      "read", "Read register NAME (or NAME.FIELD) of a device, named from its discovery table "
+              "(real GPUs: untested on hardware)");
+  auto read_args = std::make_shared<IoArgs>();
+  add_io_options(*read, *read_args);
+  add_json_flag(*read, context);
+  read->callback([read_args, &context] { read_register(*read_args, context); });
+
+  auto *write = group->add_subcommand(
+      "write", "Write VALUE to register NAME of a device (NAME.FIELD: read-modify-write of that "
+               "field), then read it back; a real GPU needs --yes (untested on hardware)");
+  auto write_args = std::make_shared<IoArgs>();
+  add_io_options(*write, *write_args);
+  write->add_option("VALUE", write_args->value, "decimal or 0x-prefixed hex")->required();
+  write->add_flag("--yes", write_args->yes,
+                  "Confirm a write to a real GPU (simulators need no confirmation)");
+  add_json_flag(*write, context);
+  write->callback([write_args, &context] { write_register(*write_args, context); });
 }
 
 }  // namespace wavectl

@@ -1,6 +1,7 @@
 #pragma once
 // Choosing and opening the board a command works on: `--device usb:N | pci:BDF | sim:NAME |
-// sim-pci:NAME` (default: the first real device, never a simulator unless asked), and the
+// sim-pci:NAME | sim-am:NAME | sim-am-usb:NAME` (default: the first real device, never a
+// simulator unless asked), and the
 // simulator root (`--sim-root DIR`, else $WAVESCOPE_SIM_ROOT, else $XDG_DATA_HOME/wavescope/sim,
 // else ~/.local/share/wavescope/sim).
 //
@@ -9,6 +10,10 @@
 // way the board is loaded from the store and locked, its run is checked against the invariants
 // at close, and its state is saved back — also when the command fails, because a real board
 // keeps what happened to it.
+//
+// `sim-am:NAME` is a fake AMD GPU (AmChipStore, `wavectl sim-am create`) reached directly, its
+// BARs calling the chip model; `sim-am-usb:NAME` the same chip through the simulated ASM24
+// bridge and the real USB transport code. The chip is saved back at close, also on failure.
 
 #include <filesystem>
 #include <memory>
@@ -24,15 +29,19 @@
 
 namespace wavescope::hw::sim {
 class Navi31Board;  // the simulator, private to libhw
+namespace am {
+class FakeGpu;  // the fake AMD GPU, private to libhw
 }
+}  // namespace wavescope::hw::sim
 
 namespace wavescope::hw::device {
 
 struct DeviceSpec {
-  enum class Kind { Usb, Pci, Sim, SimPci } kind = Kind::Sim;
+  enum class Kind { Usb, Pci, Sim, SimPci, SimAm, SimAmUsb } kind = Kind::Sim;
   std::string name;  // the part after the colon
   std::string text() const;
-  bool simulated() const { return kind == Kind::Sim || kind == Kind::SimPci; }
+  bool simulated() const { return kind != Kind::Usb && kind != Kind::Pci; }
+  bool fake_gpu() const { return kind == Kind::SimAm || kind == Kind::SimAmUsb; }
 };
 
 // Throws Error(Usage) with the accepted forms.
@@ -58,6 +67,8 @@ public:
   virtual bool simulated() const { return false; }
   // The simulated board (nullptr for real hardware).
   virtual sim::Navi31Board *board() { return nullptr; }
+  // The fake AMD GPU (nullptr unless sim-am / sim-am-usb).
+  virtual sim::am::FakeGpu *fake_gpu() { return nullptr; }
   // Ends the run. For a simulator: the invariant findings of the run, and the board saved with
   // the command's JSON report `summary_json` ("" for none) as its last run. Idempotent; the
   // destructor does it too (without reporting).
@@ -76,7 +87,7 @@ struct DeviceListing {
 };
 
 // Real bridges and PCI Navi31 cards (when this build can enumerate them), then the simulated
-// boards under `sim_root`. Works with nothing present and without permissions.
+// boards and the fake GPUs under `sim_root`. Works with nothing present and without permissions.
 std::vector<DeviceListing> list_devices(const std::filesystem::path &sim_root);
 
 }  // namespace wavescope::hw::device

@@ -34,10 +34,13 @@ struct PhysChunk {
 
 struct PageTableConfig {
   PtGeneration generation = PtGeneration::Gfx11;
-  std::uint64_t root_paddr = 0;  // a 4 KiB page the caller allocated; zero-filled here
+  std::uint64_t root_paddr = 0;  // a 4 KiB page the caller allocated; zero-filled here (below)
   std::uint64_t paddr_base = 0;  // XGMI address of paddr 0 (§7.1)
   // Physical address bits PTEs may use: 0 = by generation (48 on gfx9 = GC 9.4/9.5, else 44).
   unsigned address_bits = 0;
+  // false: adopt the tables already under the root (a tool attaching to a GPU the driver set up)
+  // instead of zero-filling it.
+  bool zero_root = true;
 };
 
 struct Translation {

@@ -1,0 +1,15 @@
+sim-am
+create
+g
+--chip
+mi300x
+--sim-root
+@TMP@
+%%
+am
+boot
+--device
+sim-am:g
+--sim-root
+@TMP@
+--json

@@ -1,0 +1,14 @@
+sim-am
+create
+g
+--chip
+navi31
+--sim-root
+@TMP@
+%%
+am
+boot
+--device
+sim-am:g
+--sim-root
+@TMP@

@@ -222,7 +222,7 @@ TEST_CASE("am fake: a PM4 page fault is latched, delivered through the IH and cl
   rig.gfx.grbm_select();
 }
 
-TEST_CASE("am fake: without the default page a fault stops the queue; the system aperture is "
+TEST_CASE("am fake: without the default page a fault stops the queue, the system aperture is "
           "physical") {
   Rig rig;
   // Context 0 without *_PROTECTION_FAULT_ENABLE_DEFAULT.

@@ -221,7 +221,7 @@ TEST_CASE("am sim sdma: the runtime's packets execute through the MMU") {
   CHECK(q.copied_bytes == 0x41);
 }
 
-TEST_CASE("am sim sdma: INDIRECT runs its IB; bad packets stop the queue") {
+TEST_CASE("am sim sdma: INDIRECT runs its IB, bad packets stop the queue") {
   QueueFixture f;
   GpuAddressSpace as(f.memory, f.config);
   Env env;

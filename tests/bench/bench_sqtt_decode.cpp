@@ -320,18 +320,15 @@ void BM_DecodeAnalyze(benchmark::State &state) {
       const auto &program = *programs[item.program];
       auto &acc = stats[item.program];
       if (!acc) acc = std::make_unique<timeline::PcStatsAccumulator>(program);
-      timeline::WaveCounter counter;
       std::optional<timeline::WaveTraceCollector> traces;
       std::optional<timeline::TimelineBuilder> model;
-      std::vector<timeline::AnalysisObserver *> observers{acc.get(), &counter};
+      timeline::AnalysisSinks sinks;
+      sinks.pc_stats = acc.get();
       if (full) {
-        traces.emplace(true);
-        model.emplace(item.se, std::string());
-        observers.push_back(&*traces);
-        observers.push_back(&*model);
+        sinks.waves = &traces.emplace(true);
+        sinks.timeline = &model.emplace(item.se, std::string());
       }
-      timeline::ObserverFanout fanout(std::move(observers));
-      timeline::BlobAnalyzer analyzer(&program, item.se, fanout);
+      timeline::BlobAnalyzer analyzer(&program, item.se, sinks);
       sqtt::PacketDecoder decoder;
       decoder.decode(item.bytes, Sink{analyzer});
       analyzer.finish();
@@ -339,7 +336,7 @@ void BM_DecodeAnalyze(benchmark::State &state) {
         benchmark::DoNotOptimize(traces->take().size());
         benchmark::DoNotOptimize(model->finish().rows.size());
       }
-      waves += counter.waves;
+      waves += analyzer.waves();
       bytes += item.bytes.size();
     }
     for (const auto &acc : stats)

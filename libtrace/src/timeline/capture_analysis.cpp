@@ -87,10 +87,16 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &o
 BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &observer,
                                     const PacketTap &tap, const ProgressSink *progress,
                                     const sqtt::DecodeOptions &options) {
+  return analyze(blob, AnalysisSinks{.observer = &observer}, tap, progress, options);
+}
+
+BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, const AnalysisSinks &sinks,
+                                    const PacketTap &tap, const ProgressSink *progress,
+                                    const sqtt::DecodeOptions &options) {
   BlobReport report;
   report.blob = &blob;
   const ProgramMap &map = program(blob.kernel_tag);
-  BlobAnalyzer analyzer(&map, blob.se, observer);
+  BlobAnalyzer analyzer(&map, blob.se, sinks);
   sqtt::BlobFile file(blob.bytes);
   // CDNA packets pass the clock stage first (the decoder's own times stay tinygrad's); other
   // packets go straight to the analyzer, the tap only where there is one (the per-packet path is
@@ -115,6 +121,8 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &o
   analyzer.finish();
   report.anomalies = analyzer.anomalies();
   report.waves = analyzer.waves();
+  report.traced_waves = analyzer.traced_waves();
+  report.mapped_instructions = analyzer.mapped_instructions();
   return report;
 }
 

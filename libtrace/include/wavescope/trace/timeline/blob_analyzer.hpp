@@ -19,40 +19,74 @@
 
 namespace wavescope::trace::timeline {
 
+class PcStatsAccumulator;
+class WaveTraceCollector;
+class TimelineBuilder;
+class ClockSummary;
+struct OpInfo;
+struct OpTables;
+
+// The consumers of one blob's analysis. The analyzer calls each one it is given directly (no
+// fan-out, no virtual call for the ones named here), and does only the work they need: with
+// none that takes dispatch events, no event is built and the stall/duration model and wave
+// states are not kept; the counts (waves, traced waves, mapped instructions, anomalies) are
+// always kept.
+struct AnalysisSinks {
+  PcStatsAccumulator *pc_stats = nullptr;
+  WaveTraceCollector *waves = nullptr;
+  TimelineBuilder *timeline = nullptr;
+  ClockSummary *clock = nullptr;
+  AnalysisObserver *observer = nullptr;  // any other consumer, through its virtual methods
+};
+
 class BlobAnalyzer {
 public:
   // `program` may be null (no PC mapping); `se` is recorded in every Wave.
   BlobAnalyzer(const ProgramMap *program, unsigned se, AnalysisObserver &observer);
+  BlobAnalyzer(const ProgramMap *program, unsigned se, const AnalysisSinks &sinks);
 
   // Feed every packet of the blob in order (tail packets are ignored).
-  // Inline: two thirds of the packets (NOPs, registers, time deltas, wave states) mean nothing
-  // to the analyzer, and a bit test costs less than a call and a jump table.
+  // Inline: most packets (NOPs, registers, time deltas, wave states) mean nothing to the
+  // analyzer, and a bit test costs less than a call. The packet's fields go by value, so the
+  // decoder keeps its packet in registers.
   void on_packet(const sqtt::Packet &packet) {
-    if ((kHandled >> static_cast<unsigned>(packet.type) & 1) && !packet.in_tail) handle(packet);
+    const auto t = static_cast<unsigned>(packet.type);
+    if (packet.in_tail) return;
+    if (kHandled >> t & 1)
+      handle(packet.type, packet.raw, packet.time, packet.index);
+    else if ((kMarkers >> t & 1) && packet.is_marker())
+      marker(packet.type, packet.raw, packet.time);
   }
   // Call once after the last packet: counts waves that never ended.
   void finish();
 
   const AnalysisAnomalies &anomalies() const { return anomalies_; }
   std::uint64_t waves() const { return waves_; }
+  // Waves on the traced unit (CU 0, SIMD 0), and dispatches mapped to a PC (tinygrad's count:
+  // instructions and wave-end records, not inserted s_barrier_waits).
+  std::uint64_t traced_waves() const { return traced_waves_; }
+  std::uint64_t mapped_instructions() const { return mapped_; }
 
   static constexpr unsigned kSlots = 32;               // wave fields are at most 5 bits wide
   static constexpr std::size_t kMaxPending = 1 << 16;  // per exec queue, against garbage input
 
 private:
-  // The packet types handle() acts on.
+  // The packet types handle() acts on (realtime markers apart: most TS_DELTA_OR_MARKs are not).
   static constexpr std::uint64_t kHandled = [] {
     using T = sqtt::PacketType;
     std::uint64_t mask = 0;
-    for (const T t : {T::Wavestart, T::WavestartRdna4, T::CdnaWavestart, T::Waveend,
-                      T::WaveendRdna4, T::CdnaWaveend, T::TsDeltaOrMark, T::TsDeltaOrMarkRdna4,
-                      T::Inst, T::InstRdna4, T::CdnaInst, T::Valuinst, T::Immediate,
-                      T::ImmediateMask, T::Waverdy, T::Aluexec, T::Vmemexec})
+    for (const T t :
+         {T::Wavestart, T::WavestartRdna4, T::CdnaWavestart, T::Waveend, T::WaveendRdna4,
+          T::CdnaWaveend, T::Inst, T::InstRdna4, T::CdnaInst, T::Valuinst, T::Immediate,
+          T::ImmediateMask, T::Waverdy, T::Aluexec, T::Vmemexec})
       mask |= std::uint64_t{1} << static_cast<unsigned>(t);
     return mask;
   }();
+  static constexpr std::uint64_t kMarkers =
+      std::uint64_t{1} << static_cast<unsigned>(sqtt::PacketType::TsDeltaOrMark) |
+      std::uint64_t{1} << static_cast<unsigned>(sqtt::PacketType::TsDeltaOrMarkRdna4);
   static_assert(sqtt::kPacketTypeCount <= 64);
-  void handle(const sqtt::Packet &packet);
+  void handle(sqtt::PacketType type, std::uint64_t raw, std::int64_t time, std::uint64_t index);
 
   struct OpenWave {
     bool open = false;
@@ -89,32 +123,28 @@ private:
     unsigned slot;
     std::uint32_t row_index;
     std::uint64_t wave_number;
-    std::string_view op_type;
+    const OpInfo *op;
     const ProgramInstruction *instruction;
     std::uint64_t pc;
   };
   enum Queue { kSalu, kValu, kLds, kVmem, kAlt = 4, kQueues = 8 };
+  struct ExecSource;
 
   // The open wave at a hardware slot: array (sa/sh), unit (wgp/cu), SIMD, wave.
   OpenWave &open_wave_of(std::uint64_t array, std::uint64_t unit, std::uint64_t simd,
                          std::uint64_t wave);
-  void wave_start(const sqtt::Packet &p);
-  void wave_end(const sqtt::Packet &p);
-  void instruction(const sqtt::Packet &p, unsigned slot, std::string_view name, bool walk);
-  void add_dispatch(DispatchEvent &event);
-  // An exec packet's source: its name, the queue of the dispatches it executes (-1: none), its
-  // row, and whether the packet marks the first cycle (SALU, VMEM, LDS) or the last (VALU).
-  struct ExecSource {
-    std::string_view name;
-    int queue;
-    std::string_view row;
-    bool marks_start;
-  };
-  void exec(const sqtt::Packet &p, const ExecSource &source);
-  void marker(const sqtt::Packet &p);
+  void wave_start(sqtt::PacketType type, std::uint64_t raw, std::int64_t time, std::uint64_t index);
+  void wave_end(sqtt::PacketType type, std::uint64_t raw, std::int64_t time, std::uint64_t index);
+  void instruction(sqtt::PacketType type, std::int64_t time, unsigned slot, const OpInfo &op);
+  void wave_ready(std::int64_t time, std::uint64_t mask);
+  void add_dispatch(DispatchEvent &event, const OpInfo &op);
+  // Queues a dispatch for its exec packet (spec §12.2).
+  void enqueue(const Pending &pending, int queue);
+  void dispatch(const DispatchEvent &event);
+  void exec(std::int64_t time, const ExecSource &source);
+  void marker(sqtt::PacketType type, std::uint64_t raw, std::int64_t time);
   // Walks slot `s` to the instruction this packet issued; nullptr if the PC is unknown.
-  const ProgramInstruction *walk(Slot &s, bool is_jump_packet, bool is_jump_taken,
-                                 bool skip_no_packet, bool is_barrier_wait_packet);
+  const ProgramInstruction *walk(Slot &s, std::uint16_t op_flags);
   // The wave-state model (rocprof-trace-decoder's update_state): `state` from `time` on.
   static void set_state(Slot &s, WaveState state, std::int64_t time);
   // Relabels [from, to) of the state history as WAIT (an inserted s_barrier_wait).
@@ -130,7 +160,11 @@ private:
 
   const ProgramMap *program_;
   unsigned se_;
-  AnalysisObserver &observer_;
+  AnalysisSinks sinks_;
+  const OpTables &ops_;
+  // Some consumer takes dispatch, exec and barrier events (and so the timing model runs), wave
+  // lifetimes, clock points.
+  bool events_ = false, wave_events_ = false, clock_events_ = false;
   // Open waves by hardware location (4096 keys: array, unit, SIMD, slot), in pages of one
   // (array, unit, SIMD pair)'s 64 slots allocated when a wave first uses them, so a blob costs
   // what its waves touch, not the whole table (blobs are a few KB).
@@ -160,7 +194,7 @@ private:
   bool have_marker_ = false;
   std::int64_t marker_time_ = 0;
   std::uint64_t marker_realtime_ = 0;
-  std::uint64_t waves_ = 0;
+  std::uint64_t waves_ = 0, traced_waves_ = 0, mapped_ = 0;
   AnalysisAnomalies anomalies_;
 };
 

@@ -295,11 +295,6 @@ void BM_DecodeAnalyze(benchmark::State &state) {
     }
   if (items.empty()) return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
   const bool full = state.range(0) != 0;
-  struct Sink {
-    timeline::BlobAnalyzer &analyzer;
-    void operator()(const sqtt::Packet &p) { analyzer.on_packet(p); }
-    void on_nops(const sqtt::Packet &, unsigned) {}
-  };
   std::size_t bytes = 0, decode_bytes = 0;
   double seconds = 0, decode_seconds = 0;
   std::uint64_t waves = 0;
@@ -316,6 +311,7 @@ void BM_DecodeAnalyze(benchmark::State &state) {
 
     t0 = wavescope::bench::thread_cpu_seconds();
     std::vector<std::unique_ptr<timeline::PcStatsAccumulator>> stats(programs.size());
+    std::optional<timeline::BlobAnalyzer> analyzer;  // one for all blobs, as CaptureAnalyzer's
     for (const auto &item : items) {
       const auto &program = *programs[item.program];
       auto &acc = stats[item.program];
@@ -328,15 +324,18 @@ void BM_DecodeAnalyze(benchmark::State &state) {
         sinks.waves = &traces.emplace(true);
         sinks.timeline = &model.emplace(item.se, std::string());
       }
-      timeline::BlobAnalyzer analyzer(&program, item.se, sinks);
+      if (analyzer)
+        analyzer->reset(&program, item.se, sinks);
+      else
+        analyzer.emplace(&program, item.se, sinks);
       sqtt::PacketDecoder decoder;
-      decoder.decode(item.bytes, Sink{analyzer});
-      analyzer.finish();
+      decoder.decode(item.bytes, *analyzer);
+      analyzer->finish();
       if (full) {
         benchmark::DoNotOptimize(traces->take().size());
         benchmark::DoNotOptimize(model->finish().rows.size());
       }
-      waves += analyzer.waves();
+      waves += analyzer->waves();
       bytes += item.bytes.size();
     }
     for (const auto &acc : stats)

@@ -98,11 +98,29 @@ BlobAnalyzer::BlobAnalyzer(const ProgramMap *program, unsigned se, AnalysisObser
     : BlobAnalyzer(program, se, AnalysisSinks{.observer = &observer}) {}
 
 BlobAnalyzer::BlobAnalyzer(const ProgramMap *program, unsigned se, const AnalysisSinks &sinks)
-    : program_(program && !program->empty() ? program : nullptr), se_(se), sinks_(sinks),
-      ops_(op_tables()) {
+    : ops_(op_tables()) {
+  reset(program, se, sinks);
+}
+
+void BlobAnalyzer::reset(const ProgramMap *program, unsigned se, const AnalysisSinks &sinks) {
+  program_ = program && !program->empty() ? program : nullptr;
+  se_ = se;
+  sinks_ = sinks;
   events_ = sinks.pc_stats || sinks.waves || sinks.timeline || sinks.observer;
   wave_events_ = sinks.waves || sinks.timeline || sinks.observer;
   clock_events_ = sinks.clock || sinks.timeline || sinks.observer;
+  if (open_waves_) close_open_waves();
+  for (auto &s : slots_) s.restart();
+  for (auto &q : pending_) q.clear();
+  have_marker_ = false;
+  marker_time_ = 0;
+  marker_realtime_ = 0;
+  waves_ = traced_waves_ = mapped_ = 0;
+  anomalies_ = {};
+}
+
+void BlobAnalyzer::on_batch(std::span<const sqtt::PacketRecord> records) {
+  for (const auto &r : records) handle(r.type(), r.raw, r.time, r.index());
 }
 
 void BlobAnalyzer::handle(PacketType type, std::uint64_t raw, std::int64_t time,
@@ -138,6 +156,13 @@ void BlobAnalyzer::handle(PacketType type, std::uint64_t raw, std::int64_t time,
       if (mask & (1u << w)) instruction(type, time, w, ops_.immediate_mask);
     break;
   }
+  case PacketType::TsDeltaOrMark:
+    // A realtime marker (rt = 1, pl = 0; Packet::is_marker), else a time delta.
+    if ((raw >> 9 & 1) && !(raw >> 8 & 1)) marker(type, raw, time);
+    break;
+  case PacketType::TsDeltaOrMarkRdna4:
+    if ((raw >> 7 & 1) && !(raw >> 8 & 1)) marker(type, raw, time);
+    break;
   case PacketType::Waverdy:
     // Only the timing model and the events see it.
     if (events_) wave_ready(time, f.mask(raw));
@@ -169,15 +194,27 @@ void BlobAnalyzer::handle(PacketType type, std::uint64_t raw, std::int64_t time,
   }
 }
 
+std::uint8_t BlobAnalyzer::add_open_page() {
+  open_pages_.emplace_back();
+  return static_cast<std::uint8_t>(open_pages_.size());
+}
+
 BlobAnalyzer::OpenWave &BlobAnalyzer::open_wave_of(std::uint64_t array, std::uint64_t unit,
                                                    std::uint64_t simd, std::uint64_t wave) {
   const auto key = (((array * 16 + unit) * 4 + simd) * 32 + wave) % kOpenKeys;
   auto &page = open_page_[key / kPageKeys];
-  if (!page) {
-    open_pages_.emplace_back();
-    page = static_cast<std::uint8_t>(open_pages_.size());
-  }
+  if (!page) [[unlikely]]
+    page = add_open_page();
   return open_pages_[page - 1u][key % kPageKeys];
+}
+
+void BlobAnalyzer::PendingQueue::grow() {
+  std::vector<Pending> bigger(std::max<std::size_t>(16, 2 * ring.size()));
+  std::uint64_t n = 0;
+  for (; head != tail; ++head) bigger[n++] = front();
+  ring = std::move(bigger);
+  head = 0;
+  tail = n;
 }
 
 void BlobAnalyzer::wave_start(PacketType type, std::uint64_t raw, std::int64_t time,
@@ -186,7 +223,10 @@ void BlobAnalyzer::wave_start(PacketType type, std::uint64_t raw, std::int64_t t
   const auto array = f.array(raw), unit = f.unit(raw), simd = f.simd(raw), wave = f.wave(raw);
   const auto cu = f.cdna ? unit : unit | array << f.cu_shift;
   OpenWave &w = open_wave_of(array, unit, simd, wave);
-  if (w.open) ++anomalies_.wave_start_on_busy_slot;
+  if (w.open)
+    ++anomalies_.wave_start_on_busy_slot;
+  else
+    ++open_waves_;
   w = {true, time, index, static_cast<std::uint32_t>(f.id(raw))};
 
   // tinygrad's mapper follows one unit: CU and SIMD both 0.
@@ -242,6 +282,7 @@ void BlobAnalyzer::wave_end(PacketType type, std::uint64_t raw, std::int64_t tim
       if (sinks_.observer) sinks_.observer->on_wave(out);
     }
     w.open = false;
+    --open_waves_;
   } else {
     ++anomalies_.wave_end_without_start;
   }
@@ -345,7 +386,7 @@ void BlobAnalyzer::instruction(PacketType type, std::int64_t time, unsigned slot
   }
   if (!events_) {
     // Counts only: the dispatch still waits for its exec packet (exec anomalies).
-    if (op->queue >= 0) enqueue({slot, 0, 0, op, inst, inst ? inst->address : 0}, op->queue);
+    if (op->queue >= 0) enqueue({op, inst, 0, 0, static_cast<std::uint8_t>(slot)}, op->queue);
     return;
   }
   DispatchEvent e;
@@ -501,7 +542,8 @@ void BlobAnalyzer::add_dispatch(DispatchEvent &e, const OpInfo &op) {
   e.wave_number = s.wave_number;
   e.opens_barrier = op.has(OpInfo::kOpensBarrier);
   if (op.queue >= 0) {
-    enqueue({e.slot, e.row_index, e.wave_number, &op, e.instruction, e.pc}, op.queue);
+    enqueue({&op, e.instruction, e.wave_number, e.row_index, static_cast<std::uint8_t>(e.slot)},
+            op.queue);
     e.expects_exec = true;
   }
   dispatch(e);
@@ -544,7 +586,7 @@ void BlobAnalyzer::exec(std::int64_t time, const ExecSource &source) {
     e.row_index = d.row_index;
     e.wave_number = d.wave_number;
     e.instruction = d.instruction;
-    e.pc = d.pc;
+    e.pc = d.instruction ? d.instruction->address : 0;
     if (d.op->has(OpInfo::kWmma)) {
       e.name = source.wmma_name;
       if (!d.op->has(OpInfo::kWmmaValu)) e.row = "ALUEXEC:0 WMMA", marks_start = false;
@@ -585,10 +627,15 @@ void BlobAnalyzer::marker(PacketType type, std::uint64_t raw, std::int64_t time)
   marker_realtime_ = realtime;
 }
 
-void BlobAnalyzer::finish() {
+void BlobAnalyzer::close_open_waves() {
   for (auto &page : open_pages_)
-    for (auto &w : page)
-      if (w.open) ++anomalies_.waves_without_end, w.open = false;
+    for (auto &w : page) w.open = false;
+  open_waves_ = 0;
+}
+
+void BlobAnalyzer::finish() {
+  anomalies_.waves_without_end += open_waves_;
+  if (open_waves_) close_open_waves();
 }
 
 }  // namespace wavescope::trace::timeline

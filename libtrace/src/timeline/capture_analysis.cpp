@@ -96,7 +96,11 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, const AnalysisSinks
   BlobReport report;
   report.blob = &blob;
   const ProgramMap &map = program(blob.kernel_tag);
-  BlobAnalyzer analyzer(&map, blob.se, sinks);
+  if (blob_analyzer_)
+    blob_analyzer_->reset(&map, blob.se, sinks);
+  else
+    blob_analyzer_ = std::make_unique<BlobAnalyzer>(&map, blob.se, sinks);
+  BlobAnalyzer &analyzer = *blob_analyzer_;
   sqtt::BlobFile file(blob.bytes);
   // CDNA packets pass the clock stage first (the decoder's own times stay tinygrad's); other
   // packets go straight to the analyzer, the tap only where there is one (the per-packet path is
@@ -115,8 +119,8 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, const AnalysisSinks
   } else if (tap) {
     report.decode = decode_into(file, options, progress, to_analyzer);
   } else {
-    report.decode =
-        decode_into(file, options, progress, [&](const sqtt::Packet &p) { analyzer.on_packet(p); });
+    // Straight into the analyzer, which takes the packets it acts on in batches.
+    report.decode = sqtt::decode_file(file, options, analyzer, progress);
   }
   analyzer.finish();
   report.anomalies = analyzer.anomalies();

@@ -138,6 +138,7 @@ private:
   const Capture &capture_;
   AnalysisOptions options_;
   std::map<std::uint32_t, std::unique_ptr<ProgramMap>> programs_;
+  std::unique_ptr<BlobAnalyzer> blob_analyzer_;  // reset for each blob (BlobAnalyzer::reset)
 };
 
 // The decode family a capture's device implies, nullopt if unknown.

@@ -236,7 +236,7 @@ private:
       PacketRecord records[kBatchPackets];
     } batch;
     unsigned batched = 0;
-    const auto emit = [&](const Packet &p) {
+    const auto hand_over = [&](const Packet &p) {
       if constexpr (kBatches) {
         batch.records[batched] = PacketRecord::of(p);
         batched += sink.wants(p) ? 1u : 0u;
@@ -294,7 +294,7 @@ private:
           time = rare_time;
           packet.type = rare.type;
           packet.time = time;
-          emit(packet);
+          hand_over(packet);
           ++index;
           r += e->size;
           if (by_byte_ != by_byte)
@@ -305,7 +305,7 @@ private:
       time += static_cast<std::int64_t>(step);
       packet.raw_high = high_bits_at(r);
       packet.time = time;
-      emit(packet);
+      hand_over(packet);
       ++index;
       // The step to the next packet, written as a branch on "the same size as the previous
       // packet" (runs of one type are common: CDNA_MISC, NOPs, REG). The CPU predicts the branch

@@ -295,11 +295,6 @@ void BM_DecodeAnalyze(benchmark::State &state) {
     }
   if (items.empty()) return state.SkipWithError("corpus not found (set WAVESCOPE_TESTDATA)");
   const bool full = state.range(0) != 0;
-  struct Sink {
-    timeline::BlobAnalyzer &analyzer;
-    void operator()(const sqtt::Packet &p) { analyzer.on_packet(p); }
-    void on_nops(const sqtt::Packet &, unsigned) {}
-  };
   std::size_t bytes = 0, decode_bytes = 0;
   double seconds = 0, decode_seconds = 0;
   std::uint64_t waves = 0;
@@ -316,30 +311,31 @@ void BM_DecodeAnalyze(benchmark::State &state) {
 
     t0 = wavescope::bench::thread_cpu_seconds();
     std::vector<std::unique_ptr<timeline::PcStatsAccumulator>> stats(programs.size());
+    std::optional<timeline::BlobAnalyzer> analyzer;  // one for all blobs, as CaptureAnalyzer's
     for (const auto &item : items) {
       const auto &program = *programs[item.program];
       auto &acc = stats[item.program];
       if (!acc) acc = std::make_unique<timeline::PcStatsAccumulator>(program);
-      timeline::WaveCounter counter;
       std::optional<timeline::WaveTraceCollector> traces;
       std::optional<timeline::TimelineBuilder> model;
-      std::vector<timeline::AnalysisObserver *> observers{acc.get(), &counter};
+      timeline::AnalysisSinks sinks;
+      sinks.pc_stats = acc.get();
       if (full) {
-        traces.emplace(true);
-        model.emplace(item.se, std::string());
-        observers.push_back(&*traces);
-        observers.push_back(&*model);
+        sinks.waves = &traces.emplace(true);
+        sinks.timeline = &model.emplace(item.se, std::string());
       }
-      timeline::ObserverFanout fanout(std::move(observers));
-      timeline::BlobAnalyzer analyzer(&program, item.se, fanout);
+      if (analyzer)
+        analyzer->reset(&program, item.se, sinks);
+      else
+        analyzer.emplace(&program, item.se, sinks);
       sqtt::PacketDecoder decoder;
-      decoder.decode(item.bytes, Sink{analyzer});
-      analyzer.finish();
+      decoder.decode(item.bytes, *analyzer);
+      analyzer->finish();
       if (full) {
         benchmark::DoNotOptimize(traces->take().size());
         benchmark::DoNotOptimize(model->finish().rows.size());
       }
-      waves += counter.waves;
+      waves += analyzer->waves();
       bytes += item.bytes.size();
     }
     for (const auto &acc : stats)

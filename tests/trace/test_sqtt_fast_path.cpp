@@ -3,6 +3,7 @@
 // predicted step between packets, family switches inside a block, and NOP runs, each with and
 // without the SIMD pre-pass (DecodeOptions::simd). Each is checked against an independent
 // oracle: the table definition, the encoder's own record of what it wrote, or the blob's bytes.
+// Batch sinks (TakesBatches) get the packets a per-packet sink gets, filtered, in order.
 
 #include <catch2/catch.hpp>
 
@@ -10,6 +11,7 @@
 
 #include "sqtt_support/corpus.hpp"
 #include "sqtt_support/decode.hpp"
+#include "wavescope/trace/sqtt/blob_file.hpp"
 #include "wavescope/trace/sqtt/block_scan.hpp"
 #include "wavescope/trace/sqtt/encoder.hpp"
 
@@ -312,4 +314,70 @@ TEST_CASE("decoding without the SIMD pre-pass gives the same packets, times and 
       packets += with.packets.size();
     }
   CHECK(packets > 100000);
+}
+
+namespace {
+
+// A batch sink (TakesBatches) wanting the packet types of `mask`.
+struct BatchRecorder {
+  std::uint64_t mask;
+  std::vector<PacketRecord> records;
+  std::size_t batches = 0;
+  bool wants(const Packet &p) const { return mask >> static_cast<unsigned>(p.type) & 1; }
+  void on_batch(std::span<const PacketRecord> batch) {
+    records.insert(records.end(), batch.begin(), batch.end());
+    ++batches;
+  }
+};
+static_assert(TakesBatches<BatchRecorder>);
+
+}  // namespace
+
+TEST_CASE(
+    "a batch sink gets exactly the packets it wants, in order, in memory and chunk by chunk") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::size_t records = 0, batches = 0;
+  const std::uint64_t all_but_nop =
+      ~std::uint64_t{0} & ~(std::uint64_t{1} << static_cast<unsigned>(PacketType::Nop));
+  // The wave and instruction packets of every family (what BlobAnalyzer wants, roughly).
+  std::uint64_t sparse = 0;
+  for (const auto t : {PacketType::Wavestart, PacketType::Waveend, PacketType::Inst,
+                       PacketType::InstRdna4, PacketType::Valuinst, PacketType::CdnaWavestart,
+                       PacketType::CdnaInst, PacketType::TsDeltaOrMark})
+    sparse |= std::uint64_t{1} << static_cast<unsigned>(t);
+  for (const auto &bytes : inputs())
+    for (const std::uint64_t mask : {all_but_nop, sparse})
+      for (bool simd : {false, true})
+        for (bool tail : {false, true}) {
+          DecodeOptions options;
+          options.simd = simd;
+          options.decode_tail = tail;
+          const auto single = decode(bytes, options);
+          std::vector<PacketRecord> expected;
+          for (const auto &p : single.packets)
+            if (!p.in_tail && (mask >> static_cast<unsigned>(p.type) & 1))
+              expected.push_back(PacketRecord::of(p));
+          BatchRecorder whole{mask, {}};
+          PacketDecoder decoder(options);
+          const auto &summary = decoder.decode(bytes, whole);
+          CHECK(summary.packets == single.summary.packets);
+          CHECK(summary.last_time == single.summary.last_time);
+          // Chunks of 100 bytes (feed() resumes mid-blob).
+          BatchRecorder chunked{mask, {}};
+          const BlobFile file(wavescope::ByteSource::owned(bytes));
+          decode_file(file, options, chunked, nullptr, 100);
+          for (const auto *got : {&whole.records, &chunked.records}) {
+            REQUIRE(got->size() == expected.size());
+            bool same = true;
+            for (std::size_t i = 0; i < expected.size(); ++i)
+              same = same && (*got)[i].raw == expected[i].raw &&
+                     (*got)[i].time == expected[i].time &&
+                     (*got)[i].index_type == expected[i].index_type;
+            CHECK(same);
+          }
+          records += expected.size();
+          batches += whole.batches;
+        }
+  CHECK(records > 100000);
+  CHECK(batches > 1000);
 }

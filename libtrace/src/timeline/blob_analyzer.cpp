@@ -2,111 +2,66 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
+#include "op_info.hpp"
+#include "wavescope/trace/timeline/capture_analysis.hpp"
+#include "wavescope/trace/timeline/pc_stats.hpp"
+#include "wavescope/trace/timeline/timeline_model.hpp"
+#include "wavescope/trace/timeline/wave_trace.hpp"
 
 namespace wavescope::trace::timeline {
 namespace {
 
-using sqtt::FieldSpec;
-using sqtt::Packet;
 using sqtt::PacketType;
 
-// The fields the analyzer reads, looked up once per packet type.
-enum Key { kDelta, kWave, kSa, kWgp, kSimd, kCu, kSh, kOp, kSrc, kMask, kId7, kCount, kKeys };
-constexpr std::string_view kKeyNames[kKeys] = {"delta", "wave", "sa",  "wgp",  "simd", "cu",
-                                               "sh",    "op",   "src", "mask", "id7",  "count"};
+// A field's place in a packet's bits; a type without the field reads 0.
+struct Field {
+  std::uint8_t lo = 0;
+  std::uint64_t mask = 0;
+  std::uint64_t operator()(std::uint64_t raw) const { return raw >> lo & mask; }
+};
 
-struct FieldCache {
-  std::array<std::array<const FieldSpec *, kKeys>, sqtt::kPacketTypeCount> fields{};
-  FieldCache() {
-    for (std::size_t t = 0; t < sqtt::kPacketTypeCount; ++t)
-      for (int k = 0; k < kKeys; ++k)
-        fields[t][k] = sqtt::packet_spec(static_cast<PacketType>(t)).field(kKeyNames[k]);
+// The fields the analyzer reads, per packet type. A wave packet's location is its array (RDNA
+// sa, CDNA sh), unit (RDNA wgp, CDNA cu), SIMD and slot; its CU is derived on RDNA (spec §9.5).
+struct TypeFields {
+  Field wave, simd, array, unit, id, op, mask, src, delta;
+  bool cdna = false;
+  unsigned cu_shift = 3;  // RDNA: cu = wgp | sa << cu_shift
+  bool has_unit = false;
+};
+
+struct FieldTable {
+  std::array<TypeFields, sqtt::kPacketTypeCount> by_type;
+  FieldTable() {
+    for (std::size_t t = 0; t < sqtt::kPacketTypeCount; ++t) {
+      const auto type = static_cast<PacketType>(t);
+      const auto &spec = sqtt::packet_spec(type);
+      auto field = [&](std::string_view name) {
+        const sqtt::FieldSpec *f = spec.field(name);
+        return f ? Field{f->lo, f->mask()} : Field{};
+      };
+      auto &f = by_type[t];
+      f.cdna = type >= PacketType::CdnaMisc;
+      f.wave = field("wave");
+      f.simd = field("simd");
+      f.array = field(f.cdna ? "sh" : "sa");
+      f.unit = field(f.cdna ? "cu" : "wgp");
+      f.id = field(f.cdna ? "count" : "id7");
+      f.op = field("op");
+      f.mask = field("mask");
+      f.src = field("src");
+      f.delta = field("delta");
+      f.cu_shift = type == PacketType::WavestartRdna4 || type == PacketType::WaveendRdna4 ? 4 : 3;
+      f.has_unit = spec.field("wgp") || spec.field("cu");
+    }
   }
 };
 
-// Built when the library is loaded (the packet tables it reads are built on first use), so
-// get() and has(), several per packet, are plain table reads: a function-local static cost a
-// call and an initialisation check each (a fifth of the analysis pass). Nothing runs the
-// analyzer from a static initializer.
-const FieldCache kFieldCache;
+// Built when the library is loaded (the packet tables it reads are built on first use), so the
+// per-packet reads are plain table reads. Nothing runs the analyzer from a static initializer.
+const FieldTable kFields;
 
-std::uint64_t get(const Packet &p, Key key) {
-  const FieldSpec *f = kFieldCache.fields[static_cast<std::size_t>(p.type)][key];
-  return f ? p.field(*f) : 0;
-}
-bool has(const Packet &p, Key key) {
-  return kFieldCache.fields[static_cast<std::size_t>(p.type)][key] != nullptr;
-}
-
-bool is_rdna4_wave(PacketType t) {
-  return t == PacketType::WavestartRdna4 || t == PacketType::WaveendRdna4;
-}
-bool is_cdna(PacketType t) { return t >= PacketType::CdnaMisc; }
-
-// A wave packet's location, its fields read once: the array (RDNA sa, CDNA sh), the unit (RDNA
-// wgp, CDNA cu), the CU (derived on RDNA, spec §9.5), SIMD and slot.
-struct WaveFields {
-  std::uint64_t array, unit, cu, simd, wave;
-  bool traced;  // tinygrad's mapper follows one unit: CU and SIMD both 0
-};
-WaveFields wave_fields(const Packet &p) {
-  WaveFields f;
-  const bool cdna = is_cdna(p.type);
-  f.array = get(p, cdna ? kSh : kSa);
-  f.unit = get(p, cdna ? kCu : kWgp);
-  f.cu = cdna ? f.unit : f.unit | (f.array << (is_rdna4_wave(p.type) ? 4 : 3));
-  f.simd = get(p, kSimd);
-  f.wave = get(p, kWave);
-  const bool wave_packet = has(p, kWgp) || has(p, kCu);
-  f.traced = (!wave_packet || f.cu == 0) && f.simd == 0;
-  return f;
-}
-
-// The queue an instruction category is executed from (VIZ's dispatch_to_exec), or -1.
-int exec_queue(std::string_view name) {
-  if (name.starts_with("OTHER_")) name.remove_prefix(6);
-  const auto prefix = name.substr(0, name.find('_'));
-  if (prefix == "WMMA" || prefix == "VALU" || prefix == "VALU1" || prefix == "VALUT" ||
-      prefix == "VALUB" || prefix == "VALUINST" || prefix == "VINTERP")
-    return 1;
-  if (prefix == "SGMEM" || prefix == "FLAT" || prefix == "VMEM") return 3;
-  if (prefix == "LDS") return 2;
-  if (prefix == "SALU" || prefix == "SMEM") return 0;
-  return -1;
-}
-
-// The cycle count at the end of a category name ("VALUB_16" -> 16), 1 if there is none.
-std::int64_t trailing_cycles(std::string_view name) {
-  const auto underscore = name.rfind('_');
-  if (underscore == std::string_view::npos || underscore + 1 == name.size()) return 1;
-  std::int64_t value = 0;
-  for (char c : name.substr(underscore + 1)) {
-    if (c < '0' || c > '9') return 1;
-    value = value * 10 + (c - '0');
-    if (value > 1'000'000) return 1;
-  }
-  return value;
-}
-
-// Names for op values outside the tables, as VIZ prints them ("0x4a").
-std::string_view hex_op_name(std::uint64_t op) {
-  static const auto names = [] {
-    std::array<std::string, 256> n;
-    for (unsigned i = 0; i < 256; ++i) n[i] = fmt::format("0x{:02x}", i);
-    return n;
-  }();
-  return names[op & 0xFF];
-}
-
-std::string_view wmma_exec_name(std::string_view source) {
-  static constexpr std::string_view names[][2] = {
-      {"NONE", "NONE_WMMA"},        {"SALU", "SALU_WMMA"},       {"VALU", "VALU_WMMA"},
-      {"LDS", "LDS_WMMA"},          {"LDS_ALT", "LDS_ALT_WMMA"}, {"VMEM", "VMEM_WMMA"},
-      {"VMEM_ALT", "VMEM_ALT_WMMA"}};
-  for (const auto &n : names)
-    if (n[0] == source) return n[1];
-  return source;
+const TypeFields &fields_of(PacketType type) {
+  return kFields.by_type[static_cast<std::size_t>(type)];
 }
 
 __extension__ typedef __int128 i128;
@@ -129,200 +84,259 @@ std::string_view to_string(WaveState state) {
   return "?";
 }
 
-BlobAnalyzer::BlobAnalyzer(const ProgramMap *program, unsigned se, AnalysisObserver &observer)
-    : program_(program && !program->empty() ? program : nullptr), se_(se), observer_(observer) {}
+// An exec packet's source: its name (and the name of a WMMA dispatch's exec event), the queue of
+// the dispatches it executes (-1: none), its row, and whether the packet marks the first cycle
+// (SALU, VMEM, LDS) or the last (VALU).
+struct BlobAnalyzer::ExecSource {
+  std::string_view name, wmma_name;
+  int queue;
+  std::string_view row;
+  bool marks_start;
+};
 
-void BlobAnalyzer::handle(const Packet &p) {
-  switch (p.type) {
+BlobAnalyzer::BlobAnalyzer(const ProgramMap *program, unsigned se, AnalysisObserver &observer)
+    : BlobAnalyzer(program, se, AnalysisSinks{.observer = &observer}) {}
+
+BlobAnalyzer::BlobAnalyzer(const ProgramMap *program, unsigned se, const AnalysisSinks &sinks)
+    : ops_(op_tables()) {
+  reset(program, se, sinks);
+}
+
+void BlobAnalyzer::reset(const ProgramMap *program, unsigned se, const AnalysisSinks &sinks) {
+  program_ = program && !program->empty() ? program : nullptr;
+  se_ = se;
+  sinks_ = sinks;
+  events_ = sinks.pc_stats || sinks.waves || sinks.timeline || sinks.observer;
+  wave_events_ = sinks.waves || sinks.timeline || sinks.observer;
+  clock_events_ = sinks.clock || sinks.timeline || sinks.observer;
+  if (open_waves_) close_open_waves();
+  for (auto &s : slots_) s.restart();
+  for (auto &q : pending_) q.clear();
+  have_marker_ = false;
+  marker_time_ = 0;
+  marker_realtime_ = 0;
+  waves_ = traced_waves_ = mapped_ = 0;
+  anomalies_ = {};
+}
+
+void BlobAnalyzer::on_batch(std::span<const sqtt::PacketRecord> records) {
+  for (const auto &r : records) handle(r.type(), r.raw, r.time, r.index());
+}
+
+void BlobAnalyzer::handle(PacketType type, std::uint64_t raw, std::int64_t time,
+                          std::uint64_t index) {
+  const TypeFields &f = fields_of(type);
+  switch (type) {
   case PacketType::Wavestart:
   case PacketType::WavestartRdna4:
-  case PacketType::CdnaWavestart: wave_start(p); break;
+  case PacketType::CdnaWavestart: wave_start(type, raw, time, index); break;
   case PacketType::Waveend:
   case PacketType::WaveendRdna4:
-  case PacketType::CdnaWaveend: wave_end(p); break;
-  case PacketType::TsDeltaOrMark:
-  case PacketType::TsDeltaOrMarkRdna4:
-    if (p.is_marker()) marker(p);
-    break;
+  case PacketType::CdnaWaveend: wave_end(type, raw, time, index); break;
   case PacketType::Inst:
-  case PacketType::InstRdna4: {
-    const auto op = get(p, kOp);
-    auto name = sqtt::inst_op_name(p.type, op);
-    if (name.empty()) name = hex_op_name(op);
-    instruction(p, static_cast<unsigned>(get(p, kWave)), name, !name.starts_with("OTHER_"));
+    instruction(type, time, static_cast<unsigned>(f.wave(raw)), ops_.inst[f.op(raw) & 0xFF]);
     break;
-  }
+  case PacketType::InstRdna4:
+    instruction(type, time, static_cast<unsigned>(f.wave(raw)), ops_.inst_rdna4[f.op(raw) & 0xFF]);
+    break;
   case PacketType::CdnaInst:
-    if (get(p, kSimd) == 0) {
-      const auto op = get(p, kOp);
-      auto name = sqtt::inst_op_name(p.type, op);
-      if (name.empty()) name = hex_op_name(op);
-      instruction(p, static_cast<unsigned>(get(p, kWave)), name, false);
-    }
+    // Only a dispatch event: nothing to do for consumers of counts.
+    if (events_ && f.simd(raw) == 0)
+      instruction(type, time, static_cast<unsigned>(f.wave(raw)), ops_.cdna_inst[f.op(raw) & 0xFF]);
     break;
   case PacketType::Valuinst:
-    instruction(p, static_cast<unsigned>(get(p, kWave)), "VALUINST", true);
+    instruction(type, time, static_cast<unsigned>(f.wave(raw)), ops_.valuinst);
     break;
   case PacketType::Immediate:
-    instruction(p, static_cast<unsigned>(get(p, kWave)), "IMMEDIATE", true);
+    instruction(type, time, static_cast<unsigned>(f.wave(raw)), ops_.immediate);
     break;
   case PacketType::ImmediateMask: {
-    const auto mask = get(p, kMask);
+    const auto mask = f.mask(raw);
     for (unsigned w = 0; w < 16; ++w)
-      if (mask & (1u << w)) instruction(p, w, "IMMEDIATE", true);
+      if (mask & (1u << w)) instruction(type, time, w, ops_.immediate_mask);
     break;
   }
-  case PacketType::Waverdy: {
-    const auto mask = get(p, kMask);
-    for (unsigned w = 0; w < 16; ++w) {
-      if (!(mask & (1u << w)) || !slots_[w].active) continue;
-      // The wave is ready to issue: it stalls until its next instruction issues.
-      close_barrier(slots_[w], p.time - 1);
-      set_state(slots_[w], WaveState::Stall, p.time);
-    }
-    for (unsigned w = 0; w < 16; ++w)
-      if ((mask & (1u << w)) && slots_[w].in_barrier) {
-        DispatchEvent e;
-        e.slot = w;
-        e.time = p.time;
-        e.name = "WAVERDY";
-        e.packet = p.type;
-        e.kind = DispatchKind::WaveReady;
-        add_dispatch(e);
-      }
+  case PacketType::TsDeltaOrMark:
+    // A realtime marker (rt = 1, pl = 0; Packet::is_marker), else a time delta.
+    if ((raw >> 9 & 1) && !(raw >> 8 & 1)) marker(type, raw, time);
     break;
-  }
+  case PacketType::TsDeltaOrMarkRdna4:
+    if ((raw >> 7 & 1) && !(raw >> 8 & 1)) marker(type, raw, time);
+    break;
+  case PacketType::Waverdy:
+    // Only the timing model and the events see it.
+    if (events_) wave_ready(time, f.mask(raw));
+    break;
   case PacketType::Aluexec: {
     // NONE, SALU, VALU; 3 is VALU_SALU: one exec event for each.
-    static constexpr ExecSource sources[] = {{"NONE", -1, "ALUEXEC:0 NONE", false},
-                                             {"SALU", kSalu, "ALUEXEC:0 SALU", true},
-                                             {"VALU", kValu, "ALUEXEC:0 VALU", false}};
-    const auto src = get(p, kSrc) & 3;
+    static constexpr ExecSource sources[] = {{"NONE", "NONE_WMMA", -1, "ALUEXEC:0 NONE", false},
+                                             {"SALU", "SALU_WMMA", kSalu, "ALUEXEC:0 SALU", true},
+                                             {"VALU", "VALU_WMMA", kValu, "ALUEXEC:0 VALU", false}};
+    const auto src = f.src(raw) & 3;
     if (src == 3) {
-      exec(p, sources[2]);
-      exec(p, sources[1]);
+      exec(time, sources[2]);
+      exec(time, sources[1]);
     } else {
-      exec(p, sources[src]);
+      exec(time, sources[src]);
     }
     break;
   }
   case PacketType::Vmemexec: {
-    static constexpr ExecSource sources[] = {{"LDS", kLds, "VMEMEXEC:0 LDS", true},
-                                             {"LDS_ALT", kLds + kAlt, "VMEMEXEC:0 LDS", true},
-                                             {"VMEM", kVmem, "VMEMEXEC:0 VMEM", true},
-                                             {"VMEM_ALT", kVmem + kAlt, "VMEMEXEC:0 VMEM", true}};
-    exec(p, sources[get(p, kSrc) & 3]);
+    static constexpr ExecSource sources[] = {
+        {"LDS", "LDS_WMMA", kLds, "VMEMEXEC:0 LDS", true},
+        {"LDS_ALT", "LDS_ALT_WMMA", kLds + kAlt, "VMEMEXEC:0 LDS", true},
+        {"VMEM", "VMEM_WMMA", kVmem, "VMEMEXEC:0 VMEM", true},
+        {"VMEM_ALT", "VMEM_ALT_WMMA", kVmem + kAlt, "VMEMEXEC:0 VMEM", true}};
+    exec(time, sources[f.src(raw) & 3]);
     break;
   }
   default: break;
   }
 }
 
+std::uint8_t BlobAnalyzer::add_open_page() {
+  open_pages_.emplace_back();
+  return static_cast<std::uint8_t>(open_pages_.size());
+}
+
 BlobAnalyzer::OpenWave &BlobAnalyzer::open_wave_of(std::uint64_t array, std::uint64_t unit,
                                                    std::uint64_t simd, std::uint64_t wave) {
   const auto key = (((array * 16 + unit) * 4 + simd) * 32 + wave) % kOpenKeys;
   auto &page = open_page_[key / kPageKeys];
-  if (!page) {
-    open_pages_.emplace_back();
-    page = static_cast<std::uint8_t>(open_pages_.size());
-  }
+  if (!page) [[unlikely]]
+    page = add_open_page();
   return open_pages_[page - 1u][key % kPageKeys];
 }
 
-void BlobAnalyzer::wave_start(const Packet &p) {
-  const bool cdna = is_cdna(p.type);
-  const WaveFields f = wave_fields(p);
-  OpenWave &w = open_wave_of(f.array, f.unit, f.simd, f.wave);
-  if (w.open) ++anomalies_.wave_start_on_busy_slot;
-  w = {true, p.time, p.index, static_cast<std::uint32_t>(cdna ? get(p, kCount) : get(p, kId7))};
+void BlobAnalyzer::PendingQueue::grow() {
+  std::vector<Pending> bigger(std::max<std::size_t>(16, 2 * ring.size()));
+  std::uint64_t n = 0;
+  for (; head != tail; ++head) bigger[n++] = front();
+  ring = std::move(bigger);
+  head = 0;
+  tail = n;
+}
 
-  if (!f.traced) return;
-  Slot &s = slots_[f.wave % kSlots];
+void BlobAnalyzer::wave_start(PacketType type, std::uint64_t raw, std::int64_t time,
+                              std::uint64_t index) {
+  const TypeFields &f = fields_of(type);
+  const auto array = f.array(raw), unit = f.unit(raw), simd = f.simd(raw), wave = f.wave(raw);
+  const auto cu = f.cdna ? unit : unit | array << f.cu_shift;
+  OpenWave &w = open_wave_of(array, unit, simd, wave);
+  if (w.open)
+    ++anomalies_.wave_start_on_busy_slot;
+  else
+    ++open_waves_;
+  w = {true, time, index, static_cast<std::uint32_t>(f.id(raw))};
+
+  // tinygrad's mapper follows one unit: CU and SIMD both 0.
+  if (!((!f.has_unit || cu == 0) && simd == 0)) return;
+  Slot &s = slots_[wave % kSlots];
   if (s.active) ++anomalies_.wave_start_on_busy_slot;
   if (s.in_barrier) s.in_barrier = false;  // a new wave: the old wait cannot end any more
   s.active = true;
-  s.mapped = program_ != nullptr && !cdna;
+  s.mapped = program_ != nullptr && !f.cdna;
   s.pc = program_ ? program_->entry() : 0;
-  s.last_issue = p.time;
+  s.last_issue = time;
   s.wave_number = s.waves_started++;
-  s.states.clear();
-  set_state(s, WaveState::Idle, p.time);
   s.issued = 0;
+  s.skipped_wait = nullptr;
+  if (!events_) return;
+  s.states.clear();
+  set_state(s, WaveState::Idle, time);
   s.has_previous = false;
   s.barrier_pending = false;
   s.barrier_duration = -1;
-  s.skipped_wait = nullptr;
 }
 
-void BlobAnalyzer::wave_end(const Packet &p) {
-  const bool cdna = is_cdna(p.type);
-  const WaveFields f = wave_fields(p);
-  OpenWave &w = open_wave_of(f.array, f.unit, f.simd, f.wave);
+void BlobAnalyzer::wave_end(PacketType type, std::uint64_t raw, std::int64_t time,
+                            std::uint64_t index) {
+  const TypeFields &f = fields_of(type);
+  const bool cdna = f.cdna;
+  const auto array = f.array(raw), unit = f.unit(raw), simd = f.simd(raw), wave = f.wave(raw);
+  const auto cu = cdna ? unit : unit | array << f.cu_shift;
+  OpenWave &w = open_wave_of(array, unit, simd, wave);
   if (w.open) {
-    Wave wave;
-    wave.se = se_;
-    if (cdna)
-      wave.sh = static_cast<unsigned>(f.array);
-    else
-      wave.sa = static_cast<unsigned>(f.array), wave.wgp = static_cast<unsigned>(f.unit);
-    wave.cu = static_cast<unsigned>(f.cu);
-    wave.simd = static_cast<unsigned>(f.simd);
-    wave.slot = static_cast<unsigned>(f.wave);
-    wave.id7 = w.id7;
-    wave.start = w.start;
-    wave.end = p.time;
-    wave.start_index = w.start_index;
-    wave.end_index = p.index;
-    wave.traced = wave.cu == 0 && wave.simd == 0;
-    wave.mapped = wave.traced && !cdna && program_ != nullptr;
-    w.open = false;
     ++waves_;
-    observer_.on_wave(wave);
+    const bool traced = cu == 0 && simd == 0;
+    traced_waves_ += traced;
+    if (wave_events_) {
+      Wave out;
+      out.se = se_;
+      if (cdna)
+        out.sh = static_cast<unsigned>(array);
+      else
+        out.sa = static_cast<unsigned>(array), out.wgp = static_cast<unsigned>(unit);
+      out.cu = static_cast<unsigned>(cu);
+      out.simd = static_cast<unsigned>(simd);
+      out.slot = static_cast<unsigned>(wave);
+      out.id7 = w.id7;
+      out.start = w.start;
+      out.end = time;
+      out.start_index = w.start_index;
+      out.end_index = index;
+      out.traced = traced;
+      out.mapped = traced && !cdna && program_ != nullptr;
+      if (sinks_.waves) sinks_.waves->on_wave(out);
+      if (sinks_.timeline) sinks_.timeline->on_wave(out);
+      if (sinks_.observer) sinks_.observer->on_wave(out);
+    }
+    w.open = false;
+    --open_waves_;
   } else {
     ++anomalies_.wave_end_without_start;
   }
 
-  if (!f.traced) return;
-  const unsigned slot = static_cast<unsigned>(f.wave) % kSlots;
+  if (!((!f.has_unit || cu == 0) && simd == 0)) return;
+  const unsigned slot = static_cast<unsigned>(wave) % kSlots;
   Slot &s = slots_[slot];
-  DispatchEvent e;
-  e.slot = slot;
-  e.time = p.time;
-  e.name = sqtt::to_string(p.type);
-  e.packet = p.type;
-  e.kind = DispatchKind::WaveEnd;
-  if (s.active) {
-    e.issue_gap = p.time - s.last_issue;
-    if (s.mapped && !cdna) {
-      e.pc = s.pc;
-      e.has_pc = true;
-      const ProgramInstruction *inst = program_->at(s.pc);
-      if (inst && inst->is_endpgm) e.instruction = inst;
-    }
-    // No instruction packet and no s_endpgm at the PC (the entry): nothing is known to have run.
-    e.issued_instructions = s.issued > 0 || e.instruction;
-    if (!cdna) {
-      // The state timeline: each change to the next one (or the end), equal states merged.
-      s.spans.clear();
-      for (std::size_t i = 0; i < s.states.size(); ++i) {
-        const std::int64_t until = i + 1 < s.states.size() ? s.states[i + 1].time : p.time;
-        const std::int64_t d = std::min(until, p.time) - s.states[i].time;
-        if (d <= 0) continue;
-        if (!s.spans.empty() && s.spans.back().state == s.states[i].state)
-          s.spans.back().duration += d;
-        else
-          s.spans.push_back({s.states[i].state, d});
+  const bool has_pc = s.active && s.mapped && !cdna;
+  mapped_ += has_pc;
+  if (events_) {
+    DispatchEvent e;
+    e.slot = slot;
+    e.time = time;
+    const OpInfo &op = cdna                               ? ops_.cdna_waveend
+                       : type == PacketType::WaveendRdna4 ? ops_.waveend_rdna4
+                                                          : ops_.waveend;
+    e.name = op.name;
+    e.packet = type;
+    e.kind = DispatchKind::WaveEnd;
+    if (s.active) {
+      e.issue_gap = time - s.last_issue;
+      if (has_pc) {
+        e.pc = s.pc;
+        e.has_pc = true;
+        const ProgramInstruction *inst = program_->at(s.pc);
+        if (inst && inst->is_endpgm) e.instruction = inst;
       }
-      e.states = s.spans;
+      // No instruction packet and no s_endpgm at the PC (the entry): nothing is known to have
+      // run.
+      e.issued_instructions = s.issued > 0 || e.instruction;
+      if (!cdna) {
+        // The state timeline: each change to the next one (or the end), equal states merged.
+        s.spans.clear();
+        for (std::size_t i = 0; i < s.states.size(); ++i) {
+          const std::int64_t until = i + 1 < s.states.size() ? s.states[i + 1].time : time;
+          const std::int64_t d = std::min(until, time) - s.states[i].time;
+          if (d <= 0) continue;
+          if (!s.spans.empty() && s.spans.back().state == s.states[i].state)
+            s.spans.back().duration += d;
+          else
+            s.spans.push_back({s.states[i].state, d});
+        }
+        e.states = s.spans;
+      }
     }
+    add_dispatch(e, op);
   }
-  add_dispatch(e);
   s.active = false;
   s.mapped = false;
 }
 
-const ProgramInstruction *BlobAnalyzer::walk(Slot &s, bool is_jump_packet, bool is_jump_taken,
-                                             bool skip_no_packet, bool is_barrier_wait_packet) {
+const ProgramInstruction *BlobAnalyzer::walk(Slot &s, std::uint16_t op_flags) {
+  const bool skip_no_packet = op_flags & OpInfo::kSkipsNoPacket;
+  const bool is_barrier_wait_packet = op_flags & OpInfo::kBarrierWait;
   const ProgramInstruction *inst = program_->at(s.pc);
   while (skip_no_packet && inst && inst->issues_no_packet &&
          !(is_barrier_wait_packet && inst->is_barrier_wait)) {
@@ -335,26 +349,25 @@ const ProgramInstruction *BlobAnalyzer::walk(Slot &s, bool is_jump_packet, bool 
     s.mapped = false;
     return nullptr;
   }
-  if (inst->is_branch && !is_jump_packet) {
+  if (inst->is_branch && !(op_flags & OpInfo::kJump)) {
     ++anomalies_.branch_without_jump;
     s.mapped = false;
     return nullptr;
   }
   s.pc += inst->size;
-  if (is_jump_taken) s.pc += static_cast<std::uint64_t>(std::int64_t{inst->simm16} * 4);
+  if (op_flags & OpInfo::kJumpTaken)
+    s.pc += static_cast<std::uint64_t>(std::int64_t{inst->simm16} * 4);
   return inst;
 }
 
-void BlobAnalyzer::instruction(const Packet &p, unsigned slot, std::string_view name, bool walks) {
+void BlobAnalyzer::instruction(PacketType type, std::int64_t time, unsigned slot,
+                               const OpInfo &packet_op) {
   slot %= kSlots;
   Slot &s = slots_[slot];
-  DispatchEvent e;
-  e.slot = slot;
-  e.time = p.time;
-  e.name = name;
-  e.packet = p.type;
-  e.kind =
-      walks || p.type == PacketType::CdnaInst ? DispatchKind::Instruction : DispatchKind::OtherSimd;
+  const OpInfo *op = &packet_op;
+  const bool walks = op->has(OpInfo::kWalks);
+  const ProgramInstruction *inst = nullptr;
+  std::int64_t gap = -1;
   if (walks) {
     if (!s.active) {
       ++anomalies_.instructions_without_wave;
@@ -362,43 +375,69 @@ void BlobAnalyzer::instruction(const Packet &p, unsigned slot, std::string_view 
       ++s.issued;
       s.skipped_wait = nullptr;
       if (s.mapped) {
-        const bool inst_packet = p.type == PacketType::Inst || p.type == PacketType::InstRdna4;
-        const bool jump = inst_packet && (name == "JUMP" || name == "JUMP_NO");
-        const bool is_mask = p.type == PacketType::ImmediateMask;
-        const ProgramInstruction *inst = walk(s, jump, inst_packet && name == "JUMP", !is_mask,
-                                              inst_packet && name == "BARRIER_WAIT");
-        if (inst) {
-          e.instruction = inst;
-          e.pc = inst->address;
-          e.has_pc = true;
-        }
+        inst = walk(s, op->flags);
+        mapped_ += inst != nullptr;
       }
-      e.issue_gap = p.time - s.last_issue;
-      s.last_issue = p.time;
+      gap = time - s.last_issue;
+      s.last_issue = time;
     }
-    if (p.type == PacketType::Valuinst && e.instruction && e.instruction->is_wmma)
-      e.name = e.instruction->is_wmma_iu4 ? "WMMA_VALU_16" : "WMMA_VALU_32";
-    if (s.active) {
-      // rocprof-trace-decoder's categories: IMMEDIATE packets and the barrier ops are immediates
-      // (their stall is the wait since the previous instruction ended); everything else stalls
-      // from a WAVERDY on and then executes for its category's cycles.
-      const bool immediate = p.type == PacketType::Immediate ||
-                             p.type == PacketType::ImmediateMask || e.name == "BARRIER" ||
-                             e.name == "BARRIER_WAIT";
-      close_barrier(s, p.time);
-      const bool had_previous = s.has_previous;
-      const std::int64_t previous_end = s.previous_end;
-      time_instruction(s, e, trailing_cycles(e.name), immediate);
-      if (e.name == "BARRIER") {  // RDNA3: the barrier lasts until the wave's next event
-        s.barrier_pending = true;
-        s.barrier_first = p.time - e.stall;
-        s.barrier_old_end = s.previous_end;
-      }
-      if (s.skipped_wait && had_previous) insert_barrier_wait(s, e, previous_end);
-      s.skipped_wait = nullptr;
-    }
+    if (type == PacketType::Valuinst && inst && inst->is_wmma)
+      op = inst->is_wmma_iu4 ? &ops_.wmma_valu_16 : &ops_.wmma_valu_32;
   }
-  add_dispatch(e);
+  if (!events_) {
+    // Counts only: the dispatch still waits for its exec packet (exec anomalies).
+    if (op->queue >= 0) enqueue({op, inst, 0, 0, static_cast<std::uint8_t>(slot)}, op->queue);
+    return;
+  }
+  DispatchEvent e;
+  e.slot = slot;
+  e.time = time;
+  e.name = op->name;
+  e.packet = type;
+  e.kind =
+      walks || type == PacketType::CdnaInst ? DispatchKind::Instruction : DispatchKind::OtherSimd;
+  if (inst) {
+    e.instruction = inst;
+    e.pc = inst->address;
+    e.has_pc = true;
+  }
+  e.issue_gap = gap;
+  if (walks && s.active) {
+    // rocprof-trace-decoder's categories: IMMEDIATE packets and the barrier ops are immediates
+    // (their stall is the wait since the previous instruction ended); everything else stalls
+    // from a WAVERDY on and then executes for its category's cycles.
+    close_barrier(s, time);
+    const bool had_previous = s.has_previous;
+    const std::int64_t previous_end = s.previous_end;
+    time_instruction(s, e, op->cycles, op->has(OpInfo::kImmediate));
+    if (op->has(OpInfo::kRdna3Barrier)) {  // RDNA3: the barrier lasts until the wave's next event
+      s.barrier_pending = true;
+      s.barrier_first = time - e.stall;
+      s.barrier_old_end = s.previous_end;
+    }
+    if (s.skipped_wait && had_previous) insert_barrier_wait(s, e, previous_end);
+    s.skipped_wait = nullptr;
+  }
+  add_dispatch(e, *op);
+}
+
+void BlobAnalyzer::wave_ready(std::int64_t time, std::uint64_t mask) {
+  for (unsigned w = 0; w < 16; ++w) {
+    if (!(mask & (1u << w)) || !slots_[w].active) continue;
+    // The wave is ready to issue: it stalls until its next instruction issues.
+    close_barrier(slots_[w], time - 1);
+    set_state(slots_[w], WaveState::Stall, time);
+  }
+  for (unsigned w = 0; w < 16; ++w)
+    if ((mask & (1u << w)) && slots_[w].in_barrier) {
+      DispatchEvent e;
+      e.slot = w;
+      e.time = time;
+      e.name = ops_.waverdy.name;
+      e.packet = PacketType::Waverdy;
+      e.kind = DispatchKind::WaveReady;
+      add_dispatch(e, ops_.waverdy);
+    }
 }
 
 void BlobAnalyzer::set_state(Slot &s, WaveState state, std::int64_t time) {
@@ -478,35 +517,45 @@ void BlobAnalyzer::insert_barrier_wait(Slot &s, DispatchEvent &next, std::int64_
   }
   w.duration = std::max<std::int64_t>(0, next.time - next.stall - from);
   relabel_wait(s, w.time, w.time + w.duration);
-  observer_.on_dispatch(w);
+  dispatch(w);
 }
 
-void BlobAnalyzer::add_dispatch(DispatchEvent &e) {
+void BlobAnalyzer::enqueue(const Pending &pending, int queue) {
+  auto &q = pending_[static_cast<std::size_t>(queue)];
+  if (q.size() >= kMaxPending) {
+    q.pop_front();
+    ++anomalies_.dropped_dispatches;
+  }
+  q.push_back(pending);
+}
+
+void BlobAnalyzer::dispatch(const DispatchEvent &e) {
+  if (sinks_.pc_stats) sinks_.pc_stats->on_dispatch(e);
+  if (sinks_.waves) sinks_.waves->on_dispatch(e);
+  if (sinks_.timeline) sinks_.timeline->on_dispatch(e);
+  if (sinks_.observer) sinks_.observer->on_dispatch(e);
+}
+
+void BlobAnalyzer::add_dispatch(DispatchEvent &e, const OpInfo &op) {
   Slot &s = slots_[e.slot];
   e.row_index = s.row_count++;
   e.wave_number = s.wave_number;
-  e.opens_barrier = e.name == "BARRIER" || e.name == "BARRIER_SIGNAL";
-  if (e.packet == PacketType::Valuinst || e.packet == PacketType::Inst ||
-      e.packet == PacketType::InstRdna4) {
-    const int queue = exec_queue(e.name);
-    if (queue >= 0) {
-      auto &q =
-          pending_[static_cast<std::size_t>(queue + (e.name.starts_with("OTHER_") ? kAlt : 0))];
-      if (q.size() >= kMaxPending) {
-        q.pop_front();
-        ++anomalies_.dropped_dispatches;
-      }
-      q.push_back({e.slot, e.row_index, e.wave_number, e.name, e.instruction, e.pc});
-      e.expects_exec = true;
-    }
+  e.opens_barrier = op.has(OpInfo::kOpensBarrier);
+  if (op.queue >= 0) {
+    enqueue({&op, e.instruction, e.wave_number, e.row_index, static_cast<std::uint8_t>(e.slot)},
+            op.queue);
+    e.expects_exec = true;
   }
-  observer_.on_dispatch(e);
+  dispatch(e);
   if (s.in_barrier) {
     s.barrier.end = e.time;
     s.barrier.duration = s.barrier_duration;
     s.barrier_duration = -1;
     s.in_barrier = false;
-    observer_.on_barrier(s.barrier);
+    if (sinks_.pc_stats) sinks_.pc_stats->on_barrier(s.barrier);
+    if (sinks_.waves) sinks_.waves->on_barrier(s.barrier);
+    if (sinks_.timeline) sinks_.timeline->on_barrier(s.barrier);
+    if (sinks_.observer) sinks_.observer->on_barrier(s.barrier);
   }
   if (e.opens_barrier) {
     s.in_barrier = true;
@@ -514,62 +563,79 @@ void BlobAnalyzer::add_dispatch(DispatchEvent &e) {
   }
 }
 
-void BlobAnalyzer::exec(const Packet &p, const ExecSource &source) {
+void BlobAnalyzer::exec(std::int64_t time, const ExecSource &source) {
   const int queue = source.queue;
+  PendingQueue *q = queue >= 0 ? &pending_[static_cast<std::size_t>(queue)] : nullptr;
+  if (!events_) {
+    if (q && !q->empty())
+      q->pop_front();
+    else
+      ++anomalies_.exec_without_dispatch;
+    return;
+  }
   ExecEvent e;
   e.row = source.row;
   e.name = source.name;
   bool marks_start = source.marks_start;
   std::int64_t duration = 1;
-  if (queue >= 0 && !pending_[static_cast<std::size_t>(queue)].empty()) {
-    auto &q = pending_[static_cast<std::size_t>(queue)];
-    const Pending d = q.front();
-    q.pop_front();
+  if (q && !q->empty()) {
+    const Pending d = q->front();
+    q->pop_front();
     e.linked = true;
     e.slot = d.slot;
     e.row_index = d.row_index;
     e.wave_number = d.wave_number;
     e.instruction = d.instruction;
-    e.pc = d.pc;
-    if (d.op_type.starts_with("WMMA")) {
-      e.name = wmma_exec_name(source.name);
-      if (!d.op_type.starts_with("WMMA_VALU")) e.row = "ALUEXEC:0 WMMA", marks_start = false;
+    e.pc = d.instruction ? d.instruction->address : 0;
+    if (d.op->has(OpInfo::kWmma)) {
+      e.name = source.wmma_name;
+      if (!d.op->has(OpInfo::kWmmaValu)) e.row = "ALUEXEC:0 WMMA", marks_start = false;
     }
-    if (d.op_type.starts_with("VALUT")) e.row = "ALUEXEC:0 TFU", marks_start = true;
-    duration = trailing_cycles(d.op_type);
+    if (d.op->has(OpInfo::kValut)) e.row = "ALUEXEC:0 TFU", marks_start = true;
+    duration = d.op->cycles;
   } else {
     ++anomalies_.exec_without_dispatch;
   }
   // SALU, TFU, VMEM and LDS packets mark the first cycle; VALU and WMMA packets the last.
-  e.start = marks_start ? p.time : p.time - duration;
-  e.end = marks_start ? p.time + duration : p.time;
-  observer_.on_exec(e);
+  e.start = marks_start ? time : time - duration;
+  e.end = marks_start ? time + duration : time;
+  if (sinks_.pc_stats) sinks_.pc_stats->on_exec(e);
+  if (sinks_.waves) sinks_.waves->on_exec(e);
+  if (sinks_.timeline) sinks_.timeline->on_exec(e);
+  if (sinks_.observer) sinks_.observer->on_exec(e);
 }
 
-void BlobAnalyzer::marker(const Packet &p) {
-  const std::uint64_t realtime = get(p, kDelta);
-  observer_.on_realtime({p.time, realtime});
+void BlobAnalyzer::marker(PacketType type, std::uint64_t raw, std::int64_t time) {
+  const std::uint64_t realtime = fields_of(type).delta(raw);
+  if (sinks_.observer) sinks_.observer->on_realtime({time, realtime});
   if (have_marker_) {
     const auto dr = static_cast<std::int64_t>(realtime - marker_realtime_);
     if (dr == 0) {
       ++anomalies_.marker_pairs_without_progress;
-    } else {
+    } else if (clock_events_) {
       ClockPoint c;
-      c.time = p.time;
-      c.freq_hz = floor_div(static_cast<i128>(p.time - marker_time_) * 1'000'000'000,
+      c.time = time;
+      c.freq_hz = floor_div(static_cast<i128>(time - marker_time_) * 1'000'000'000,
                             static_cast<i128>(dr) * 10);
-      observer_.on_clock(c);
+      if (sinks_.clock) sinks_.clock->on_clock(c);
+      if (sinks_.timeline) sinks_.timeline->on_clock(c);
+      if (sinks_.observer) sinks_.observer->on_clock(c);
     }
   }
   have_marker_ = true;
-  marker_time_ = p.time;
+  marker_time_ = time;
   marker_realtime_ = realtime;
 }
 
-void BlobAnalyzer::finish() {
+void BlobAnalyzer::close_open_waves() {
   for (auto &page : open_pages_)
-    for (auto &w : page)
-      if (w.open) ++anomalies_.waves_without_end, w.open = false;
+    for (auto &w : page) w.open = false;
+  open_waves_ = 0;
+}
+
+void BlobAnalyzer::finish() {
+  anomalies_.waves_without_end += open_waves_;
+  if (open_waves_) close_open_waves();
 }
 
 }  // namespace wavescope::trace::timeline

@@ -87,10 +87,20 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &o
 BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &observer,
                                     const PacketTap &tap, const ProgressSink *progress,
                                     const sqtt::DecodeOptions &options) {
+  return analyze(blob, AnalysisSinks{.observer = &observer}, tap, progress, options);
+}
+
+BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, const AnalysisSinks &sinks,
+                                    const PacketTap &tap, const ProgressSink *progress,
+                                    const sqtt::DecodeOptions &options) {
   BlobReport report;
   report.blob = &blob;
   const ProgramMap &map = program(blob.kernel_tag);
-  BlobAnalyzer analyzer(&map, blob.se, observer);
+  if (blob_analyzer_)
+    blob_analyzer_->reset(&map, blob.se, sinks);
+  else
+    blob_analyzer_ = std::make_unique<BlobAnalyzer>(&map, blob.se, sinks);
+  BlobAnalyzer &analyzer = *blob_analyzer_;
   sqtt::BlobFile file(blob.bytes);
   // CDNA packets pass the clock stage first (the decoder's own times stay tinygrad's); other
   // packets go straight to the analyzer, the tap only where there is one (the per-packet path is
@@ -109,12 +119,14 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, AnalysisObserver &o
   } else if (tap) {
     report.decode = decode_into(file, options, progress, to_analyzer);
   } else {
-    report.decode =
-        decode_into(file, options, progress, [&](const sqtt::Packet &p) { analyzer.on_packet(p); });
+    // Straight into the analyzer, which takes the packets it acts on in batches.
+    report.decode = sqtt::decode_file(file, options, analyzer, progress);
   }
   analyzer.finish();
   report.anomalies = analyzer.anomalies();
   report.waves = analyzer.waves();
+  report.traced_waves = analyzer.traced_waves();
+  report.mapped_instructions = analyzer.mapped_instructions();
   return report;
 }
 

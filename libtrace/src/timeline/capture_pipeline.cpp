@@ -81,7 +81,7 @@ void note_blob_problems(const BlobAnalysis &b, std::vector<std::string> &notes) 
                                 a.branch_without_jump + a.pc_outside_text));
 }
 
-class RealtimeCollector : public AnalysisObserver {
+class RealtimeCollector final : public AnalysisObserver {
 public:
   explicit RealtimeCollector(BlobAnalysis &out) : out_(out) {}
   void on_realtime(const RealtimePair &pair) override { out_.realtime.push_back(pair); }
@@ -153,15 +153,15 @@ private:
     BlobAnalysis b;
     b.blob = &blob;
 
-    WaveCounter counter;
     ClockSummary clock;
-    std::vector<AnalysisObserver *> observers{&counter, &clock};
+    AnalysisSinks sinks;
+    sinks.clock = &clock;
     std::optional<TimelineBuilder> timeline;
-    if (request_.timeline) observers.push_back(&timeline.emplace(blob.se, blob.file_name));
+    if (request_.timeline) sinks.timeline = &timeline.emplace(blob.se, blob.file_name);
     std::optional<WaveTraceCollector> waves;
-    if (request_.waves) observers.push_back(&waves.emplace(true, request_.instruction_records));
+    if (request_.waves) sinks.waves = &waves.emplace(true, request_.instruction_records);
     std::optional<RealtimeCollector> realtime;
-    if (request_.realtime) observers.push_back(&realtime.emplace(b));
+    if (request_.realtime) sinks.observer = &realtime.emplace(b);
     PcStatsAccumulator *stats = kernel.pc_stats.get();
     if (stats && request_.blob_pc_stats) {
       b.pc_stats = std::make_unique<PcStatsAccumulator>(analyzer.program(blob.kernel_tag));
@@ -170,8 +170,7 @@ private:
     // On RDNA the statistics come from the BlobAnalyzer's mapped dispatches; on CDNA, where it
     // maps no PC (as tinygrad), from CdnaMapper's walk of the CDNA_INST packets, a tap on the
     // same decode pass.
-    if (stats && !result_.cdna) observers.push_back(stats);
-    ObserverFanout fanout(std::move(observers));
+    if (stats && !result_.cdna) sinks.pc_stats = stats;
 
     const ProgressSink sink = [&](const ProgressUpdate &u) {
       check_cancel();
@@ -199,7 +198,7 @@ private:
             if (waves) mapped_waves.push_back(w);
           });
       b.report = analyzer.analyze(
-          blob, fanout, [&](const sqtt::Packet &p) { mapper.on_packet(p); }, &sink);
+          blob, sinks, [&](const sqtt::Packet &p) { mapper.on_packet(p); }, &sink);
       mapper.finish();
       b.cdna_mapping = mapper.report();
       add_to(result_.cdna_mapping, b.cdna_mapping);
@@ -208,7 +207,7 @@ private:
         attach_cdna_streams(mapped, mapped_waves, request_.instruction_records, b.waves);
       }
     } else {
-      b.report = analyzer.analyze(blob, fanout, &sink);
+      b.report = analyzer.analyze(blob, sinks, {}, &sink);
       if (waves) b.waves = waves->take();
     }
     if (timeline) {
@@ -218,8 +217,8 @@ private:
         for (const auto &t : b.waves)
           if (t.wave.traced) add_wave_states(b.timeline, t.wave.slot, t.wave.end, t.states);
     }
-    b.traced_waves = counter.traced_waves;
-    b.mapped_instructions = counter.mapped_instructions;
+    b.traced_waves = b.report.traced_waves;
+    b.mapped_instructions = b.report.mapped_instructions;
     b.clock_points = clock.points();
     b.clock_median_hz = clock.median_hz();
     if (b.pc_stats) kernel.pc_stats->merge(*b.pc_stats);

@@ -13,6 +13,7 @@
 #include "wavescope/base/progress.hpp"
 #include "wavescope/trace/capture.hpp"
 #include "wavescope/trace/sqtt/decoder.hpp"
+#include "wavescope/trace/timeline/blob_analyzer.hpp"
 #include "wavescope/trace/timeline/cdna_clock.hpp"
 #include "wavescope/trace/timeline/events.hpp"
 #include "wavescope/trace/timeline/program_map.hpp"
@@ -51,7 +52,7 @@ private:
 // 1 MHz. A blob has a few dozen points: they are kept as they come (work and memory scale with
 // the points, not with a table); past kMaxKept they move into a 1 MHz histogram, which gives
 // the same median.
-class ClockSummary : public AnalysisObserver {
+class ClockSummary final : public AnalysisObserver {
 public:
   void on_clock(const ClockPoint &point) override;
   std::uint64_t points() const { return count_; }
@@ -74,7 +75,7 @@ private:
 };
 
 // Counts waves and mapped instructions.
-class WaveCounter : public AnalysisObserver {
+class WaveCounter final : public AnalysisObserver {
 public:
   void on_wave(const Wave &w) override {
     ++waves;
@@ -91,6 +92,7 @@ struct BlobReport {
   sqtt::DecodeSummary decode;
   AnalysisAnomalies anomalies;
   std::uint64_t waves = 0;
+  std::uint64_t traced_waves = 0, mapped_instructions = 0;  // as WaveCounter counts them
   CdnaClockReport cdna_clock;  // CDNA blobs: what the clock stage re-timed
 };
 
@@ -126,11 +128,17 @@ public:
   BlobReport analyze(const CaptureBlob &blob, AnalysisObserver &observer, const PacketTap &tap,
                      const ProgressSink *progress = nullptr,
                      const sqtt::DecodeOptions &options = {});
+  // The same into the consumers named in `sinks`, each called directly (blob_analyzer.hpp); the
+  // report's counts need none.
+  BlobReport analyze(const CaptureBlob &blob, const AnalysisSinks &sinks, const PacketTap &tap,
+                     const ProgressSink *progress = nullptr,
+                     const sqtt::DecodeOptions &options = {});
 
 private:
   const Capture &capture_;
   AnalysisOptions options_;
   std::map<std::uint32_t, std::unique_ptr<ProgramMap>> programs_;
+  std::unique_ptr<BlobAnalyzer> blob_analyzer_;  // reset for each blob (BlobAnalyzer::reset)
 };
 
 // The decode family a capture's device implies, nullopt if unknown.

@@ -39,7 +39,7 @@ struct PcStat {
   double latency_mean() const { return timed ? double(latency_total) / double(timed) : 0.0; }
 };
 
-class PcStatsAccumulator : public AnalysisObserver {
+class PcStatsAccumulator final : public AnalysisObserver {
 public:
   explicit PcStatsAccumulator(const ProgramMap &program);
   void on_dispatch(const DispatchEvent &event) override;

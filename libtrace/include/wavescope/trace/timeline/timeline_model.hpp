@@ -102,7 +102,7 @@ void add_wave_states(SeTimeline &timeline, unsigned slot, std::int64_t end,
                      const std::vector<WaveStateSpan> &states);
 
 // Builds an SeTimeline from the analyzer's events.
-class TimelineBuilder : public AnalysisObserver {
+class TimelineBuilder final : public AnalysisObserver {
 public:
   TimelineBuilder(unsigned se, std::string blob);
   void on_wave(const Wave &wave) override;

@@ -56,7 +56,7 @@ struct WaveTrace {
 };
 
 // Collects WaveTraces in order of the waves' ends.
-class WaveTraceCollector : public AnalysisObserver {
+class WaveTraceCollector final : public AnalysisObserver {
 public:
   // `map_instructions` false: waves only (no per-instruction records). `keep_records` false:
   // each traced wave's records are counted (instruction_count), not kept.

@@ -9,6 +9,10 @@
 
 #include "../hw/support_flash/temp_dir.hpp"
 #include "wavectl_runner.hpp"
+#include "wavescope/hw/am/am_device.hpp"
+#include "wavescope/hw/am/am_gpu.hpp"
+#include "wavescope/hw/am/memory_manager.hpp"
+#include "wavescope/hw/device.hpp"
 
 using wavescope::testing::json_lines;
 using wavescope::testing::TempDir;
@@ -78,4 +82,54 @@ TEST_CASE("wavectl: real-GPU writes need --yes, and the help says untested on ha
   }
   for (const char *cmd : {"read", "write"})
     CHECK_THAT(wavectl({"regs", cmd, "--help"}).out, Catch::Contains("untested on hardware"));
+}
+
+TEST_CASE("wavectl am vm map|walk --device: the VMID-0 page tables of a booted fake GPU") {
+  namespace am = wavescope::hw::am;
+  namespace device = wavescope::hw::device;
+  TempDir dir;
+  const std::vector<std::string> env = {"WAVESCOPE_SIM_ROOT=" + dir.path().string()};
+  REQUIRE(wavectl({"sim-am", "create", "g", "--chip", "navi31"}, env).exit_code == 0);
+  REQUIRE(wavectl({"am", "boot", "--device", "sim-am:g"}, env).exit_code == 0);
+  // A runtime's mapping, made through the driver in this process: 2 MiB + 4 KiB of VRAM at
+  // paddr 0x4000000 (a 2 MiB leaf and a 4 KiB one), at VM base + 0x200000.
+  constexpr std::uint64_t kVa = am::PageTable::kVmBase + 0x20'0000;
+  {
+    device::OpenOptions options;
+    options.sim_root = dir.path();
+    auto dev = device::open_device(device::parse_device_spec("sim-am:g"), options);
+    am::AmDevice device(dev->function(), dev->clock());
+    am::AmGpuOptions o;
+    o.attach = true;
+    am::AmGpu gpu(device, o);
+    gpu.mm().map_range(kVa, 0x20'1000, {{0x400'0000, 0x20'1000}}, am::AddrSpace::Phys);
+    dev->close();
+  }
+  const auto walk = wavectl(
+      {"am", "vm", "walk", "--device", "sim-am:g", "+0x200000", "+0x400000", "+0x401000", "--json"},
+      env);
+  INFO(walk.err);
+  INFO(walk.out);
+  REQUIRE(walk.exit_code == 0);
+  const auto j = json_lines(walk.out).at(0);
+  REQUIRE(j["walks"].size() == 3);
+  CHECK(j["generation"] == "gfx11");
+  CHECK(j["walks"][0]["address"] == "0x4000000");
+  CHECK(j["walks"][1]["address"] == "0x4200000");
+  CHECK(j["walks"][2]["mapped"] == false);
+  const auto tables = wavectl({"am", "vm", "map", "--device", "sim-am:g"}, env);
+  REQUIRE(tables.exit_code == 0);
+  CHECK_THAT(tables.out, Catch::Contains("gfx11 page tables"));
+  // The device's tables are read, never built on: maps and a generation are refused.
+  const auto refused =
+      wavectl({"am", "vm", "map", "--device", "sim-am:g", "--map", "+0,0x1000,0x0"}, env);
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.err, Catch::Contains("nothing was written"));
+  CHECK(wavectl({"am", "vm", "walk", "--device", "sim-am:g", "--generation", "gfx9", "+0"}, env)
+            .exit_code == 2);
+  // A GPU AM did not boot has no tables of AM's to read.
+  REQUIRE(wavectl({"sim-am", "create", "cold"}, env).exit_code == 0);
+  const auto cold = wavectl({"am", "vm", "walk", "--device", "sim-am:cold", "+0"}, env);
+  CHECK(cold.exit_code != 0);
+  CHECK_THAT(cold.err, Catch::StartsWith("error: "));
 }

@@ -45,10 +45,12 @@ MemoryManager::MemoryManager(AmDevice &device, std::uint64_t usable, bool reserv
 
 PageTable &MemoryManager::page_table() {
   // The page tables below the root come from the ptable region on a small BAR, else the pool.
+  // The root was zero-filled when allocated, unless attaching to a GPU AM booted: then its
+  // tables are adopted, not wiped (fini, AMSMI, `am ring --submit`, `am vm --device`).
   if (!page_table_)
-    page_table_ =
-        std::make_unique<PageTable>(vram_, reserve_ptable_ ? ptable_ : pa_,
-                                    PageTableConfig{generation_, root_paddr_, paddr_base_, 0});
+    page_table_ = std::make_unique<PageTable>(
+        vram_, reserve_ptable_ ? ptable_ : pa_,
+        PageTableConfig{generation_, root_paddr_, paddr_base_, 0, /*zero_root=*/false});
   return *page_table_;
 }
 

@@ -22,18 +22,9 @@
 
 namespace wavectl {
 
-namespace {
-
 namespace am = wavescope::hw::am;
 using wavescope::Error;
 using wavescope::ErrorKind;
-
-struct BootArgs {
-  hw_cli::DeviceOptions device;
-  std::string fwdir;
-  bool reset = false, yes = false;
-  double power_limit = 0;
-};
 
 void add_common(CLI::App &cmd, BootArgs &a, bool writes) {
   hw_cli::add_device_options(cmd, a.device);
@@ -48,7 +39,6 @@ void add_common(CLI::App &cmd, BootArgs &a, bool writes) {
                  "synthetic firmware for a simulator, /lib/firmware for a real GPU)");
 }
 
-// Runs `body` with a driver on the device; writes the register trace at the end.
 void with_driver(BootArgs a, const CliContext &ctx, const std::string &command,
                  const std::function<nlohmann::json(wavescope::hw::device::OpenedDevice &,
                                                     am::AmDevice &, am::FirmwareSource &)> &body,
@@ -81,8 +71,6 @@ void with_driver(BootArgs a, const CliContext &ctx, const std::string &command,
                           return summary;
                         });
 }
-
-}  // namespace
 
 void register_am_boot_commands(CLI::App &am_cmd, CliContext &context) {
   auto *boot = am_cmd.add_subcommand(

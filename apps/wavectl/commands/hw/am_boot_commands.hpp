@@ -1,8 +1,41 @@
 #pragma once
-// wavectl am boot|fini|smi (am_boot_commands.cpp).
+// wavectl am boot|fini|smi (am_boot_commands.cpp), and what other am verbs share with them: the
+// driver's options and running a body with the AM driver on the device.
 
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "commands/hw/hw_cli.hpp"
 #include "commands/registry.hpp"
 
+namespace wavescope::hw::am {
+class AmDevice;
+class FirmwareSource;
+}  // namespace wavescope::hw::am
+
 namespace wavectl {
+
+struct BootArgs {
+  hw_cli::DeviceOptions device;
+  std::string fwdir;
+  bool reset = false, yes = false;
+  double power_limit = 0;
+};
+
+// --device and its options, --trace as the driver's register trace, --fwdir, and --yes when the
+// command writes.
+void add_common(CLI::App &cmd, BootArgs &args, bool writes);
+
+// Runs `body` with the AM driver's device object on the opened device (refusing a real GPU
+// without --yes when the command writes); writes the register trace at the end, also on failure.
+void with_driver(BootArgs args, const CliContext &ctx, const std::string &command,
+                 const std::function<nlohmann::json(wavescope::hw::device::OpenedDevice &,
+                                                    wavescope::hw::am::AmDevice &,
+                                                    wavescope::hw::am::FirmwareSource &)> &body,
+                 bool writes);
+
 void register_am_boot_commands(CLI::App &am, CliContext &context);
-}
+
+}  // namespace wavectl

@@ -1,7 +1,8 @@
 // wavectl am discovery: parse an IP discovery binary (am-driver.md §3) from a file, the
 // synthetic ROM of a fake chip profile, or a device's VRAM (--device; real GPUs untested).
 // wavectl am vm map|walk: build GPU page tables (§7.4) in a simulated 512 MiB VRAM and print the
-// tables or walk VAs through them.
+// tables or walk VAs through them; with --device, read the VMID-0 page tables of a GPU AM booted
+// (the fake GPU, or untested on hardware a real one) instead: print them or walk VAs through them.
 
 #include <iostream>
 
@@ -11,7 +12,9 @@
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/read_file.hpp"
 #include "wavescope/hw/am/am_device.hpp"
+#include "wavescope/hw/am/am_gpu.hpp"
 #include "wavescope/hw/am/discovery_report.hpp"
+#include "wavescope/hw/am/memory_manager.hpp"
 #include "wavescope/hw/am/page_table_report.hpp"
 #include "wavescope/hw/am/simulated_vram.hpp"
 #include "wavescope/hw/am/tlsf_allocator.hpp"
@@ -40,9 +43,15 @@ std::uint64_t parse_va(const std::string &text, const std::string &what) {
 struct VmOptions {
   std::string generation = "gfx11";
   std::vector<std::string> maps, unmaps;
+  BootArgs driver;  // --device: a booted GPU's tables instead of the simulated fixture
 };
 
 void add_vm_options(CLI::App &cmd, VmOptions &o) {
+  add_common(cmd, o.driver, false);
+  cmd.get_option("--device")
+      ->description(
+          "Read the VMID-0 page tables of a GPU AM booted (sim-am:NAME; real GPUs untested on "
+          "hardware) instead of building them in the simulated 512 MiB VRAM; no --map/--unmap");
   cmd.add_option("--generation", o.generation, "Page-table generation: gfx9, gfx11, gfx12")
       ->capture_default_str();
   cmd.add_option("--map", o.maps,
@@ -105,18 +114,47 @@ struct SimulatedVm {
   am::PageTable pt;
 };
 
+// Runs `body` on the page tables the options name: a booted GPU's (read only) or the fixture's.
+void with_page_table(const CLI::App &cmd, const VmOptions &o, const CliContext &context,
+                     const std::function<nlohmann::json(const am::PageTable &)> &body) {
+  if (cmd.get_option("--device")->count() == 0) {
+    SimulatedVm sim(o);
+    body(sim.pt);
+    return;
+  }
+  if (!o.maps.empty() || !o.unmaps.empty())
+    throw wavescope::Error(wavescope::ErrorKind::Usage,
+                           "--map/--unmap build tables in the simulated VRAM; on a --device the "
+                           "tables are the driver's (nothing was written)");
+  if (cmd.get_option("--generation")->count() > 0)
+    throw wavescope::Error(wavescope::ErrorKind::Usage,
+                           "--generation: a --device's page-table generation is its GC version's");
+  with_driver(
+      o.driver, context, "vm",
+      [&](auto &, am::AmDevice &device, am::FirmwareSource &fw) {
+        am::AmGpuOptions options;
+        options.attach = true;  // AM's layout, the root page table as the GPU has it
+        options.firmware = &fw;
+        am::AmGpu gpu(device, options);
+        return body(gpu.mm().page_table());
+      },
+      false);
+}
+
 void register_vm_commands(CLI::App &am_cmd, CliContext &context) {
   auto *vm = am_cmd.add_subcommand(
-      "vm", "GPU page tables in a simulated 512 MiB VRAM (root at paddr 0, tables from 0x2000000)");
+      "vm", "GPU page tables in a simulated 512 MiB VRAM (root at paddr 0, tables from 0x2000000), "
+            "or those of a booted GPU (--device)");
   vm->require_subcommand(1);
   auto *map = vm->add_subcommand("map", "Apply --map/--unmap and print every reachable table");
   auto map_options = std::make_shared<VmOptions>();
   add_vm_options(*map, *map_options);
   add_json_flag(*map, context);
-  map->callback([map_options, &context] {
-    SimulatedVm sim(*map_options);
-    hw_cli::print_report(am::PageTableReport{sim.pt.config().generation, sim.pt.tables(), {}},
-                         context);
+  map->callback([map, map_options, &context] {
+    with_page_table(*map, *map_options, context, [&](const am::PageTable &pt) {
+      return hw_cli::print_report(am::PageTableReport{pt.config().generation, pt.tables(), {}},
+                                  context);
+    });
   });
   auto *walk = vm->add_subcommand("walk", "Apply --map/--unmap, then walk each VA");
   auto walk_options = std::make_shared<VmOptions>();
@@ -124,11 +162,12 @@ void register_vm_commands(CLI::App &am_cmd, CliContext &context) {
   add_vm_options(*walk, *walk_options);
   walk->add_option("VA", *vas, "VAs to translate (absolute or +offset)")->required();
   add_json_flag(*walk, context);
-  walk->callback([walk_options, vas, &context] {
-    SimulatedVm sim(*walk_options);
-    am::PageTableReport report{sim.pt.config().generation, {}, {}};
-    for (const auto &va : *vas) report.walks.push_back(sim.pt.walk(parse_va(va, "VA")));
-    hw_cli::print_report(report, context);
+  walk->callback([walk, walk_options, vas, &context] {
+    with_page_table(*walk, *walk_options, context, [&](const am::PageTable &pt) {
+      am::PageTableReport report{pt.config().generation, {}, {}};
+      for (const auto &va : *vas) report.walks.push_back(pt.walk(parse_va(va, "VA")));
+      return hw_cli::print_report(report, context);
+    });
   });
 }
 }  // namespace

@@ -26,6 +26,13 @@ namespace am = wavescope::hw::am;
 using wavescope::Error;
 using wavescope::ErrorKind;
 
+am::AmGpuOptions attach_options(am::FirmwareSource &firmware) {
+  am::AmGpuOptions o;
+  o.attach = true;
+  o.firmware = &firmware;
+  return o;
+}
+
 void add_common(CLI::App &cmd, BootArgs &a, bool writes) {
   hw_cli::add_device_options(cmd, a.device);
   cmd.get_option("--trace")->description(
@@ -108,10 +115,7 @@ void register_am_boot_commands(CLI::App &am_cmd, CliContext &context) {
     with_driver(
         *fini_args, context, "fini",
         [&](auto &dev, am::AmDevice &device, am::FirmwareSource &fw) {
-          am::AmGpuOptions o;
-          o.attach = true;
-          o.firmware = &fw;
-          am::AmGpu gpu(device, o);
+          am::AmGpu gpu(device, attach_options(fw));
           gpu.fini();
           auto report = am::boot_report(gpu, dev.id(), "fini");
           report.allocations.clear();  // attached: the boot's allocations, not this command's
@@ -131,10 +135,7 @@ void register_am_boot_commands(CLI::App &am_cmd, CliContext &context) {
     with_driver(
         *smi_args, context, "smi",
         [&](auto &dev, am::AmDevice &device, am::FirmwareSource &fw) {
-          am::AmGpuOptions o;
-          o.attach = true;
-          o.firmware = &fw;
-          am::AmGpu gpu(device, o);
+          am::AmGpu gpu(device, attach_options(fw));
           return hw_cli::print_report(am::am_smi(gpu, dev.id()), context);
         },
         true);

@@ -13,6 +13,7 @@
 namespace wavescope::hw::am {
 class AmDevice;
 class FirmwareSource;
+struct AmGpuOptions;
 }  // namespace wavescope::hw::am
 
 namespace wavectl {
@@ -35,6 +36,10 @@ void with_driver(BootArgs args, const CliContext &ctx, const std::string &comman
                                                     wavescope::hw::am::AmDevice &,
                                                     wavescope::hw::am::FirmwareSource &)> &body,
                  bool writes);
+
+// The driver attached to a GPU AM booted (software init only, the root page table adopted), as
+// fini, AMSMI and the page-table reader run it, with `firmware`.
+wavescope::hw::am::AmGpuOptions attach_options(wavescope::hw::am::FirmwareSource &firmware);
 
 void register_am_boot_commands(CLI::App &am, CliContext &context);
 

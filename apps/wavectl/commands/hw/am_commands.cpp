@@ -132,10 +132,7 @@ void with_page_table(const CLI::App &cmd, const VmOptions &o, const CliContext &
   with_driver(
       o.driver, context, "vm",
       [&](auto &, am::AmDevice &device, am::FirmwareSource &fw) {
-        am::AmGpuOptions options;
-        options.attach = true;  // AM's layout, the root page table as the GPU has it
-        options.firmware = &fw;
-        am::AmGpu gpu(device, options);
+        am::AmGpu gpu(device, attach_options(fw));
         return body(gpu.mm().page_table());
       },
       false);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/simulated_bar.hpp"
 #include "wavescope/base/error.hpp"
 
 namespace wavescope::hw::sim::am {
@@ -15,79 +16,24 @@ constexpr std::uint64_t kBar2Address = 0x7F'0000'0000;
 constexpr std::uint32_t kBar5Address = 0xFC00'0000;
 }  // namespace
 
-class FakeGpuPciFunction::Bar final : public Mmio {
+class FakeGpuPciFunction::Bar final : public SimulatedBar {
 public:
-  Bar(FakeGpu &gpu, unsigned index, std::string id)
-      : gpu_(gpu), index_(index), id_(std::move(id)) {}
+  Bar(FakeGpu &gpu, unsigned index, const std::string &id)
+      : SimulatedBar(fmt::format("{} BAR{}", id, index), gpu.clock()), gpu_(gpu), index_(index) {}
 
   std::uint64_t size() const override { return gpu_.config_space().bar_size(index_); }
 
-  std::uint32_t read32(std::uint64_t offset) override {
-    check(offset, 4, "read32");
-    charge();
-    ++stats_.reads;
-    stats_.bytes_read += 4;
-    const auto v = gpu_.bar_read32(index_, offset);
-    trace(MmioAccess::Kind::Read32, offset, v, 4);
-    return v;
-  }
-  void write32(std::uint64_t offset, std::uint32_t value) override {
-    check(offset, 4, "write32");
-    charge();
-    ++stats_.writes;
-    stats_.bytes_written += 4;
-    gpu_.bar_write32(index_, offset, value);
-    trace(MmioAccess::Kind::Write32, offset, value, 4);
-  }
-  std::vector<std::uint32_t> read_block(std::uint64_t offset, std::size_t dwords) override {
-    check(offset, 4 * dwords, "read_block");
-    charge();
-    ++stats_.block_reads;
-    stats_.bytes_read += 4 * dwords;
-    std::vector<std::uint32_t> out(dwords);
-    for (std::size_t i = 0; i < dwords; ++i) out[i] = gpu_.bar_read32(index_, offset + 4 * i);
-    trace(MmioAccess::Kind::ReadBlock, offset, out.empty() ? 0 : out[0],
-          static_cast<std::uint32_t>(4 * dwords));
-    return out;
-  }
-  void write_block(std::uint64_t offset, std::span<const std::uint32_t> values) override {
-    check(offset, 4 * values.size(), "write_block");
-    charge();
-    ++stats_.block_writes;
-    stats_.bytes_written += 4 * values.size();
-    for (std::size_t i = 0; i < values.size(); ++i)
-      gpu_.bar_write32(index_, offset + 4 * i, values[i]);
-    trace(MmioAccess::Kind::WriteBlock, offset, values.empty() ? 0 : values[0],
-          static_cast<std::uint32_t>(4 * values.size()));
-  }
-  void flush() override {}
-  const TransportStats &stats() const override { return stats_; }
-  void set_trace_hook(MmioTraceHook hook) override { hook_ = std::move(hook); }
-
 private:
-  void check(std::uint64_t offset, std::uint64_t length, const char *what) const {
-    if (offset % 4 != 0 || length % 4 != 0 || length == 0 || offset > size() ||
-        length > size() - offset)
-      throw Error(ErrorKind::Internal,
-                  fmt::format("{} BAR{} {} at 0x{:X} of {} bytes is not dword-aligned inside the "
-                              "0x{:X}-byte BAR",
-                              id_, index_, what, offset, length, size()));
+  Clock::Duration op_cost() const override { return gpu_.config().op_cost_native; }
+  std::uint32_t model_read32(std::uint64_t offset) override {
+    return gpu_.bar_read32(index_, offset);
   }
-  void charge() {
-    const auto cost = gpu_.config().op_cost_native;
-    gpu_.clock().sleep(cost);
-    stats_.latency_ns += static_cast<std::uint64_t>(cost.count());
-  }
-  void trace(MmioAccess::Kind kind, std::uint64_t offset, std::uint32_t value,
-             std::uint32_t length) {
-    if (hook_) hook_(MmioAccess{kind, offset, value, length});
+  void model_write32(std::uint64_t offset, std::uint32_t value) override {
+    gpu_.bar_write32(index_, offset, value);
   }
 
   FakeGpu &gpu_;
   unsigned index_;
-  std::string id_;
-  TransportStats stats_;
-  MmioTraceHook hook_;
 };
 
 FakeGpuPciFunction::FakeGpuPciFunction(std::string id, FakeGpu &gpu)

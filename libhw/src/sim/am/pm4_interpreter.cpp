@@ -136,15 +136,6 @@ bool wait_condition_met(unsigned function, std::uint32_t v, std::uint32_t ref) {
   }
 }
 
-const char *queue_run_status_name(QueueRunStatus status) {
-  switch (status) {
-  case QueueRunStatus::Idle: return "idle";
-  case QueueRunStatus::Waiting: return "waiting";
-  case QueueRunStatus::Fault: return "fault";
-  }
-  return "?";
-}
-
 QueueRunResult run_pm4(Pm4Queue &q, GpuAddressSpace &mem, CpEnvironment &env,
                        hw::am::Pm4Generation gen, std::size_t max_packets) {
   QueueRunResult result;
@@ -221,17 +212,10 @@ QueueRunResult run_pm4(Pm4Queue &q, GpuAddressSpace &mem, CpEnvironment &env,
       ++q.packets;
       ++result.packets;
     }
-  } catch (const MmuFaultError &e) {
-    result.status = QueueRunStatus::Fault;
-    result.message = e.what();
-    result.page_fault = e.fault();
-    return result;
-  } catch (const Error &e) {
-    // Memory the fake cannot reach (a system page without host memory, beyond VRAM): the queue
-    // stops; the error never travels back through the doorbell write.
-    result.status = QueueRunStatus::Fault;
-    result.message = e.what();
-    return result;
+  } catch (const MmuFaultError &) {
+    return stopped_by_exception(std::move(result));
+  } catch (const Error &) {
+    return stopped_by_exception(std::move(result));
   }
   result.status = QueueRunStatus::Idle;
   return result;

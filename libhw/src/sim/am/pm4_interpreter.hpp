@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/am/gpu_mmu.hpp"
+#include "sim/am/queue_run.hpp"
 #include "wavescope/hw/am/pm4_packets.hpp"
 
 namespace wavescope::hw::sim::am {
@@ -47,16 +48,6 @@ struct Pm4Queue {
   // Counters, for tests and `wavectl am ring`.
   std::uint64_t packets = 0, dispatches = 0, releases = 0, interrupts = 0;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> register_writes;  // SET_*_REG
-};
-
-enum class QueueRunStatus { Idle, Waiting, Fault };
-const char *queue_run_status_name(QueueRunStatus status);
-
-struct QueueRunResult {
-  QueueRunStatus status = QueueRunStatus::Idle;
-  std::size_t packets = 0;  // run in this call
-  std::string message;      // what stopped it, for Waiting and Fault
-  std::optional<MmuFault> page_fault;
 };
 
 QueueRunResult run_pm4(Pm4Queue &queue, GpuAddressSpace &memory, CpEnvironment &env,

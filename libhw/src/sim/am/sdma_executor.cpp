@@ -124,17 +124,10 @@ QueueRunResult run_sdma(SdmaQueue &q, GpuAddressSpace &mem, SdmaEnvironment &env
       ++q.packets;
       ++result.packets;
     }
-  } catch (const MmuFaultError &e) {
-    result.status = QueueRunStatus::Fault;
-    result.message = e.what();
-    result.page_fault = e.fault();
-    return result;
-  } catch (const Error &e) {
-    // Memory the fake cannot reach (a system page without host memory, beyond VRAM): the queue
-    // stops; the error never travels back through the doorbell write.
-    result.status = QueueRunStatus::Fault;
-    result.message = e.what();
-    return result;
+  } catch (const MmuFaultError &) {
+    return stopped_by_exception(std::move(result));
+  } catch (const Error &) {
+    return stopped_by_exception(std::move(result));
   }
   result.status = QueueRunStatus::Idle;
   return result;

@@ -10,6 +10,7 @@
 #include "sim/am/fake_gpu_pci_function.hpp"
 #include "sim/am/psp_model.hpp"
 #include "sim/am/smu_model.hpp"
+#include "support_am/fake_gpu_rig.hpp"
 #include "temp_dir.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/hw/am/am_device.hpp"
@@ -28,17 +29,8 @@ using namespace wavescope::hw::sim::am;
 
 namespace {
 
-struct Rig {
-  VirtualClock clock;
-  FakeGpu gpu;
-  FakeGpuPciFunction fn;
-  explicit Rig(const std::string &chip = "tinygrad-mock", std::vector<std::string> settings = {})
-      : gpu(configured(chip, settings), clock), fn("sim-am:test", gpu) {}
-  static FakeGpuConfig configured(const std::string &chip, const std::vector<std::string> &s) {
-    auto c = default_fake_gpu_config(chip);
-    for (const auto &x : s) apply_fake_gpu_setting(c, x);
-    return c;
-  }
+struct Rig : wavescope::test::FakeGpuRig {
+  using FakeGpuRig::FakeGpuRig;
   PspModel &psp() { return dynamic_cast<PspModel &>(*gpu.block("psp")); }
   SmuModel &smu() { return dynamic_cast<SmuModel &>(*gpu.block("smu")); }
   // A driver session: boot, optionally fini.

@@ -33,8 +33,9 @@ void add_sim_root_option(CLI::App &command, std::string &root) {
 
 void add_device_options(CLI::App &command, DeviceOptions &o) {
   command.add_option("--device", o.device,
-                     "usb:N | pci:BDF | sim:NAME | sim-pci:NAME (default: the first real device; "
-                     "a simulator only when named)");
+                     "usb:N | pci:BDF | sim:NAME | sim-pci:NAME (simulated Navi31 board) | "
+                     "sim-am:NAME | sim-am-usb:NAME (fake GPU) (default: the first real device; a "
+                     "simulator only when named)");
   add_sim_root_option(command, o.sim_root);
   command.add_flag("--allow-unbind", o.allow_unbind,
                    "PCI: unbind the kernel driver bound to the card (never done otherwise)");

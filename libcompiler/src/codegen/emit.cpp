@@ -6,6 +6,7 @@
 #include "wavescope/compiler/codegen/amdgpu.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/lower/lowering.hpp"
+#include "wavescope/compiler/lower/program.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
 #include "wavescope/compiler/render/llvm_ir.hpp"
 
@@ -34,14 +35,35 @@ std::string emit_kernel(const UOp &k, std::string_view target, std::string_view 
     return text;
   }
   if (emit == "text") return kernel::kernel_to_text(k);
-  if (is_amdgpu_target(gpu) && emit == "llvm") return render_amdgpu(k, gpu).llvm_ir;
-  if (emit == "asm" || emit == "elf") {
-    const auto compiled = compile_amdgpu(k, gpu, emit == "asm");
-    return emit == "asm" ? compiled.assembly
-                         : std::string(compiled.code_object.begin(), compiled.code_object.end());
+  // Every rendered form ends with the kernel's "linearize/render" rewrite (lower/program.hpp), so
+  // a trace being recorded has the program its viewer's source steps show.
+  if (is_amdgpu_target(gpu) && (emit == "llvm" || emit == "asm" || emit == "elf")) {
+    const auto lowered = lower::lower(k, lower::render_target(gpu));
+    if (emit == "llvm") {
+      render::LlvmTarget amdgpu;
+      amdgpu.amdgpu = true;
+      std::string ir = render::render_llvm_ir(lowered, amdgpu);
+      lower::record_program(lowered, {gpu, ir, {}});
+      return ir;
+    }
+    if (emit == "asm" || emit == "elf") {
+      const auto compiled = compile_lowered(lowered, gpu, emit == "asm");
+      lower::record_program(lowered, {gpu, compiled.llvm_ir, compiled.code_object});
+      return emit == "asm" ? compiled.assembly
+                           : std::string(compiled.code_object.begin(), compiled.code_object.end());
+    }
   }
-  if (emit == "llvm") return render::llvm_ir_for_cpu(k);
-  return render::render_c(render::lower_for_c(k));
+  if (emit == "asm" || emit == "elf") (void)compile_amdgpu(k, gpu);  // the unknown target's error
+  if (emit == "llvm") {
+    const auto lowered = lower::lower(k, lower::render_target("cpu"));
+    std::string ir = render::render_llvm_ir(lowered);
+    lower::record_program(lowered, {"cpu", ir, {}});
+    return ir;
+  }
+  const auto lowered = render::lower_for_c(k);
+  std::string c = render::render_c(lowered);
+  lower::record_program(lowered, {"c", c, {}});
+  return c;
 }
 
 std::string to_json_line(const EmitRecord &r) {

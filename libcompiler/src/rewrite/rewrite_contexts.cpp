@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "wavescope/compiler/rewrite/program_views.hpp"
+
 namespace wavescope::compiler::rewrite {
 
 std::pair<std::string, long> split_location(const std::string &loc) {
@@ -44,22 +46,7 @@ std::vector<ContextStep> context_steps(const TraceGroupRecord &group) {
 }
 
 std::optional<std::string> rendered_source(const RewriteTrace &trace, const TraceRewrite &rewrite) {
-  // The render match turns the PROGRAM (SINK, LINEAR) into (SINK, LINEAR, SOURCE): the first
-  // result of the rewrite that is a PROGRAM with a SOURCE as its third source.
-  const auto &nodes = trace.nodes();
-  auto source_of = [&](std::uint64_t id) -> std::optional<std::string> {
-    const auto it = nodes.find(id);
-    if (it == nodes.end() || it->second.op != Op::PROGRAM || it->second.src.size() < 3)
-      return std::nullopt;
-    const auto src = nodes.find(it->second.src[2]);
-    if (src == nodes.end() || src->second.op != Op::SOURCE) return std::nullopt;
-    if (const auto *text = std::get_if<std::string>(&src->second.arg)) return *text;
-    return std::nullopt;
-  };
-  if (auto s = source_of(rewrite.input)) return s;
-  for (const auto &step : rewrite.steps)
-    if (auto s = source_of(step.after)) return s;
-  return std::nullopt;
+  return program_view_text(trace, rewrite, ProgramView::Source);
 }
 
 void print_contexts_json(std::ostream &out, const RewriteTrace &trace) {

@@ -1,5 +1,6 @@
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -217,9 +218,12 @@ public:
         if (f.text.size() % 2) fail(sub + ".text", "bytes in hex need an even length");
         std::string raw;
         for (std::size_t i = 0; i < f.text.size(); i += 2) {
-          auto byte = parse_int("0x" + f.text.substr(i, 2));
-          if (!byte) fail(sub + ".text", "not hex");
-          raw += static_cast<char>(static_cast<int>(*byte));
+          unsigned byte = 0;
+          const char *first = f.text.data() + i, *last = first + 2;
+          const auto [end, ec] = std::from_chars(first, last, byte, 16);
+          if (ec != std::errc() || end != last)
+            fail(sub + ".text", fmt::format("not hex at character {}", i));
+          raw += static_cast<char>(byte);
         }
         f.text = std::move(raw);
       }

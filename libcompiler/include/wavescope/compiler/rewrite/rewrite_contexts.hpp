@@ -32,7 +32,8 @@ std::vector<ContextStep> context_steps(const TraceGroupRecord &group);
 std::pair<std::string, long> split_location(const std::string &loc);
 
 // The program a kernel context's linearize/render rewrite rendered (VIZ's "View Source": the
-// SOURCE text of the PROGRAM its render match produced), if the rewrite holds one.
+// SOURCE text of the PROGRAM its render match produced), if the rewrite holds one; the other view
+// steps' texts are in program_views.hpp.
 std::optional<std::string> rendered_source(const RewriteTrace &trace, const TraceRewrite &rewrite);
 
 // One JSON object per line per context: {"name", "steps": [{"name", "depth", "match_count",

@@ -2,7 +2,9 @@
 
 #include "wavescope/compiler/rewrite/program_views.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -87,6 +89,73 @@ std::string describe_binary(const std::string &bytes) {
   return fmt::format("{} ELF object, {} bytes", arch, bytes.size());
 }
 
+// The ranges a node is in (tinygrad's UOp.ranges): its sources' ranges, less those an END,
+// REDUCE, WMMA or STAGE closes (an AFTER closes what its sources close), and a RANGE itself.
+class RangeScopes {
+public:
+  explicit RangeScopes(const std::map<std::uint64_t, TraceNode> &nodes) : nodes_(nodes) {}
+
+  // "0,1,2": the ranges' axes in order, as tinygrad's multirange_str.
+  std::string text(std::uint64_t id) {
+    std::vector<std::pair<std::string, std::string>> axes;  // sort key, label
+    for (std::uint64_t r : ranges(id)) {
+      const Arg &arg = nodes_.at(r).arg;
+      if (const auto *range = std::get_if<RangeArg>(&arg))
+        axes.emplace_back(fmt::format("{:020d}", range->axis + (std::int64_t{1} << 40)),
+                          range->axis < 0 ? fmt::format("m{}", -range->axis)
+                                          : std::to_string(range->axis));
+      else
+        axes.emplace_back(arg_text(arg), arg_text(arg));
+    }
+    std::sort(axes.begin(), axes.end());
+    std::string out;
+    for (const auto &[key, label] : axes) out += (out.empty() ? "" : ",") + label;
+    return out;
+  }
+
+private:
+  const std::vector<std::uint64_t> &ranges(std::uint64_t id) {
+    if (auto it = memo_.find(id); it != memo_.end()) return it->second;
+    const TraceNode &n = nodes_.at(id);
+    std::vector<std::uint64_t> in;
+    auto add = [&](std::uint64_t r) {
+      if (std::find(in.begin(), in.end(), r) == in.end()) in.push_back(r);
+    };
+    for (std::uint64_t s : n.src)
+      for (std::uint64_t r : ranges(s)) add(r);
+    for (std::uint64_t e : ended(id)) {
+      if (nodes_.at(e).op == Op::RANGE) {
+        std::erase(in, e);
+      } else {
+        const std::vector<std::uint64_t> closed = ranges(e);
+        std::erase_if(in, [&](std::uint64_t r) {
+          return std::find(closed.begin(), closed.end(), r) != closed.end();
+        });
+      }
+    }
+    if (n.op == Op::RANGE) add(id);
+    return memo_[id] = std::move(in);
+  }
+
+  std::vector<std::uint64_t> ended(std::uint64_t id) const {
+    const TraceNode &n = nodes_.at(id);
+    std::size_t start = n.src.size();
+    if (n.op == Op::END || n.op == Op::REDUCE || n.op == Op::STAGE) start = 1;
+    if (n.op == Op::WMMA) start = 3;
+    std::vector<std::uint64_t> out;
+    if (n.op == Op::AFTER) {
+      for (std::size_t k = 1; k < n.src.size(); ++k)
+        for (std::uint64_t e : ended(n.src[k])) out.push_back(e);
+      return out;
+    }
+    for (std::size_t k = start; k < n.src.size(); ++k) out.push_back(n.src[k]);
+    return out;
+  }
+
+  const std::map<std::uint64_t, TraceNode> &nodes_;
+  std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> memo_;
+};
+
 }  // namespace
 
 std::string missing_part_text(ProgramView view) {
@@ -121,23 +190,26 @@ std::string uop_list_text(const RewriteTrace &trace, std::uint64_t linear) {
   const TraceNode &list = nodes.at(linear);
   std::unordered_map<std::uint64_t, std::size_t> position;
   for (std::size_t i = 0; i < list.src.size(); ++i) position.emplace(list.src[i], i);
+  RangeScopes scopes(nodes);
   std::string out;
   for (std::size_t i = 0; i < list.src.size(); ++i) {
     const TraceNode &n = nodes.at(list.src[i]);
+    // tinygrad prints the Python list: indices bare, constants' values and "--" quoted
     std::string srcs = "[";
     for (std::size_t k = 0; k < n.src.size(); ++k) {
       if (k) srcs += ", ";
       const TraceNode &s = nodes.at(n.src[k]);
-      if (auto it = position.find(n.src[k]); it != position.end())
-        srcs += std::to_string(it->second);
+      const auto it = position.find(n.src[k]);
+      if (it == position.end())
+        srcs += "'--'";
       else if (s.op == Op::CONST)
-        srcs += arg_text(s.arg);
+        srcs += "'" + arg_text(s.arg) + "'";
       else
-        srcs += "--";
+        srcs += std::to_string(it->second);
     }
     srcs += "]";
-    out += fmt::format("{:4d} {:<20}: {:<24} {:<32} {}\n", i, op_name(n), dtype_name(n), srcs,
-                       arg_text(n.arg));
+    out += fmt::format("{:4d} {:<20}: {:<10} {:<24} {:<32} {}\n", i, op_name(n),
+                       scopes.text(list.src[i]), dtype_name(n), srcs, arg_text(n.arg));
   }
   return out;
 }

@@ -193,6 +193,21 @@ TEST_CASE("tinygrad's programs: the UOp list and its CPU objects described") {
       const auto list = program_view_text(trace, rw, ProgramView::UOpList);
       REQUIRE(list);
       CHECK(list->find("SINK") != std::string::npos);  // tinygrad's list ends with its SINK
+      if (strip_ansi(g.name) == "r_32_2_64_16_4") {
+        // As VIZ's /uops prints this kernel (reference/viz/06_uop_list.png): constants quoted,
+        // the ranges each node is in.
+        std::vector<std::string> lines;
+        std::istringstream in(*list);
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+        REQUIRE(lines.size() > 55);
+        auto column = [&](std::size_t i) { return lines[i].substr(27, 10); };
+        CHECK(lines[1].find("['64']") != std::string::npos);  // CAST of CONST 64
+        CHECK(column(33) == "          ");                       // SHL: in no range
+        CHECK(column(35) == "2         ");                       // RANGE 2: itself
+        CHECK(column(41) == "1,2       ");
+        CHECK(column(52) == "0,1,2     ");
+        CHECK(column(55) == "0,1,2     ");
+      }
       CHECK(list->find("STORE") != std::string::npos);
       const auto binary = program_view_text(trace, rw, ProgramView::Disassembly);
       REQUIRE(binary);

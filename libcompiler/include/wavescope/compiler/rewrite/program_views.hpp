@@ -29,9 +29,11 @@ std::optional<std::string> program_view_text(const RewriteTrace &trace, const Tr
 // What VIZ says when the part is missing: "No linear found", "No source found", "No binary found".
 std::string missing_part_text(ProgramView view);
 
-// The linearized list as text (tinygrad's print_uops without the ranges column): per node
-// "   7 LOAD                : float                 [5, 6]            None"; a CONST source shows
-// its value, a source outside the list "--"; ops and dtypes a foreign trace names are kept.
+// The linearized list as text (tinygrad's print_uops): per node its index, op, the axes of the
+// ranges it is in, dtype, sources and arg,
+// "  55 LOAD                : 0,1,2      float                    [54] None"; sources as tinygrad
+// prints its list: an index, a CONST's value quoted ('4'), '--' for a node outside the list; ops
+// and dtypes a foreign trace names are kept.
 std::string uop_list_text(const RewriteTrace &trace, std::uint64_t linear);
 
 // A BINARY's bytes for the disassembly view: an AMDGPU code object as the ISA layer's listing

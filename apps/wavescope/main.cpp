@@ -1,7 +1,7 @@
 // wavescope: the desktop visualizer.
 //
 //   wavescope [PATH...]                         open files or capture folders (default: the demo)
-//   wavescope [PATH] --screenshot OUT.png [--view NAME]
+//   wavescope [PATH] --screenshot OUT.png [--view NAME] [--select TEXT]
 //                                               render one view offscreen, save it, exit
 //   wavescope --view flash --device sim:NAME [--sim-root DIR]
 //                                               the flash recovery panel on a board
@@ -62,7 +62,11 @@ int main(int argc, char **argv) {
       QStringLiteral("Directory of simulated boards (default "
                      "$WAVESCOPE_SIM_ROOT, else $XDG_DATA_HOME/wavescope/sim)"),
       QStringLiteral("DIR"));
-  parser.addOptions({screenshot, view, size, target, device, sim_root});
+  QCommandLineOption select(QStringLiteral("select"),
+                            QStringLiteral("Select the first navigator item whose text starts "
+                                           "with TEXT (e.g. \"View Source\")"),
+                            QStringLiteral("TEXT"));
+  parser.addOptions({screenshot, view, size, target, device, sim_root, select});
   parser.process(app);
 
   wavescope::gui::MainWindow window;
@@ -91,7 +95,13 @@ int main(int argc, char **argv) {
     for (const QString &e : window.errors()) std::fprintf(stderr, "error: %s\n", qPrintable(e));
     return 3;
   }
+  if (parser.isSet(select) && !window.select_item(parser.value(select))) {
+    std::fprintf(stderr, "error: no navigator item starts with '%s'\n",
+                 qPrintable(parser.value(select)));
+    return 2;
+  }
   if (parser.isSet(view)) window.show_view(parser.value(view));
+  window.wait_until_idle();
   QApplication::processEvents();
   const QString out = parser.value(screenshot);
   if (!window.grab().save(out)) {

@@ -22,7 +22,7 @@ std::size_t color_variety(const QImage &image) {
 }  // namespace
 
 void check_screenshot(const std::vector<std::string> &paths, const std::string &view,
-                      const std::string &name) {
+                      const std::string &name, const std::vector<std::string> &extra) {
   const std::filesystem::path shots(WAVESCOPE_BUILD_SCREENSHOTS);
   std::filesystem::create_directories(shots);
   const auto out = shots / (name + ".png");
@@ -30,6 +30,7 @@ void check_screenshot(const std::vector<std::string> &paths, const std::string &
   std::vector<std::string> argv = {WAVESCOPE_APP_BINARY};
   argv.insert(argv.end(), paths.begin(), paths.end());
   argv.insert(argv.end(), {"--screenshot", out.string(), "--view", view});
+  argv.insert(argv.end(), extra.begin(), extra.end());
   const auto r = run_process(argv, {"QT_QPA_PLATFORM=offscreen"});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);

@@ -8,6 +8,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QImage>
+#include <QPlainTextEdit>
 
 #include <filesystem>
 #include <fstream>
@@ -72,7 +73,7 @@ TEST_CASE("rewrites.pkl opens in the rewrite browser, told by content") {
   CHECK(seen == 3);
 }
 
-TEST_CASE("the navigator walks tinygrad's kernels step by step, with View Source") {
+TEST_CASE("the navigator walks tinygrad's kernels step by step, with VIZ's view steps") {
   WAVESCOPE_REQUIRE_TESTDATA(pkl, "tinygrad-viz/matmul_relu_sum/rewrites.pkl");
   wavescope::testing::gui_app();
   const auto doc = load_rewrite_trace(q(pkl));
@@ -85,19 +86,27 @@ TEST_CASE("the navigator walks tinygrad's kernels step by step, with View Source
   REQUIRE(kernel >= 0);
   const QModelIndex group = model.index(kernel, 0, root);
   CHECK(group.data().toString() == "r_32_2_64_16_4");
-  // Top-level items in VIZ's order: ..., linearize/render - 4, View Source, View Program, ...
+  // Top-level items in VIZ's order: ..., linearize/render - 4, View UOp List, View Source, View
+  // Disassembly, View Program, ...
   QStringList names;
   for (int r = 0; r < model.rowCount(group); ++r)
     names << model.index(r, 0, group).data().toString();
   const int render = static_cast<int>(names.indexOf("linearize/render - 4"));
   REQUIRE(render >= 0);
-  CHECK(names.value(render + 1) == "View Source");
-  CHECK(names.value(render + 2) == "View Program");
-  const auto focus =
-      model.index(render + 1, 0, group).data(NavigatorModel::FocusRole).value<Focus>();
-  CHECK(focus.source);
-  CHECK(focus.group == kernel);
-  CHECK(model.index_of(focus) == model.index(render + 1, 0, group));
+  CHECK(names.value(render + 1) == "View UOp List");
+  CHECK(names.value(render + 2) == "View Source");
+  CHECK(names.value(render + 3) == "View Disassembly");
+  CHECK(names.value(render + 4) == "View Program");
+  const ProgramPage pages[] = {ProgramPage::UOpList, ProgramPage::Source, ProgramPage::Disassembly};
+  for (int i = 0; i < 3; ++i) {
+    const QModelIndex item = model.index(render + 1 + i, 0, group);
+    const auto focus = item.data(NavigatorModel::FocusRole).value<Focus>();
+    CHECK(focus.page == pages[i]);
+    CHECK(focus.group == kernel);
+    CHECK(focus.pass ==
+          model.index(render, 0, group).data(NavigatorModel::FocusRole).value<Focus>().pass);
+    CHECK(model.index_of(focus) == item);
+  }
   // A step is named by where its rule is written (tinygrad names no rule).
   const QModelIndex first_step = model.index(0, 0, model.index(render, 0, group));
   CHECK(first_step.data().toString() == "1  codegen/__init__.py:456");
@@ -149,7 +158,7 @@ TEST_CASE("the rewrite view renders a tinygrad kernel's graph and its source") {
   view.wait_for_layout();
   QApplication::processEvents();
   REQUIRE(view.graph_view().graph());
-  CHECK_FALSE(view.showing_source());
+  CHECK(view.shown_page() == ProgramPage::None);
   CHECK(view.header_text().contains("postopt symbolic"));
   QImage image = view.grab().toImage();
   CHECK(color_variety(image) > 40);
@@ -157,21 +166,40 @@ TEST_CASE("the rewrite view renders a tinygrad kernel's graph and its source") {
 
   focus.step = -1;
   focus.pass = pass_named(*doc, kernel, "linearize/render");
-  focus.source = true;
+  focus.page = ProgramPage::Source;
   selection.set_focus(focus);
   QApplication::processEvents();
-  REQUIRE(view.showing_source());
-  CHECK(view.source_text().contains("void r_32_2_64_16_4("));
-  CHECK(view.source_text().contains("for (int Lidx2 = 0; Lidx2 < 32; Lidx2++)"));
+  REQUIRE(view.shown_page() == ProgramPage::Source);
+  CHECK(view.page_text().contains("void r_32_2_64_16_4("));
+  CHECK(view.page_text().contains("for (int Lidx2 = 0; Lidx2 < 32; Lidx2++)"));
+  CHECK(view.program_view().language() == SourceLanguage::C);
   image = view.grab().toImage();
   CHECK(image.save(QString::fromStdString((dir / "tinygrad-source.png").string())));
 
+  // The linearized list: one line per node of tinygrad's LINEAR, its SINK last.
+  focus.page = ProgramPage::UOpList;
+  selection.set_focus(focus);
+  REQUIRE(view.shown_page() == ProgramPage::UOpList);
+  const QStringList lines = view.page_text().split('\n', Qt::SkipEmptyParts);
+  CHECK(lines.size() == 121);
+  CHECK(lines.last().contains("SINK"));
+  CHECK(view.header_text().contains("View UOp List"));
+  CHECK(view.program_view().editor().toPlainText() == view.page_text());
+  image = view.grab().toImage();
+  CHECK(image.save(QString::fromStdString((dir / "tinygrad-uop-list.png").string())));
+
+  // Its binary is an x86-64 object (VIZ runs objdump): described, not disassembled.
+  focus.page = ProgramPage::Disassembly;
+  selection.set_focus(focus);
+  REQUIRE(view.shown_page() == ProgramPage::Disassembly);
+  CHECK(view.page_text().contains("x86-64 ELF object, 896 bytes"));
+
   // Back to a graph.
-  focus.source = false;
+  focus.page = ProgramPage::None;
   focus.pass = 0;
   selection.set_focus(focus);
   view.wait_for_layout();
-  CHECK_FALSE(view.showing_source());
+  CHECK(view.shown_page() == ProgramPage::None);
 }
 
 TEST_CASE("screenshot of the rewrite view on tinygrad's rewrites.pkl, bad pickles exit 3") {

@@ -394,6 +394,16 @@ bool MainWindow::show_view(const QString &name) {
   return false;
 }
 
+bool MainWindow::select_item(const QString &name) {
+  const QModelIndexList found =
+      navigator_filter_->match(navigator_filter_->index(0, 0), Qt::DisplayRole, name, 1,
+                               Qt::MatchStartsWith | Qt::MatchRecursive | Qt::MatchWrap);
+  if (found.isEmpty()) return false;
+  navigator_view_->scrollTo(found.front());
+  navigator_view_->setCurrentIndex(found.front());
+  return true;
+}
+
 QString MainWindow::current_view() const {
   const int i = tabs_->currentIndex();
   return i >= 0 && i < static_cast<int>(views_.size()) ? views_[static_cast<std::size_t>(i)].first

@@ -54,6 +54,9 @@ public:
   bool show_view(const QString &name);
   // The name of the view shown.
   QString current_view() const;
+  // Selects the first navigator item (depth first) whose text starts with `name`, as a click
+  // would (e.g. "View Source" after a kernel's linearize/render); false if there is none.
+  bool select_item(const QString &name);
   // Errors reported by opens since start (also shown in a dialog in interactive use).
   const QStringList &errors() const { return errors_; }
   // When false (screenshot mode), errors are collected without dialogs.

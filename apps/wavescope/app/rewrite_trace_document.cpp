@@ -118,6 +118,13 @@ std::optional<std::string> RewriteTraceDocument::rendered_source(int group, int 
   return compiler::rewrite::rendered_source(trace_, *rewrite);
 }
 
+std::optional<std::string>
+RewriteTraceDocument::program_page(int group, int pass, compiler::rewrite::ProgramView view) const {
+  const TraceRewrite *rewrite = this->pass(group, pass);
+  if (!rewrite) return std::nullopt;
+  return compiler::rewrite::program_view_text(trace_, *rewrite, view);
+}
+
 std::optional<std::uint64_t> RewriteTraceDocument::trace_id(const UOp &node) const {
   std::call_once(ids_once_, [this] {
     // Children come first in the table, so one pass in id order builds every node once.

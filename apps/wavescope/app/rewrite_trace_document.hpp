@@ -23,6 +23,7 @@
 #include "app/document.hpp"
 #include "wavescope/base/progress.hpp"
 #include "wavescope/compiler/ir/uop.hpp"
+#include "wavescope/compiler/rewrite/program_views.hpp"
 #include "wavescope/compiler/rewrite/rewrite_contexts.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 
@@ -76,6 +77,10 @@ public:
 
   // The program a pass rendered (VIZ's "View Source" after a kernel's linearize/render), if any.
   std::optional<std::string> rendered_source(int group, int pass) const;
+  // What a view step after a linearize/render shows (the linearized list, the source, the
+  // disassembly), or nullopt when the pass's PROGRAM never held that part.
+  std::optional<std::string> program_page(int group, int pass,
+                                          compiler::rewrite::ProgramView view) const;
 
   // The trace id under which the node table holds `node`, if it does.
   std::optional<std::uint64_t> trace_id(const compiler::UOp &node) const;

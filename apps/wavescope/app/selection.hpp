@@ -10,10 +10,14 @@
 #include <QObject>
 #include <QString>
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
 namespace wavescope::gui {
+
+// The view steps VIZ lists after a kernel's linearize/render rewrite.
+enum class ProgramPage : std::uint8_t { None, UOpList, Source, Disassembly };
 
 struct Focus {
   int document = -1;
@@ -23,7 +27,9 @@ struct Focus {
   int group = -1;  // rewrite trace: group (kernel/context), pass, step
   int pass = -1;
   int step = -1;
-  bool source = false;  // rewrite trace: the pass's rendered program (VIZ's "View Source")
+  // Rewrite trace: a view of the program the pass (a linearize/render) made instead of its graph
+  // (VIZ's "View UOp List", "View Source", "View Disassembly").
+  ProgramPage page = ProgramPage::None;
   bool operator==(const Focus &) const = default;
 };
 

@@ -2,6 +2,7 @@
 
 #include <QStandardItem>
 
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -83,16 +84,20 @@ void add_rewrite_trace_children(QStandardItem &root, const Document &document, i
       QStandardItem *parent = open.empty() ? group_item : open.back().second;
       parent->appendRow(item);
       open.emplace_back(pass.depth, item);
-      // VIZ's "View Source" step follows a kernel's linearize/render, at its depth.
-      if (pass.name == "linearize/render" &&
-          trace.rendered_source(g, static_cast<int>(p)).has_value()) {
-        Focus source_focus = pass_focus;
-        source_focus.source = true;
-        QStandardItem *source =
-            NavigatorModel::make_item(QStringLiteral("View Source"), source_focus);
-        source->setToolTip(QStringLiteral("The program this kernel rendered"));
-        parent->appendRow(source);
-      }
+      // VIZ's view steps follow a kernel's linearize/render, at its depth.
+      if (pass.name == "linearize/render")
+        for (auto [page, title, tip] :
+             {std::tuple{ProgramPage::UOpList, "View UOp List",
+                         "The linearized list the renderer walked"},
+              std::tuple{ProgramPage::Source, "View Source", "The program this kernel rendered"},
+              std::tuple{ProgramPage::Disassembly, "View Disassembly",
+                         "The code object it compiled to"}}) {
+          Focus view_focus = pass_focus;
+          view_focus.page = page;
+          QStandardItem *view = NavigatorModel::make_item(QString::fromUtf8(title), view_focus);
+          view->setToolTip(QString::fromUtf8(tip));
+          parent->appendRow(view);
+        }
     }
     root.appendRow(group_item);
   }

@@ -28,8 +28,8 @@
 #include "models/rewrite_text.hpp"
 #include "views/rewrite_graph_layout.hpp"
 #include "views/rewrite_graph_view.hpp"
-#include "views/source_highlighter.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
+#include "wavescope/compiler/rewrite/program_views.hpp"
 #include "wavescope/compiler/rewrite/rewrite_contexts.hpp"
 
 namespace wavescope::gui {
@@ -105,7 +105,7 @@ std::pair<QString, QString> split_rule(const std::string &rule) {
 RewriteView::RewriteView(Workspace &workspace, Selection &selection, QWidget *parent)
     : QWidget(parent), workspace_(workspace), selection_(selection),
       graph_(new RewriteGraphView(this)), graph_stack_(new QStackedWidget(this)),
-      source_view_(new QPlainTextEdit(this)), header_(new QLabel(this)),
+      program_view_(new ProgramPageView(this)), header_(new QLabel(this)),
       position_label_(new QLabel(this)), steps_model_(new RewriteStepsModel(this)),
       node_model_(new RewriteNodeModel(this)), rules_model_(new RewriteRulesModel(this)),
       rules_sorted_(new QSortFilterProxyModel(this)), loader_(new RewriteGraphLoader(this)) {
@@ -190,16 +190,8 @@ RewriteView::RewriteView(Workspace &workspace, Selection &selection, QWidget *pa
   inspector->setStretchFactor(2, 3);
   inspector->setChildrenCollapsible(false);
 
-  // VIZ's source view: the kernel's program on a dark code panel.
-  source_view_->setReadOnly(true);
-  source_view_->setLineWrapMode(QPlainTextEdit::NoWrap);
-  source_view_->setFont(theme::monospace_font(10));
-  source_view_->setFrameShape(QFrame::NoFrame);
-  source_view_->setStyleSheet(
-      QStringLiteral("QPlainTextEdit { background: #1a1b26; color: #c0caf5; padding: 8px; }"));
-  new SourceHighlighter(source_view_->document());
   graph_stack_->addWidget(graph_);
-  graph_stack_->addWidget(source_view_);
+  graph_stack_->addWidget(program_view_);
 
   auto *split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(graph_stack_);
@@ -263,40 +255,62 @@ void RewriteView::on_focus(const Focus &focus) {
   const auto *doc = dynamic_cast<const RewriteTraceDocument *>(workspace_.document(focus.document));
   // Another kind of document: keep the trace on show.
   if (!doc) return;
-  if (focus.source) {
-    show_source(focus.document, focus.group, focus.pass);
+  if (focus.page != ProgramPage::None) {
+    show_program(focus.document, focus.group, focus.pass, focus.page);
     return;
   }
   graph_stack_->setCurrentWidget(graph_);
+  steps_table_->show();
+  tabs_->show();
   show_position(focus.document, resolve_position(*doc, focus));
 }
 
-void RewriteView::show_source(int document, int group, int pass) {
+void RewriteView::show_program(int document, int group, int pass, ProgramPage page) {
   document_index_ = document;
   const RewriteTraceDocument *doc = this->document();
-  const auto source = doc ? doc->rendered_source(group, pass) : std::nullopt;
-  source_view_->setPlainText(source ? QString::fromStdString(*source) : tr("No source found"));
-  graph_stack_->setCurrentWidget(source_view_);
-  // As in VIZ the inspector has nothing to say about a source; coming back shows the pass anew.
+  using compiler::rewrite::ProgramView;
+  const ProgramView view = page == ProgramPage::UOpList       ? ProgramView::UOpList
+                           : page == ProgramPage::Disassembly ? ProgramView::Disassembly
+                                                              : ProgramView::Source;
+  const auto text = doc ? doc->program_page(group, pass, view) : std::nullopt;
+  const auto *g = doc ? doc->group(group) : nullptr;
+  const QString kernel = g ? QString::fromStdString(strip_ansi(g->name)) : QString();
+  program_view_->show_page(page, kernel,
+                           text ? std::optional(QString::fromStdString(*text)) : std::nullopt,
+                           QString::fromStdString(compiler::rewrite::missing_part_text(view)));
+  graph_stack_->setCurrentWidget(program_view_);
+  // As VIZ's right pane beside a view step, the inspector keeps only its header.
+  steps_table_->hide();
+  tabs_->hide();
+  // As in VIZ the inspector has nothing to say about a view step; coming back shows the pass
+  // anew.
   position_ = {};
   steps_model_->set_pass(nullptr);
   diff_->clear();
   graph_text_->clear();
   node_model_->set_node({});
   for (QToolButton *b : {prev_step_, next_step_, prev_pass_, next_pass_}) b->setEnabled(false);
-  const auto *g = doc ? doc->group(group) : nullptr;
-  header_->setText(tr("<div style='font-size:11pt'><b>View Source</b> <span style='color:%1'>"
-                      "of</span> %2</div><div style='color:%1'>the program rendered by "
-                      "linearize/render</div>")
-                       .arg(theme::muted_text().name(), g ? html(strip_ansi(g->name)) : QString()));
-  position_label_->setText(tr("View Source"));
+  header_->setText(tr("<div style='font-size:11pt'><b>%1</b> <span style='color:%2'>"
+                      "of</span> %3</div><div style='color:%2'>%4</div>")
+                       .arg(program_page_name(page), theme::muted_text().name(),
+                            html(kernel.toStdString()),
+                            page == ProgramPage::UOpList
+                                ? tr("the linearized list of the program linearize/render made")
+                            : page == ProgramPage::Disassembly
+                                ? tr("the code object linearize/render compiled")
+                                : tr("the program rendered by linearize/render")));
+  position_label_->setText(program_page_name(page));
 }
 
-QString RewriteView::source_text() const {
-  return showing_source() ? source_view_->toPlainText() : QString();
+bool RewriteView::inspecting_steps() const { return !tabs_->isHidden(); }
+
+ProgramPage RewriteView::shown_page() const {
+  return graph_stack_->currentWidget() == program_view_ ? program_view_->page() : ProgramPage::None;
 }
 
-bool RewriteView::showing_source() const { return graph_stack_->currentWidget() == source_view_; }
+QString RewriteView::page_text() const {
+  return shown_page() != ProgramPage::None ? program_view_->text() : QString();
+}
 
 void RewriteView::on_document_added(int index) {
   // The first trace opened shows here even while the app's focus is elsewhere.

@@ -2,8 +2,9 @@
 // The rewrite browser (spec/viz.md §2.2-§2.4): the UOp graph of the selected record of a pass on
 // the left, and on the right the pass and step (rule name and where it is written, time), the
 // pass's steps as a table, and tabs for the step's before/after diff, the clicked node's details,
-// the group's rule statistics and the whole graph as text. A focus on a kernel's "View Source"
-// shows the program its linearize/render rewrite rendered, highlighted, in place of the graph.
+// the group's rule statistics and the whole graph as text. A focus on one of VIZ's view steps
+// after a kernel's linearize/render ("View UOp List", "View Source", "View Disassembly") shows that
+// part of the program the rewrite made, highlighted, in place of the graph.
 //
 // Keys (in the graph): ←/→ previous/next step, ↑/↓ previous/next pass, F or Space fit, W/S zoom,
 // Esc clears the node selection. The view follows the app's focus on a rewrite trace; when the
@@ -19,6 +20,7 @@
 
 #include "models/rewrite_graph.hpp"
 #include "models/rewrite_navigation.hpp"
+#include "views/program_page_view.hpp"
 #include "views/rewrite_graph_layout.hpp"
 #include "views/rewrite_graph_loader.hpp"
 
@@ -80,15 +82,18 @@ public:
   QString diff_text() const;
   QString graph_text() const;
   QString header_text() const;
-  // The rendered program on show in place of the graph ("View Source"), or empty.
-  QString source_text() const;
-  bool showing_source() const;
+  // The view step on show in place of the graph (None: the graph), and its text.
+  ProgramPage shown_page() const;
+  QString page_text() const;
+  ProgramPageView &program_view() { return *program_view_; }
+  // False while a view step is on show: the pass's steps and the tabs are hidden.
+  bool inspecting_steps() const;
 
 private:
   void on_focus(const Focus &focus);
   void on_document_added(int index);
   void show_position(int document, const RewritePosition &position);
-  void show_source(int document, int group, int pass);
+  void show_program(int document, int group, int pass, ProgramPage page);
   void update_inspector();
   void update_diff();
   void request_graph(bool refit);
@@ -106,8 +111,8 @@ private:
   RewriteGraphOptions options_;
 
   RewriteGraphView *graph_;
-  QStackedWidget *graph_stack_;  // the graph, or the rendered source
-  QPlainTextEdit *source_view_;
+  QStackedWidget *graph_stack_;  // the graph, or a view step of the program
+  ProgramPageView *program_view_;
   QLabel *header_;
   QLabel *position_label_;
   QToolButton *prev_step_, *next_step_, *prev_pass_, *next_pass_;

@@ -371,6 +371,9 @@ void MainWindow::open_demo() {
 void MainWindow::wait_until_idle() {
   workspace_->wait_until_idle();
   flash_->controller().wait();
+  // A rewrite graph being laid out in the background (e.g. of the item --select chose).
+  for (const auto &[name, widget] : views_)
+    if (auto *rewrite = qobject_cast<RewriteView *>(widget)) rewrite->wait_for_layout();
 }
 
 void MainWindow::open_flash_device(const QString &spec, const QString &sim_root) {

@@ -45,7 +45,7 @@ public:
   void set_open_options(const OpenOptions &options) { open_options_ = options; }
   // Opens the demo data embedded in the app.
   void open_demo();
-  // Runs the event loop until every pending open has finished.
+  // Runs the event loop until every pending open (and rewrite graph layout) has finished.
   void wait_until_idle();
 
   // The names --view accepts, in tab order.

@@ -589,6 +589,8 @@ void RewriteView::request_graph(bool refit) {
     return;
   }
   pending_refit_ = pending_refit_ || refit;
+  // The first graph of a trace: not the "nothing open" words while it is laid out.
+  if (!graph_->graph()) graph_->show_message({});
   graph_->set_busy_note(tr("laying out\u2026"));
 }
 

@@ -24,8 +24,9 @@ bool vectorizable(DType t) {
 
 struct Access {
   Int offset;
-  UOp node;  // the LOAD or STORE
-  UOp root;  // the index without its constant offset (null for a constant index)
+  UOp node;   // the LOAD or STORE
+  UOp root;   // the index without its constant offset (null for a constant index)
+  UOp valid;  // the gate (null for none)
 };
 
 struct GroupKey {
@@ -36,10 +37,33 @@ struct GroupKey {
   }
 };
 
+// A read the front end clamps where a view is padded, LOAD(INDEX(buf, where(v, i, c))) with c
+// a constant, whose every user is where(v, LOAD, ..): its value counts only where v holds, so it
+// is a read gated by v (tinygrad's form, where(v, i, invalid)) and coalesces with its neighbours
+// under the same gate.
+UOp clamp_gate(const UOp &load, const UOp &index,
+               const std::unordered_map<const UOpNode *, std::vector<UOp>> &users) {
+  if (index.op() != Op::WHERE || index.size() != 3 || !index.src(2).is_const()) return {};
+  const UOp &valid = index.src(0);
+  const auto it = users.find(load.get());
+  if (it == users.end() || it->second.empty()) return {};
+  for (const UOp &user : it->second)
+    if (user.op() != Op::WHERE || user.size() != 3 || user.src(0) != valid || user.src(1) != load ||
+        user.src(2) == load)
+      return {};
+  return valid;
+}
+
 // Plans the vector accesses of the graph: which LOAD/STORE becomes what.
 Replacements plan(const UOp &sink, const RenderTarget &target, Op which) {
   std::map<GroupKey, std::vector<Access>> groups;
-  for (const UOp &u : toposort(sink)) {
+  const std::vector<UOp> nodes = toposort(sink);
+  std::unordered_map<const UOpNode *, std::vector<UOp>> users;  // of the LOADs
+  if (which == Op::LOAD)
+    for (const UOp &u : nodes)
+      for (const UOp &s : u.src())
+        if (s.op() == Op::LOAD) users[s.get()].push_back(u);
+  for (const UOp &u : nodes) {
     const bool load = which == Op::LOAD && u.op() == Op::LOAD && u.size() == 1;
     const bool store = which == Op::STORE && u.op() == Op::STORE && u.size() == 2;
     if (!load && !store) continue;
@@ -49,6 +73,11 @@ Replacements plan(const UOp &sink, const RenderTarget &target, Op which) {
     if (space != AddrSpace::Global && space != AddrSpace::Local) continue;
     if (!vectorizable(a.dtype()) || (store && u.src(1).dtype().is_vector())) continue;
     auto [idx, valid] = detail::split_gate(a.src(1));
+    if (!valid && load)
+      if (UOp v = clamp_gate(u, a.src(1), users)) {
+        valid = v;
+        idx = a.src(1).src(1);
+      }
     if (!is_int(idx.dtype()) || idx.dtype().is_vector()) continue;
     UOp root;
     Int off = 0;
@@ -60,7 +89,7 @@ Replacements plan(const UOp &sink, const RenderTarget &target, Op which) {
     } else {
       root = idx;
     }
-    groups[{u.op(), a.src(0).get(), root.get(), valid.get()}].push_back({off, u, root});
+    groups[{u.op(), a.src(0).get(), root.get(), valid.get()}].push_back({off, u, root, valid});
   }
 
   Replacements out;
@@ -70,7 +99,8 @@ Replacements plan(const UOp &sink, const RenderTarget &target, Op which) {
     const UOp mem = accesses.front().node.src(0).src(0);
     const UOp &first_index = accesses.front().node.src(0);
     const DType t = first_index.dtype();
-    auto [first_idx, valid] = detail::split_gate(first_index.src(1));
+    const UOp valid = accesses.front().valid;
+    const UOp first_idx = valid ? first_index.src(1).src(1) : first_index.src(1);
     const UOp root = accesses.front().root;
     // distinct offsets, each with its accesses
     std::vector<std::pair<Int, std::vector<UOp>>> offsets;

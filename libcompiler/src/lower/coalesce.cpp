@@ -27,13 +27,14 @@ struct Access {
   UOp node;   // the LOAD or STORE
   UOp root;   // the index without its constant offset (null for a constant index)
   UOp valid;  // the gate (null for none)
+  UOp clamp;  // the element read where the gate fails, for a clamped read (null: none read)
 };
 
 struct GroupKey {
   Op op;
-  const UOpNode *mem, *root, *valid;
+  const UOpNode *mem, *root, *valid, *clamp;
   bool operator<(const GroupKey &o) const {
-    return std::tie(op, mem, root, valid) < std::tie(o.op, o.mem, o.root, o.valid);
+    return std::tie(op, mem, root, valid, clamp) < std::tie(o.op, o.mem, o.root, o.valid, o.clamp);
   }
 };
 
@@ -52,6 +53,16 @@ UOp clamp_gate(const UOp &load, const UOp &index,
         user.src(2) == load)
       return {};
   return valid;
+}
+
+// Whether a vector of `len` elements read at the constant `clamp` is aligned and in `mem`.
+bool clamp_fits(const UOp &clamp, const UOp &mem, unsigned len) {
+  if (!clamp || !clamp.const_value()) return false;
+  const UOp buffer = detail::buffer_of(mem);
+  if (!buffer || buffer.size() == 0) return false;
+  const auto size = buffer.src(0).const_value();
+  const Int c = *clamp.const_value();
+  return size && c >= 0 && floor_mod(c, Int(len)) == 0 && c + Int(len) <= *size;
 }
 
 // Plans the vector accesses of the graph: which LOAD/STORE becomes what.
@@ -73,10 +84,12 @@ Replacements plan(const UOp &sink, const RenderTarget &target, Op which) {
     if (space != AddrSpace::Global && space != AddrSpace::Local) continue;
     if (!vectorizable(a.dtype()) || (store && u.src(1).dtype().is_vector())) continue;
     auto [idx, valid] = detail::split_gate(a.src(1));
+    UOp clamp;
     if (!valid && load)
       if (UOp v = clamp_gate(u, a.src(1), users)) {
         valid = v;
         idx = a.src(1).src(1);
+        clamp = a.src(1).src(2);
       }
     if (!is_int(idx.dtype()) || idx.dtype().is_vector()) continue;
     UOp root;
@@ -89,7 +102,8 @@ Replacements plan(const UOp &sink, const RenderTarget &target, Op which) {
     } else {
       root = idx;
     }
-    groups[{u.op(), a.src(0).get(), root.get(), valid.get()}].push_back({off, u, root, valid});
+    groups[{u.op(), a.src(0).get(), root.get(), valid.get(), clamp.get()}].push_back(
+        {off, u, root, valid, clamp});
   }
 
   Replacements out;
@@ -134,7 +148,12 @@ Replacements plan(const UOp &sink, const RenderTarget &target, Op which) {
         }
       }
       if (len > 1) {
-        const UOp gated = valid ? where(valid, start, invalid()) : start;
+        // A clamped read stays one, of the vector at the clamped element when it is aligned and
+        // in the buffer: no branch, its lanes are masked by their users. Else a gated load.
+        const UOp &clamp = accesses.front().clamp;
+        const UOp gated = !valid                        ? start
+                          : clamp_fits(clamp, mem, len) ? where(valid, start, clamp)
+                                                        : where(valid, start, invalid());
         const UOp shrink = UOp::make(Op::SHRINK, t.vec(static_cast<std::uint16_t>(len)),
                                      {mem, gated, const_int(len)});
         if (key.op == Op::LOAD) {

@@ -202,8 +202,8 @@ TEST_CASE("tinygrad's programs: the UOp list and its CPU objects described") {
         REQUIRE(lines.size() > 55);
         auto column = [&](std::size_t i) { return lines[i].substr(27, 10); };
         CHECK(lines[1].find("['64']") != std::string::npos);  // CAST of CONST 64
-        CHECK(column(33) == "          ");                       // SHL: in no range
-        CHECK(column(35) == "2         ");                       // RANGE 2: itself
+        CHECK(column(33) == "          ");                    // SHL: in no range
+        CHECK(column(35) == "2         ");                    // RANGE 2: itself
         CHECK(column(41) == "1,2       ");
         CHECK(column(52) == "0,1,2     ");
         CHECK(column(55) == "0,1,2     ");

@@ -175,8 +175,7 @@ AmdgpuKernel render_lowered(const lower::LoweredKernel &lowered, const std::stri
   k.processor = processor;
   k.name = lowered.name;
   k.symbol = render::c_identifier(lowered.name);
-  k.launch.workgroups = lowered.launch.workgroups;
-  k.launch.local = lowered.launch.local;
+  k.launch = lowered.launch;
   k.local_bytes = lowered.local_bytes;
   render::LlvmTarget target;
   target.amdgpu = true;

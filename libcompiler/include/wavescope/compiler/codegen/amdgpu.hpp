@@ -11,7 +11,6 @@
 
 #include "wavescope/compiler/ir/uop.hpp"
 #include "wavescope/compiler/lower/lowering.hpp"
-#include "wavescope/compiler/render/lowering.hpp"
 
 namespace wavescope::compiler::codegen {
 
@@ -23,7 +22,7 @@ struct AmdgpuKernel {
   std::string name;       // the kernel's name (kernel_name)
   std::string symbol;     // its symbol in the code object (a C identifier)
   std::string processor;  // gfx1100, ...
-  render::LaunchDims launch;
+  lower::Launch launch;
   std::size_t local_bytes = 0;            // LOCAL buffers: the group segment the kernel needs
   std::string llvm_ir;                    // as rendered, before optimization
   std::string assembly;                   // LLVM's assembly (when asked for)

@@ -2,8 +2,8 @@
 // AMDGPU code objects: a kernel lowered for the GPU target (lower/lowering.hpp: every pass of
 // spec §5.2 incl. "add gpudims", the §7 linearizer), rendered as LLVM IR for amdgcn-amd-amdhsa
 // (amdgpu_kernel, buffers in addrspace(1), workgroup/work-item ids), optimized and compiled in
-// process by LLVM's AMDGPU backend, and linked by LLVM's lld (ld.lld of the same LLVM: an older
-// default ld.lld can reject LLVM 22's code-object version) into a one-kernel code object.
+// process by LLVM's AMDGPU backend, and linked by LLVM 22's lld (linker.hpp: in process, or its
+// ld.lld program) into a one-kernel code object.
 
 #include <cstdint>
 #include <string>
@@ -40,8 +40,5 @@ AmdgpuKernel compile_amdgpu(const UOp &sink, const std::string &processor, bool 
 // hand and run through lower::lower_back_half and lower::linearize).
 AmdgpuKernel compile_lowered(const lower::LoweredKernel &kernel, const std::string &processor,
                              bool assembly = false);
-
-// The ld.lld used: $WAVESCOPE_LD_LLD, else LLVM 22's own (its tools folder), else ld.lld-22.
-std::string ld_lld_path();
 
 }  // namespace wavescope::compiler::codegen

@@ -34,6 +34,13 @@ namespace wavescope::compiler::codegen {
 namespace {
 
 constexpr const char *kTriple = "amdgcn-amd-amdhsa";
+// CU mode (as tinygrad compiles for AMD): a workgroup's waves share one CU and its L0 cache, so
+// the workgroup-scope fences around a BARRIER (which orders LOCAL memory) need no cache
+// invalidation. In WGP mode, LLVM's default on gfx10+, every barrier's acquire invalidates the
+// vector L0 (gfx11 buffer_gl0_inv, gfx12 global_inv) because two CUs share a workgroup. gfx950
+// has no WGP and ignores the feature.
+constexpr const char *kFeatures = "+cumode";
+
 void initialize_amdgpu() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -52,8 +59,8 @@ std::unique_ptr<llvm::TargetMachine> make_machine(const std::string &processor) 
   if (!target) throw Error(ErrorKind::Internal, "LLVM has no AMDGPU target: " + error);
   llvm::TargetOptions options;
   std::unique_ptr<llvm::TargetMachine> machine(
-      target->createTargetMachine(triple, processor, "", options, llvm::Reloc::PIC_, std::nullopt,
-                                  llvm::CodeGenOptLevel::Aggressive));
+      target->createTargetMachine(triple, processor, kFeatures, options, llvm::Reloc::PIC_,
+                                  std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
     throw Error(ErrorKind::Internal, "LLVM could not create a target machine for " + processor);
   return machine;

@@ -1,6 +1,7 @@
 cmake_minimum_required(VERSION 3.25)
-# One kernel source run on the emulated GPUs: `wavectl run SOURCE OPT --save WORK_DIR`, then
-# run_bundle.py on every bundle for gfx1100, gfx1201 and gfx950, expecting KERNELS kernels.
+# One kernel source run on the emulated GPUs: `wavectl run SOURCE OPT --save WORK_DIR` (OPT: its
+# arguments separated by '|'), then run_bundle.py on every bundle for gfx1100, gfx1201 and gfx950,
+# expecting KERNELS kernels.
 # Skips (with "gpu emu skipped:") without $TINYGRAD, and without the corpus for a corpus source
 # unless CI=true (then the missing corpus fails, as every corpus test does).
 if(NOT "$ENV{WAVESCOPE_TESTDATA}" STREQUAL "")
@@ -23,6 +24,7 @@ if(SOURCE MATCHES "@DATA@")
 endif()
 find_program(PYTHON3 python3 REQUIRED)
 file(REMOVE_RECURSE "${WORK_DIR}")
+string(REPLACE "|" ";" OPT "${OPT}")  # several arguments, separated by '|'
 execute_process(COMMAND "${WAVECTL}" run "${SOURCE}" ${OPT} --save "${WORK_DIR}"
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

@@ -15,6 +15,17 @@ message(STATUS "wavescope: LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR}")
 if(NOT "AMDGPU" IN_LIST LLVM_TARGETS_TO_BUILD)
   message(FATAL_ERROR "LLVM ${LLVM_PACKAGE_VERSION} at ${LLVM_DIR} was built without the AMDGPU target")
 endif()
+# LLVM 22's lld as a library (liblld-22-dev): libcompiler links AMDGPU code objects in process.
+# Without it, it runs LLVM 22's ld.lld program (lld-22) for each code object.
+find_package(LLD CONFIG QUIET HINTS "${LLVM_INSTALL_PREFIX}/lib/cmake/lld"
+             /usr/lib/llvm-22/lib/cmake/lld)
+if(LLD_FOUND AND TARGET lldELF AND LLVM_VERSION VERSION_EQUAL LLVM_PACKAGE_VERSION)
+  set(WAVESCOPE_HAVE_LLD ON)
+  message(STATUS "wavescope: lld ${LLVM_VERSION} linked in process (${LLD_CMAKE_DIR})")
+else()
+  set(WAVESCOPE_HAVE_LLD OFF)
+  message(STATUS "wavescope: no liblld-22-dev; code objects are linked by the ld.lld program")
+endif()
 
 pkg_check_modules(LIBUSB REQUIRED IMPORTED_TARGET libusb-1.0)
 

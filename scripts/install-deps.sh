@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git python3
-  llvm-22-dev lld-22 llvm-22-tools clang-22 libclang-rt-22-dev libzstd-dev zlib1g-dev
+  llvm-22-dev lld-22 liblld-22-dev llvm-22-tools clang-22 libclang-rt-22-dev libzstd-dev zlib1g-dev
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libgl-dev
   libusb-1.0-0-dev libgraphviz-dev graphviz libssl-dev
   catch2 libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev

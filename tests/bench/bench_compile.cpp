@@ -9,8 +9,8 @@
 //    thread's CPU time: the like-for-like figure against tinygrad's AST -> AMDGPU LLVM IR
 //    (full_rewrite_to_sink, linearize, AMDLLVMRenderer), as neither side runs LLVM there.
 //  * BM_CompileElf/...: the same ASTs to a gfx1100 code object (codegen::compile_amdgpu: lowering,
-//    LLVM IR, LLVM's AMDGPU back end in process, ld.lld as a child process), in process CPU time
-//    including the waited-for children (lld).
+//    LLVM IR, LLVM's AMDGPU back end in process, lld in process, or ld.lld as a child process in
+//    a build without liblld-22-dev), in process CPU time including the waited-for children.
 //    When TINYGRAD names a tinygrad checkout, tinygrad_compile_baseline.py (beside this file)
 //    lowers the same ASTs with tinygrad's codegen in this run, and "x_tinygrad" is tinygrad's
 //    median seconds over ours: for C against its AST -> C source (ClangRenderer), for the code
@@ -177,7 +177,7 @@ void BM_CompileElf(benchmark::State &state, UOp ast, std::string key) {
     state.SetIterationTime(dt);
     total += dt;
   }
-  // in_process_ms: this thread alone (without ld.lld).
+  // in_process_ms: this thread alone (with lld when it links in process, else without ld.lld).
   state.counters["in_process_ms"] = own / double(state.iterations()) * 1e3;
   report_compile(state, key, "elf_s", total / double(state.iterations()));
 }

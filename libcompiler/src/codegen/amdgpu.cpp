@@ -1,21 +1,11 @@
-// AMDGPU code objects through LLVM's AMDGPU backend and lld (amdgpu.hpp).
+// AMDGPU code objects through LLVM's AMDGPU backend and lld (amdgpu.hpp, linker.hpp).
 
 #include "wavescope/compiler/codegen/amdgpu.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <cstdint>
 #include <mutex>
-#include <sstream>
+#include <span>
 
 #include <fmt/format.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -27,6 +17,7 @@
 
 #include "llvm_module.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/compiler/codegen/linker.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/lower/lowering.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
@@ -39,12 +30,16 @@ void LLVMInitializeAMDGPUTargetMC();
 void LLVMInitializeAMDGPUAsmPrinter();
 }
 
-extern char **environ;
-
 namespace wavescope::compiler::codegen {
 namespace {
 
 constexpr const char *kTriple = "amdgcn-amd-amdhsa";
+// CU mode (as tinygrad compiles for AMD): a workgroup's waves share one CU and its L0 cache, so
+// the workgroup-scope fences around a BARRIER (which orders LOCAL memory) need no cache
+// invalidation. In WGP mode, LLVM's default on gfx10+, every barrier's acquire invalidates the
+// vector L0 (gfx11 buffer_gl0_inv, gfx12 global_inv) because two CUs share a workgroup. gfx950
+// has no WGP and ignores the feature.
+constexpr const char *kFeatures = "+cumode";
 
 void initialize_amdgpu() {
   static std::once_flag once;
@@ -64,8 +59,8 @@ std::unique_ptr<llvm::TargetMachine> make_machine(const std::string &processor) 
   if (!target) throw Error(ErrorKind::Internal, "LLVM has no AMDGPU target: " + error);
   llvm::TargetOptions options;
   std::unique_ptr<llvm::TargetMachine> machine(
-      target->createTargetMachine(triple, processor, "", options, llvm::Reloc::PIC_, std::nullopt,
-                                  llvm::CodeGenOptLevel::Aggressive));
+      target->createTargetMachine(triple, processor, kFeatures, options, llvm::Reloc::PIC_,
+                                  std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
     throw Error(ErrorKind::Internal, "LLVM could not create a target machine for " + processor);
   return machine;
@@ -88,60 +83,6 @@ std::string emit(const std::string &ir, const std::string &processor, llvm::Code
   return std::string(out.str());
 }
 
-std::filesystem::path make_temp_dir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "wavescope-lld-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) throw Error(ErrorKind::Internal, "cannot create a temporary folder");
-  return tmpl;
-}
-
-std::string read_all(const std::filesystem::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-struct TempDir {
-  std::filesystem::path path = make_temp_dir();
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-};
-
-std::vector<std::uint8_t> link(const std::string &object, const std::string &origin) {
-  TempDir dir;
-  const auto in = dir.path / "kernel.o", out = dir.path / "kernel.hsaco",
-             log = dir.path / "lld.log";
-  {
-    std::ofstream f(in, std::ios::binary);
-    f << object;
-  }
-  const std::string lld = ld_lld_path();
-  std::vector<std::string> args{lld, "-shared", "--no-undefined", "-o", out.string(), in.string()};
-  std::vector<char *> argv;
-  for (auto &a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, lld.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0)
-    throw Error(ErrorKind::BadInput,
-                fmt::format("{}: cannot run the linker {}: {} (set WAVESCOPE_LD_LLD to LLVM 22's "
-                            "ld.lld)",
-                            origin, lld, std::strerror(rc)));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw Error(ErrorKind::BadInput,
-                fmt::format("{}: the linker {} failed: {}", origin, lld, read_all(log)));
-  const std::string bytes = read_all(out);
-  return std::vector<std::uint8_t>(bytes.begin(), bytes.end());
-}
-
 }  // namespace
 
 const std::vector<std::string> &amdgpu_targets() {
@@ -152,14 +93,6 @@ const std::vector<std::string> &amdgpu_targets() {
 bool is_amdgpu_target(const std::string &name) {
   const auto &t = amdgpu_targets();
   return std::find(t.begin(), t.end(), name) != t.end();
-}
-
-std::string ld_lld_path() {
-  if (const char *env = std::getenv("WAVESCOPE_LD_LLD"); env && *env) return env;
-  const std::filesystem::path own = std::filesystem::path(WAVESCOPE_LLVM_TOOLS_DIR) / "ld.lld";
-  std::error_code ec;
-  if (std::filesystem::exists(own, ec)) return own.string();
-  return "ld.lld-22";
 }
 
 namespace {
@@ -175,8 +108,7 @@ AmdgpuKernel render_lowered(const lower::LoweredKernel &lowered, const std::stri
   k.processor = processor;
   k.name = lowered.name;
   k.symbol = render::c_identifier(lowered.name);
-  k.launch.workgroups = lowered.launch.workgroups;
-  k.launch.local = lowered.launch.local;
+  k.launch = lowered.launch;
   k.local_bytes = lowered.local_bytes;
   render::LlvmTarget target;
   target.amdgpu = true;
@@ -188,8 +120,10 @@ void build(AmdgpuKernel &k, bool assembly) {
   const std::string origin = fmt::format("{} for {}", k.name, k.processor);
   if (assembly)
     k.assembly = emit(k.llvm_ir, k.processor, llvm::CodeGenFileType::AssemblyFile, origin);
-  k.code_object =
-      link(emit(k.llvm_ir, k.processor, llvm::CodeGenFileType::ObjectFile, origin), origin);
+  const std::string object =
+      emit(k.llvm_ir, k.processor, llvm::CodeGenFileType::ObjectFile, origin);
+  k.code_object = link_code_object(
+      std::span(reinterpret_cast<const std::uint8_t *>(object.data()), object.size()), origin);
 }
 
 }  // namespace

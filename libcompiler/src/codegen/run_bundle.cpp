@@ -9,7 +9,7 @@
 #include "wavescope/base/atomic_file.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/codegen/amdgpu.hpp"
-#include "wavescope/compiler/isa/code_object.hpp"
+#include "wavescope/compiler/codegen/kernel_metadata.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
 
 namespace wavescope::compiler::codegen {
@@ -17,11 +17,37 @@ namespace {
 
 constexpr std::int64_t kPointerBytes = 8;  // a buffer argument in the kernarg segment
 
-// The kernarg segment the code object's descriptor asks for: the buffers, then any hidden
-// arguments LLVM appended.
-std::uint32_t kernarg_bytes(const AmdgpuKernel &gpu) {
-  const auto code = isa::CodeObject::from_bytes(gpu.code_object, {}, gpu.name);
-  return code.kernels().at(0).descriptor.kernarg_size;
+// What a runner needs to launch `gpu`, from its code object's own metadata note: the kernel
+// descriptor's symbol, the kernarg segment's size, each buffer's offset in it (the explicit
+// arguments, in kernarg order) and the hidden arguments LLVM appended, which a runtime fills.
+nlohmann::json launch_metadata(const AmdgpuKernel &gpu, std::size_t buffers) {
+  const std::string origin = fmt::format("{} for {}", gpu.name, gpu.processor);
+  const auto kernels = read_kernel_metadata(gpu.code_object, origin);
+  if (kernels.size() != 1)
+    throw Error(ErrorKind::Internal,
+                fmt::format("{}: {} kernels in the code object, not one", origin, kernels.size()));
+  const auto &m = kernels[0];
+  nlohmann::json offsets = nlohmann::json::array(), hidden = nlohmann::json::array();
+  for (const auto &a : m.args) {
+    if (a.value_kind == "global_buffer")
+      offsets.push_back(a.offset);
+    else if (a.value_kind.rfind("hidden_", 0) == 0)
+      hidden.push_back({{"value_kind", a.value_kind}, {"offset", a.offset}, {"size", a.size}});
+    else
+      throw Error(ErrorKind::Internal,
+                  fmt::format("{}: a kernel argument of kind {}", origin, a.value_kind));
+  }
+  if (offsets.size() != buffers)
+    throw Error(ErrorKind::Internal, fmt::format("{}: {} buffer arguments in the code object, {} "
+                                                 "in the kernel",
+                                                 origin, offsets.size(), buffers));
+  return {{"descriptor", m.symbol},
+          {"kernarg_bytes", m.kernarg_segment_size},
+          {"kernarg_offsets", offsets},
+          {"hidden_args", hidden},
+          {"group_segment_bytes", m.group_segment_fixed_size},
+          {"private_segment_bytes", m.private_segment_fixed_size},
+          {"wavefront_size", m.wavefront_size}};
 }
 
 nlohmann::json dims(const std::array<std::int64_t, 3> &d) { return {d[0], d[1], d[2]}; }
@@ -76,11 +102,12 @@ std::vector<std::filesystem::path> save_run(const std::filesystem::path &folder,
     const auto gpu = compile_amdgpu(kernel, processor);
     const std::string name = processor + ".hsaco";
     write(name, gpu.code_object);
-    targets[processor] = {{"code_object", name},
-                          {"symbol", gpu.symbol},
-                          {"kernarg_bytes", kernarg_bytes(gpu)},
-                          {"workgroups", dims(gpu.launch.workgroups)},
-                          {"workgroup_size", dims(gpu.launch.local)}};
+    nlohmann::json target = {{"code_object", name},
+                             {"symbol", gpu.symbol},
+                             {"workgroups", dims(gpu.launch.workgroups)},
+                             {"workgroup_size", dims(gpu.launch.local)}};
+    target.update(launch_metadata(gpu, params.size()));
+    targets[processor] = std::move(target);
   }
   const nlohmann::json manifest = {{"format", "wavescope-run/1"},
                                    {"kernel", kernel::kernel_name(kernel)},

@@ -14,7 +14,6 @@
 #include "wavescope/compiler/opt/range_passes.hpp"
 #include "wavescope/compiler/opt/scheduler.hpp"
 #include "wavescope/compiler/opt/target.hpp"
-#include "wavescope/compiler/render/lowering.hpp"
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
 #include "wavescope/compiler/symbolic/simplify.hpp"
 
@@ -29,7 +28,7 @@ UOp front_half(const UOp &ast, const opt::Target &front) {
   g = opt::expander(g);
   g = opt::remove_reduces(g);
   g = opt::add_local_buffers(g);
-  render::LaunchDims dims;
+  Launch dims;
   return opt::add_gpudims(g, front, dims);
 }
 

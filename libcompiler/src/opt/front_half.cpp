@@ -18,7 +18,7 @@ UOp prepare_ranges(const UOp &sink) {
   return simplify_ranges(g);
 }
 
-UOp lower_front_half(const UOp &sink, const Target &target, render::LaunchDims &launch) {
+UOp lower_front_half(const UOp &sink, const Target &target, lower::Launch &launch) {
   UOp g = apply_opts(prepare_ranges(sink), target);
   g = postopt_symbolic(g);
   g = expander(g);

@@ -179,7 +179,7 @@ UOp gpudims(const GpuContext &ctx, const UOp &sink) {
 
 }  // namespace
 
-UOp add_gpudims(const UOp &sink, const Target &target, render::LaunchDims &launch) {
+UOp add_gpudims(const UOp &sink, const Target &target, lower::Launch &launch) {
   launch = {};
   GpuContext ctx{&target};
   static const PatternMatcher pm =

@@ -9,20 +9,15 @@
 
 namespace wavescope::compiler::render {
 
-lower::LoweredKernel lower_kernel(const UOp &sink, const opt::Target &target, LaunchDims *launch) {
+lower::LoweredKernel lower_kernel(const UOp &sink, const opt::Target &target) {
   const char *host = target.name == "cpu" ? "cpu" : "c";
   const auto &render_target = lower::render_target(target.gpu ? target.name : host);
-  auto k = lower::lower(sink, render_target, target);
-  if (launch) {
-    launch->workgroups = k.launch.workgroups;
-    launch->local = k.launch.local;
-  }
-  return k;
+  return lower::lower(sink, render_target, target);
 }
 
 lower::LoweredKernel lower_kernel(const UOp &sink) { return lower_kernel(sink, opt::target("c")); }
 
-std::string launch_text(const LaunchDims &dims) {
+std::string launch_text(const lower::Launch &dims) {
   return fmt::format("{}x{}x{} workgroups of {}x{}x{}", dims.workgroups[0], dims.workgroups[1],
                      dims.workgroups[2], dims.local[0], dims.local[1], dims.local[2]);
 }

@@ -1,7 +1,5 @@
 #include "wavescope/hw/am/soc.hpp"
 
-#include <fmt/format.h>
-
 #include "wavescope/hw/am/am_device.hpp"
 #include "wavescope/hw/am/am_gpu.hpp"
 #include "wavescope/hw/regs/register_codec.hpp"
@@ -47,25 +45,6 @@ void AmSoc::set_clockgating_state() {
       dev.has_register("hdp.HDP_MEM_POWER_CTRL"))
     dev.update("hdp.HDP_MEM_POWER_CTRL",
                {{"ATOMIC_MEM_POWER_CTRL_EN", 1}, {"ATOMIC_MEM_POWER_DS_EN", 1}});
-}
-
-void AmSoc::doorbell_enable(unsigned port, std::uint32_t awid, std::uint32_t awaddr_31_28,
-                            std::uint32_t offset, std::uint32_t size, unsigned aid) {
-  auto &dev = gpu_.device();
-  const std::string name =
-      fmt::format("nbio.{}_DOORBELL_ENTRY_{}_CTRL",
-                  dev.ip_version("GC").major >= 12 ? "GDC_S2A0_S2A" : "S2A", port);
-  const auto &ref = dev.reg(name);
-  const std::string p = fmt::format("S2A_DOORBELL_PORT{}_", port);
-  const std::string f_enable = p + "ENABLE", f_awid = p + "AWID", f_size = p + "RANGE_SIZE",
-                    f_awaddr = p + "AWADDR_31_28_VALUE", f_offset = p + "RANGE_OFFSET";
-  const std::pair<std::string_view, std::uint64_t> fields[] = {
-      {f_enable, 1}, {f_awid, awid}, {f_size, size}, {f_awaddr, awaddr_31_28}, {f_offset, offset}};
-  const auto value = static_cast<std::uint32_t>(regs::update_register_value(*ref.reg, 0, fields));
-  if (nbio_7_9())
-    dev.write_dword_index2(dev.address(name), value, aid);
-  else
-    dev.wreg(name, value);
 }
 
 }  // namespace wavescope::hw::am

@@ -1,7 +1,8 @@
 // wavectl run --save's bundle (codegen/run_bundle.hpp), read back independently: every built-in
 // example's kernels saved, the raw files have the manifest's sizes, the interpreter run on the
 // saved inputs reproduces the saved CPU outputs within tolerance, and each code object's kernel,
-// symbol and kernarg segment are what the manifest says.
+// symbol, kernarg layout and segments are what the manifest says. (tests/gpu_emu runs the code
+// objects themselves on the saved inputs.)
 
 #include <catch2/catch.hpp>
 
@@ -96,6 +97,15 @@ TEST_CASE("a saved run reads back: sizes, the interpreter on its inputs, its cod
         CHECK(code.kernels()[0].name == t["symbol"]);
         CHECK(t["kernarg_bytes"] == code.kernels()[0].descriptor.kernarg_size);
         CHECK(t["kernarg_bytes"].get<std::size_t>() >= 8 * params.size());
+        // The launch facts from the metadata note agree with the descriptor.
+        CHECK(t["descriptor"] == t["symbol"].get<std::string>() + ".kd");
+        REQUIRE(t["kernarg_offsets"].size() == params.size());
+        for (std::size_t i = 0; i < params.size(); ++i) CHECK(t["kernarg_offsets"][i] == 8 * i);
+        CHECK(t["hidden_args"].is_array());
+        const auto &desc = code.kernels()[0].descriptor;
+        CHECK(t["group_segment_bytes"] == desc.group_segment_fixed_size);
+        CHECK(t["private_segment_bytes"] == desc.private_segment_fixed_size);
+        CHECK(t["wavefront_size"] == desc.wave_size);
         const auto launch = codegen::render_amdgpu(k, processor).launch;
         for (int d = 0; d < 3; ++d) {
           CHECK(t["workgroups"][d] == launch.workgroups[d]);

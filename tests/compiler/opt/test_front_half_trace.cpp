@@ -62,9 +62,7 @@ TEST_CASE("front half: every pass is in the trace with its rules and their sourc
       const UOp k = with_opt_choice(
           kernel::builtin_example("matmul")[0],
           OptChoice::list(parse_opt_list("LOCAL:0:4,GROUPTOP:0:4,UPCAST:1:4,UNROLL:1:2")));
-      render::LaunchDims launch;
-      render::lower_kernel(k, opt::target("gfx1100"), &launch);
-      CHECK(launch.local_items() == 16);
+      CHECK(render::lower_kernel(k, opt::target("gfx1100")).launch.local_items() == 16);
     }
   }
   const auto by_name = passes(trace);

@@ -40,7 +40,7 @@ UOp transpose_kernel(const std::vector<std::int64_t> &shape) {
 }
 
 // Every launch id combination's store index, which must cover 0..n-1 once each.
-std::size_t check_covers(const UOp &lowered, const render::LaunchDims &launch, std::int64_t n) {
+std::size_t check_covers(const UOp &lowered, const lower::Launch &launch, std::int64_t n) {
   UOp index;
   for (const auto &u : toposort(lowered))
     if (u.op() == Op::STORE) index = u.src(0).src(1);
@@ -69,9 +69,9 @@ std::size_t check_covers(const UOp &lowered, const render::LaunchDims &launch, s
 
 TEST_CASE("gpudims: four GLOBAL dims merge into three, the last one is x",
           "[compiler][opt][amdgpu]") {
-  render::LaunchDims launch;
-  const UOp lowered =
-      render::lower_kernel(transpose_kernel({3, 5, 7, 11}), opt::target("gfx1100"), &launch).sink;
+  const auto k = render::lower_kernel(transpose_kernel({3, 5, 7, 11}), opt::target("gfx1100"));
+  const UOp &lowered = k.sink;
+  const auto &launch = k.launch;
   // Reversed (11, 7, 5, 3): the two first fit in x together.
   CHECK(launch.workgroups == std::array<std::int64_t, 3>{77, 5, 3});
   CHECK(launch.local_items() == 1);
@@ -82,8 +82,9 @@ TEST_CASE("gpudims: a dim beyond the target's limit is split across dims",
           "[compiler][opt][amdgpu]") {
   Target small = opt::target("gfx1100");
   small.global_max = {4, 4, 4};
-  render::LaunchDims launch;
-  const UOp lowered = render::lower_kernel(transpose_kernel({16}), small, &launch).sink;
+  const auto k = render::lower_kernel(transpose_kernel({16}), small);
+  const UOp &lowered = k.sink;
+  const auto &launch = k.launch;
   CHECK(launch.workgroups == std::array<std::int64_t, 3>{4, 4, 1});
   CHECK(check_covers(lowered, launch, 16) == 16);
   // 32 cannot be spread over three dims of at most 2: a clear error (tinygrad does not check).
@@ -99,8 +100,9 @@ TEST_CASE("gpudims: a group reduce's store waits for local id 0 and its LOCAL bu
   auto out = b.buffer(dtypes::float32, 4), in = b.buffer(dtypes::float32, 4 * 64);
   auto r = b.range(64, AxisType::Reduce), i = b.range(4);
   b.store(out, i, b.reduce(Op::ADD, b.read(in, i * const_int(64) + r), {r}), {i});
-  render::LaunchDims launch;
-  const UOp lowered = render::lower_kernel(b.finish(), opt::target("gfx1100"), &launch).sink;
+  const auto k = render::lower_kernel(b.finish(), opt::target("gfx1100"));
+  const UOp &lowered = k.sink;
+  const auto &launch = k.launch;
   // The heuristic: a small output, GROUPTOP 16.
   CHECK(launch.local == std::array<std::int64_t, 3>{16, 1, 1});
   CHECK(launch.workgroups == std::array<std::int64_t, 3>{4, 1, 1});

@@ -2,8 +2,8 @@
 // AMDGPU code objects: a kernel lowered for the GPU target (lower/lowering.hpp: every pass of
 // spec §5.2 incl. "add gpudims", the §7 linearizer), rendered as LLVM IR for amdgcn-amd-amdhsa
 // (amdgpu_kernel, buffers in addrspace(1), workgroup/work-item ids), optimized and compiled in
-// process by LLVM's AMDGPU backend, and linked by LLVM's lld (ld.lld of the same LLVM: an older
-// default ld.lld can reject LLVM 22's code-object version) into a one-kernel code object.
+// process by LLVM's AMDGPU backend, and linked by LLVM 22's lld (linker.hpp: in process, or its
+// ld.lld program) into a one-kernel code object.
 
 #include <cstdint>
 #include <string>
@@ -11,7 +11,6 @@
 
 #include "wavescope/compiler/ir/uop.hpp"
 #include "wavescope/compiler/lower/lowering.hpp"
-#include "wavescope/compiler/render/lowering.hpp"
 
 namespace wavescope::compiler::codegen {
 
@@ -23,7 +22,7 @@ struct AmdgpuKernel {
   std::string name;       // the kernel's name (kernel_name)
   std::string symbol;     // its symbol in the code object (a C identifier)
   std::string processor;  // gfx1100, ...
-  render::LaunchDims launch;
+  lower::Launch launch;
   std::size_t local_bytes = 0;            // LOCAL buffers: the group segment the kernel needs
   std::string llvm_ir;                    // as rendered, before optimization
   std::string assembly;                   // LLVM's assembly (when asked for)
@@ -41,8 +40,5 @@ AmdgpuKernel compile_amdgpu(const UOp &sink, const std::string &processor, bool 
 // hand and run through lower::lower_back_half and lower::linearize).
 AmdgpuKernel compile_lowered(const lower::LoweredKernel &kernel, const std::string &processor,
                              bool assembly = false);
-
-// The ld.lld used: $WAVESCOPE_LD_LLD, else LLVM 22's own (its tools folder), else ld.lld-22.
-std::string ld_lld_path();
 
 }  // namespace wavescope::compiler::codegen

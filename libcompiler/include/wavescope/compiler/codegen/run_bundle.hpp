@@ -10,8 +10,15 @@
 //    "args": [{"index", "slot", "name", "dtype", "elements", "bytes", "written",
 //              "kernarg_offset", "input", "output"}],          // output null when not written
 //    "scalars": [],                                            // kernels take buffers only
-//    "targets": {"gfx1100": {"code_object", "symbol", "kernarg_bytes",   // the descriptor's
-//                            "workgroups": [x, y, z], "workgroup_size": [x, y, z]}, ...}}
+//    "targets": {"gfx1100": {"code_object", "symbol", "workgroups": [x, y, z],
+//                            "workgroup_size": [x, y, z],
+//                            // from the code object's metadata note (kernel_metadata.hpp):
+//                            "descriptor",             // the kernel descriptor's symbol
+//                            "kernarg_bytes",          // the kernarg segment's size
+//                            "kernarg_offsets": [],    // each buffer's, in "args" order
+//                            "hidden_args": [{"value_kind", "offset", "size"}],  // a runtime's
+//                            "group_segment_bytes", "private_segment_bytes", "wavefront_size"},
+//                ...}}
 
 #include <cstdint>
 #include <filesystem>

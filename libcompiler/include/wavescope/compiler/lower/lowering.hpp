@@ -19,12 +19,17 @@ struct Target;
 
 namespace wavescope::compiler::lower {
 
-// The launch grid a GPU kernel's SPECIALs ask for (x, y, z): gidxN extents are workgroup
-// counts, lidxN extents work-items per workgroup. A CPU kernel is one work-item.
+// The launch of a GPU kernel, as its SPECIALs ask for it (x, y, z): gidxN extents are
+// workgroup counts, lidxN extents work-items per workgroup. A CPU kernel is one work-item.
+// The one launch type of the lowering, the renderers and the AMDGPU code objects.
 struct Launch {
   std::array<std::int64_t, 3> workgroups{1, 1, 1};
   std::array<std::int64_t, 3> local{1, 1, 1};
   std::int64_t local_items() const { return local[0] * local[1] * local[2]; }
+  std::int64_t total_items() const {
+    return workgroups[0] * workgroups[1] * workgroups[2] * local_items();
+  }
+  bool operator==(const Launch &) const = default;
 };
 
 // A scalar kernel argument (a variable PARAM in the ALU address space).

@@ -17,8 +17,8 @@
 // The IR these passes emit is fixed in docs/compiler.md, "IR after the front half".
 
 #include "wavescope/compiler/ir/uop.hpp"
+#include "wavescope/compiler/lower/lowering.hpp"
 #include "wavescope/compiler/opt/target.hpp"
-#include "wavescope/compiler/render/lowering.hpp"
 
 namespace wavescope::compiler::opt {
 
@@ -29,10 +29,10 @@ UOp expander(const UOp &sink);
 UOp remove_reduces(const UOp &sink);
 UOp add_local_buffers(const UOp &sink);
 // GPU targets only (others: unchanged); `launch` receives the workgroup counts and sizes.
-UOp add_gpudims(const UOp &sink, const Target &target, render::LaunchDims &launch);
+UOp add_gpudims(const UOp &sink, const Target &target, lower::Launch &launch);
 UOp scalarize(const UOp &sink);
 
 // Stages 4-12 in order, then scalarize. InvalidOpt for explicit opts that do not apply.
-UOp lower_front_half(const UOp &sink, const Target &target, render::LaunchDims &launch);
+UOp lower_front_half(const UOp &sink, const Target &target, lower::Launch &launch);
 
 }  // namespace wavescope::compiler::opt

@@ -3,8 +3,6 @@
 // (opt/front_half.hpp, spec §5.2 stages 4-12), the back half (lower/passes.hpp, stages 13-27) and
 // the §7 linearizer (lower/lowering.hpp), each pass recorded in the active RewriteTrace.
 
-#include <array>
-#include <cstdint>
 #include <string>
 
 #include "wavescope/compiler/ir/uop.hpp"
@@ -16,27 +14,16 @@ struct Target;
 
 namespace wavescope::compiler::render {
 
-// The launch of a GPU kernel: workgroups per dimension and work-items per workgroup (x, y, z).
-struct LaunchDims {
-  std::array<std::int64_t, 3> workgroups{1, 1, 1};
-  std::array<std::int64_t, 3> local{1, 1, 1};
-  std::int64_t local_items() const { return local[0] * local[1] * local[2]; }
-  std::int64_t total_items() const {
-    return workgroups[0] * workgroups[1] * workgroups[2] * local_items();
-  }
-};
-
 // The lowering for `target` (opt/target.hpp), rendered for that GPU, or for the host ("cpu" is
 // LLVM, anything else C: a GPU target without its grid runs its opts as loops). GPU targets
-// also give the launch. Throws Error(BadInput) for a graph that is not a kernel
-// (kernel::validate_kernel's message) and opt::InvalidOpt (BadInput) for explicit opts that do
-// not apply.
-lower::LoweredKernel lower_kernel(const UOp &sink, const opt::Target &target,
-                                  LaunchDims *launch = nullptr);
+// also give the launch (LoweredKernel::launch). Throws Error(BadInput) for a graph that is not a
+// kernel (kernel::validate_kernel's message) and opt::InvalidOpt (BadInput) for explicit opts that
+// do not apply.
+lower::LoweredKernel lower_kernel(const UOp &sink, const opt::Target &target);
 // The lowering for the host CPU (target "c").
 lower::LoweredKernel lower_kernel(const UOp &sink);
 
 // "4x1x1 workgroups of 256x1x1"
-std::string launch_text(const LaunchDims &dims);
+std::string launch_text(const lower::Launch &dims);
 
 }  // namespace wavescope::compiler::render

@@ -18,9 +18,11 @@
 #include "app/workspace.hpp"
 #include "gui_test_app.hpp"
 #include "models/navigator_model.hpp"
+#include "models/rewrite_op_style.hpp"
 #include "process.hpp"
 #include "screenshot_check.hpp"
 #include "temp_dir.hpp"
+#include "views/rewrite_graph_view.hpp"
 #include "views/rewrite_view.hpp"
 #include "wavescope/compiler/codegen/emit.hpp"
 #include "wavescope/compiler/kernel/frontend.hpp"
@@ -151,6 +153,15 @@ TEST_CASE("the rewrite view shows our kernels' list, source and disassembly") {
     CHECK(view.shown_page() == ProgramPage::None);
     CHECK(view.inspecting_steps());
     CHECK(view.position().pass == focus.pass);
+
+    // The lowered kernel's graph has a dozen op groups and more: the legend is laid out in two
+    // columns, wider than tall, to fit a corner.
+    const auto &g = view.graph_view();
+    REQUIRE(g.graph());
+    std::set<QString> groups;
+    for (const auto &node : g.graph()->nodes) groups.insert(op_style(node.uop.op()).group);
+    CHECK(groups.size() > 8);
+    CHECK(g.legend_area().width() > g.legend_area().height());
   }
 }
 

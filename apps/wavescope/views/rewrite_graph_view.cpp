@@ -357,6 +357,10 @@ QFont legend_font() {
 
 double legend_row(const QFontMetricsF &metrics) { return metrics.height() + 3; }
 
+// A long legend (a lowered kernel shows up to ~15 op groups) in two columns, so it is short
+// enough to find a corner free of nodes.
+std::size_t legend_columns(std::size_t entries) { return entries > 8 ? 2 : 1; }
+
 }  // namespace
 
 QRectF RewriteGraphView::legend_area() const {
@@ -365,8 +369,10 @@ QRectF RewriteGraphView::legend_area() const {
   const QFontMetricsF metrics(legend_font());
   double width = 0;
   for (const auto &e : entries) width = std::max(width, metrics.horizontalAdvance(e.text));
-  return legend_rect(
-      QSizeF(width + 44, static_cast<double>(entries.size()) * legend_row(metrics) + 12));
+  const std::size_t columns = legend_columns(entries.size());
+  const std::size_t rows = (entries.size() + columns - 1) / columns;
+  return legend_rect(QSizeF(static_cast<double>(columns) * (width + 44),
+                            static_cast<double>(rows) * legend_row(metrics) + 12));
 }
 
 void RewriteGraphView::draw_legend(QPainter &painter) const {
@@ -379,14 +385,19 @@ void RewriteGraphView::draw_legend(QPainter &painter) const {
   back.setAlpha(225);
   painter.setBrush(back);
   painter.drawRoundedRect(panel, 4, 4);
-  double y = panel.top() + 6;
-  for (const auto &e : legend_entries()) {
+  const auto entries = legend_entries();
+  const std::size_t columns = legend_columns(entries.size());
+  const std::size_t rows = (entries.size() + columns - 1) / columns;
+  const double column_width = panel.width() / static_cast<double>(columns);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto &e = entries[i];
+    const double x = panel.left() + static_cast<double>(i / rows) * column_width;
+    const double y = panel.top() + 6 + static_cast<double>(i % rows) * row;
     painter.setPen(e.pen);
     painter.setBrush(e.fill);
-    painter.drawRoundedRect(QRectF(panel.left() + 8, y + 2, 18, row - 6), 2, 2);
+    painter.drawRoundedRect(QRectF(x + 8, y + 2, 18, row - 6), 2, 2);
     painter.setPen(theme::text());
-    painter.drawText(QPointF(panel.left() + 34, y + metrics.ascent() + 1), e.text);
-    y += row;
+    painter.drawText(QPointF(x + 34, y + metrics.ascent() + 1), e.text);
   }
 }
 

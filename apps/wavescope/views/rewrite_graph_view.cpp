@@ -357,9 +357,13 @@ QFont legend_font() {
 
 double legend_row(const QFontMetricsF &metrics) { return metrics.height() + 3; }
 
-// A long legend (a lowered kernel shows up to ~15 op groups) in two columns, so it is short
-// enough to find a corner free of nodes.
-std::size_t legend_columns(std::size_t entries) { return entries > 8 ? 2 : 1; }
+// The width of one legend column.
+template <class Entries>
+double legend_column_width(const Entries &entries, const QFontMetricsF &metrics) {
+  double width = 0;
+  for (const auto &e : entries) width = std::max(width, metrics.horizontalAdvance(e.text));
+  return width + 44;
+}
 
 }  // namespace
 
@@ -367,12 +371,21 @@ QRectF RewriteGraphView::legend_area() const {
   if (!graph_ || graph_->nodes.empty()) return {};
   const auto entries = legend_entries();
   const QFontMetricsF metrics(legend_font());
-  double width = 0;
-  for (const auto &e : entries) width = std::max(width, metrics.horizontalAdvance(e.text));
-  const std::size_t columns = legend_columns(entries.size());
-  const std::size_t rows = (entries.size() + columns - 1) / columns;
-  return legend_rect(QSizeF(static_cast<double>(columns) * (width + 44),
-                            static_cast<double>(rows) * legend_row(metrics) + 12));
+  const double column = legend_column_width(entries, metrics);
+  // One column, or for a long legend (a lowered kernel shows up to ~15 op groups) also two: the
+  // shape and corner that hide the fewest nodes.
+  QRectF best;
+  std::size_t fewest = std::numeric_limits<std::size_t>::max();
+  for (std::size_t columns : {std::size_t{1}, std::size_t{2}}) {
+    if (columns == 2 && entries.size() <= 8) break;
+    const std::size_t rows = (entries.size() + columns - 1) / columns;
+    std::size_t covered = 0;
+    const QRectF r = legend_rect(QSizeF(static_cast<double>(columns) * column,
+                                        static_cast<double>(rows) * legend_row(metrics) + 12),
+                                 &covered);
+    if (covered < fewest) fewest = covered, best = r;
+  }
+  return best;
 }
 
 void RewriteGraphView::draw_legend(QPainter &painter) const {
@@ -386,9 +399,10 @@ void RewriteGraphView::draw_legend(QPainter &painter) const {
   painter.setBrush(back);
   painter.drawRoundedRect(panel, 4, 4);
   const auto entries = legend_entries();
-  const std::size_t columns = legend_columns(entries.size());
+  const double column_width = legend_column_width(entries, metrics);
+  const auto columns =
+      static_cast<std::size_t>(std::max(1.0, std::round(panel.width() / column_width)));
   const std::size_t rows = (entries.size() + columns - 1) / columns;
-  const double column_width = panel.width() / static_cast<double>(columns);
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto &e = entries[i];
     const double x = panel.left() + static_cast<double>(i / rows) * column_width;
@@ -401,7 +415,7 @@ void RewriteGraphView::draw_legend(QPainter &painter) const {
   }
 }
 
-QRectF RewriteGraphView::legend_rect(const QSizeF &size) const {
+QRectF RewriteGraphView::legend_rect(const QSizeF &size, std::size_t *nodes_covered) const {
   // Bottom left as VIZ, unless the graph is drawn there (a tall graph reaches the bottom): then
   // the corner that hides the fewest nodes, bottom right or top left under the caption.
   const QRect area = viewport()->rect();
@@ -421,6 +435,7 @@ QRectF RewriteGraphView::legend_rect(const QSizeF &size) const {
     if (covered < fewest) fewest = covered, best = corner;
     if (covered == 0) break;
   }
+  if (nodes_covered) *nodes_covered = fewest;
   return best;
 }
 

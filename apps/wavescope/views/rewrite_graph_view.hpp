@@ -75,8 +75,9 @@ private:
   };
   std::vector<LegendEntry> legend_entries() const;
   void draw_legend(QPainter &painter) const;
-  // Where a legend panel of this size is drawn, in viewport pixels.
-  QRectF legend_rect(const QSizeF &size) const;
+  // Where a legend panel of this size is drawn, in viewport pixels, and how many nodes it hides
+  // there.
+  QRectF legend_rect(const QSizeF &size, std::size_t *nodes_covered = nullptr) const;
   void draw_minimap(QPainter &painter) const;
   QRectF minimap_rect() const;  // in viewport pixels; empty when there is no minimap
   double fit_scale(const QRectF &scene_rect) const;

@@ -112,6 +112,8 @@ TEST_CASE("the rewrite view shows our kernels' list, source and disassembly") {
     view.resize(1400, 900);
     view.show();
     const auto doc = compile_trace(tc.target);
+    QApplication::processEvents();
+    const QList<int> graph_sizes = view.split_sizes();
     Focus focus;
     focus.document = workspace.add(doc);
     focus.group = 0;
@@ -126,6 +128,8 @@ TEST_CASE("the rewrite view shows our kernels' list, source and disassembly") {
     CHECK(view.program_view().language() == tc.language);
     CHECK(view.header_text().contains("View Source"));
     CHECK_FALSE(view.inspecting_steps());  // VIZ's right pane is empty beside a view step
+    REQUIRE(view.split_sizes().size() == 2);
+    CHECK(view.split_sizes()[1] == 300);  // the text gets the room
     const QImage image = view.grab().toImage();
     CHECK(color_variety(image) > 12);  // highlighted, not one color
     CHECK(image.save(
@@ -152,6 +156,7 @@ TEST_CASE("the rewrite view shows our kernels' list, source and disassembly") {
     view.wait_for_layout();
     CHECK(view.shown_page() == ProgramPage::None);
     CHECK(view.inspecting_steps());
+    CHECK(view.split_sizes() == graph_sizes);
     CHECK(view.position().pass == focus.pass);
 
     // The lowered kernel's graph has a dozen op groups and more: the legend (in one column or

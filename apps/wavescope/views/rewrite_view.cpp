@@ -18,6 +18,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <utility>
+
 #include "app/rewrite_trace_document.hpp"
 #include "app/selection.hpp"
 #include "app/theme.hpp"
@@ -35,6 +37,9 @@
 namespace wavescope::gui {
 
 namespace {
+
+// The inspector's width beside a view step: its header alone.
+constexpr int kPageInspectorWidth = 300;
 
 QString html(const std::string &text) { return QString::fromStdString(text).toHtmlEscaped(); }
 
@@ -193,18 +198,18 @@ RewriteView::RewriteView(Workspace &workspace, Selection &selection, QWidget *pa
   graph_stack_->addWidget(graph_);
   graph_stack_->addWidget(program_view_);
 
-  auto *split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(graph_stack_);
-  split->addWidget(inspector);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
-  split->setSizes({780, 480});
+  split_ = new QSplitter(Qt::Horizontal, this);
+  split_->addWidget(graph_stack_);
+  split_->addWidget(inspector);
+  split_->setStretchFactor(0, 3);
+  split_->setStretchFactor(1, 2);
+  split_->setSizes({780, 480});
 
   auto *layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
   layout->addLayout(tools);
-  layout->addWidget(split, 1);
+  layout->addWidget(split_, 1);
   setFocusProxy(graph_);
 
   connect(prev_step_, &QToolButton::clicked, this, [this] { step(-1); });
@@ -262,6 +267,7 @@ void RewriteView::on_focus(const Focus &focus) {
   graph_stack_->setCurrentWidget(graph_);
   steps_table_->show();
   tabs_->show();
+  if (!graph_sizes_.isEmpty()) split_->setSizes(std::exchange(graph_sizes_, {}));
   show_position(focus.document, resolve_position(*doc, focus));
 }
 
@@ -279,9 +285,15 @@ void RewriteView::show_program(int document, int group, int pass, ProgramPage pa
                            text ? std::optional(QString::fromStdString(*text)) : std::nullopt,
                            QString::fromStdString(compiler::rewrite::missing_part_text(view)));
   graph_stack_->setCurrentWidget(program_view_);
-  // As VIZ's right pane beside a view step, the inspector keeps only its header.
+  // As VIZ's right pane beside a view step, the inspector keeps only its header, and gives the
+  // text (a UOp list is wide) the room it does not need; coming back to a graph restores it.
   steps_table_->hide();
   tabs_->hide();
+  const QList<int> sizes = split_->sizes();
+  if (graph_sizes_.isEmpty() && sizes.size() == 2 && sizes[1] > kPageInspectorWidth) {
+    graph_sizes_ = sizes;
+    split_->setSizes({sizes[0] + sizes[1] - kPageInspectorWidth, kPageInspectorWidth});
+  }
   // As in VIZ the inspector has nothing to say about a view step; coming back shows the pass
   // anew.
   position_ = {};
@@ -303,6 +315,8 @@ void RewriteView::show_program(int document, int group, int pass, ProgramPage pa
 }
 
 bool RewriteView::inspecting_steps() const { return !tabs_->isHidden(); }
+
+QList<int> RewriteView::split_sizes() const { return split_->sizes(); }
 
 ProgramPage RewriteView::shown_page() const {
   return graph_stack_->currentWidget() == program_view_ ? program_view_->page() : ProgramPage::None;

@@ -13,6 +13,7 @@
 // Graphs are laid out on a worker thread for large traces (synchronously for small ones, which
 // lay out in milliseconds) and cached, so stepping back and forth is instant.
 
+#include <QList>
 #include <QWidget>
 
 #include <map>
@@ -28,6 +29,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
+class QSplitter;
 class QStackedWidget;
 class QSortFilterProxyModel;
 class QTabWidget;
@@ -88,6 +90,8 @@ public:
   ProgramPageView &program_view() { return *program_view_; }
   // False while a view step is on show: the pass's steps and the tabs are hidden.
   bool inspecting_steps() const;
+  // The widths of the graph (or view step) and of the inspector.
+  QList<int> split_sizes() const;
 
 private:
   void on_focus(const Focus &focus);
@@ -111,6 +115,8 @@ private:
   RewriteGraphOptions options_;
 
   RewriteGraphView *graph_;
+  QSplitter *split_;             // the graph (or a view step) | the inspector
+  QList<int> graph_sizes_;       // the split's sizes for a graph, while a view step is shown
   QStackedWidget *graph_stack_;  // the graph, or a view step of the program
   ProgramPageView *program_view_;
   QLabel *header_;

@@ -114,3 +114,67 @@ TEST_CASE("malformed captures are refused with the file and field named") {
              R"(,"exec_ranges":{"st_us":"1"}}],"sqtt":[]})");
   CHECK(error() == (dir / "meta.json").string() + ": programs[0].exec_ranges is not an array");
 }
+
+TEST_CASE(
+    "meta.json's sqtt entries: read straight from the parser, odd ones get the reader's errors") {
+  // The entries are read without a DOM object each; anything the reader would not take as it
+  // is (a member of another type, a missing one, a non-object entry, a second "sqtt") makes the
+  // document parse again the old way, so the errors stay the reader's.
+  const wavescope::testing::TempDir temp;
+  const auto &dir = temp.path;
+  std::ofstream(dir / "p.elf") << "abc";
+  std::ofstream(dir / "se0.bin") << "0123456789";
+  const std::string head =
+      R"({"format":"sqtt-corpus/1","device":{"props":{"gfx_target_version":110000}},"programs":[{"tag":7,"name":"k","file":"p.elf","base":"0x1000","size":3,"text":{"addr":"0x100","size":4},"entry_pc":"0x100"}],)";
+  auto open_with = [&](const std::string &sqtt) {
+    std::ofstream(dir / "meta.json") << head << sqtt << "}";
+    return Capture::open(dir);
+  };
+  auto error = [&](const std::string &sqtt) -> std::string {
+    try {
+      open_with(sqtt);
+    } catch (const wavescope::Error &e) {
+      CHECK(e.kind() == wavescope::ErrorKind::BadInput);
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::string meta = (dir / "meta.json").string() + ": ";
+  // Well-formed entries, with members nothing reads (nested too), in any order.
+  const auto c = open_with(
+      R"("sqtt":[{"packets":{"n":[1,2]},"size":10,"file":"se0.bin","se":2,"kern":7,"itrace":true,"program":"k","sha256":"ab","order":5},)"
+      R"({"file":"se0.bin","se":0,"kern":7,"size":10,"synthetic_header":true,"waves":[[1]]}])");
+  REQUIRE(c.blobs.size() == 2);
+  CHECK(c.blobs[0].file_name == "se0.bin");
+  CHECK(c.blobs[0].se == 2);
+  CHECK(c.blobs[0].kernel_tag == 7);
+  CHECK(c.blobs[0].itrace);
+  CHECK(c.blobs[0].program == "k");
+  CHECK(c.blobs[0].sha256 == "ab");
+  CHECK(c.blobs[0].order == 5);
+  CHECK(c.blobs[0].size == 10);
+  CHECK(!c.blobs[0].synthetic_header);
+  CHECK(c.blobs[1].order == 1);  // its index when not recorded
+  CHECK(c.blobs[1].synthetic_header);
+  CHECK(!c.blobs[1].itrace);
+  CHECK(c.blobs[1].program.empty());
+  // Odd entries: the reader's errors.
+  CHECK(error(R"("sqtt":[{"file":"se0.bin","se":"2","kern":7,"size":10}])") ==
+        meta + "sqtt[0].se has the wrong type");
+  CHECK(error(R"("sqtt":[{"file":"se0.bin","se":2,"size":10}])") ==
+        meta + "sqtt[0] has no \"kern\"");
+  CHECK(error(R"("sqtt":[{"file":"se0.bin","se":2,"kern":7,"size":10,"itrace":1}])") ==
+        meta + "sqtt[0].itrace has the wrong type");
+  CHECK(error(R"("sqtt":[{"file":"se0.bin","se":2,"kern":7,"size":[10]}])") ==
+        meta + "sqtt[0].size has the wrong type");
+  CHECK(error(R"("sqtt":[5])") == meta + "sqtt[0] has no \"file\"");
+  CHECK(error(R"("sqtt":[{"file":"../se0.bin","se":2,"kern":7,"size":10}])") ==
+        meta + "sqtt[0].file \"../se0.bin\" is not a plain file name in the capture folder");
+  CHECK(error(R"("sqtt":[{"file":"se0.bin","se":2,"kern":8,"size":10}])") ==
+        meta + "sqtt[0].kern is 8, but no program has that tag");
+  CHECK_THAT(error(R"("sqtt":[{"file":"se0.bin","se":2,"kern":7,"size":11}])"),
+             Catch::Contains("is 10 bytes but meta.json records 11"));
+  CHECK(error(R"("sqtt":[{"file":"se0.bin","se":2,"kern":7,"size":10}],"sqtt":{"se":0})") ==
+        meta + "meta.sqtt is not an array");
+  CHECK(error(R"("sqtt":{"se":0},"sqtt":[])") == "no error");
+}

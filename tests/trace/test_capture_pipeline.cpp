@@ -9,6 +9,7 @@
 #include "sqtt_support/corpus.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/trace/timeline/capture_pipeline.hpp"
+#include "wavescope/trace/timeline/waves_report.hpp"
 
 using namespace wavescope::trace::timeline;
 using wavescope::testing::sqtt::corpus_captures;
@@ -206,4 +207,53 @@ TEST_CASE("analyze_capture with on_blob hands each blob over and keeps none") {
     ++captures;
   }
   CHECK(captures >= 9);
+}
+
+TEST_CASE("stream_waves_json writes to_json's lines as the blobs are analysed, byte for byte") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::size_t captures = 0, lines = 0;
+  for (const auto &c : corpus_captures())
+    for (const bool instructions : {false, true}) {
+      INFO(c.dir.string() << (instructions ? " with instructions" : ""));
+      const auto kept = collect_waves(c.capture, "", {}, {}, instructions);
+      const std::string expected = to_json(WavesReport{kept, instructions});
+      std::string streamed;
+      std::size_t pieces = 0;
+      const auto summary = stream_waves_json(c.capture, "", instructions, [&](std::string_view s) {
+        CHECK(!s.empty());
+        CHECK(s.back() == '\n');  // pieces end at a line's end
+        streamed += s;
+        ++pieces;
+      });
+      CHECK(streamed == (expected.empty() ? expected : expected + '\n'));
+      CHECK(summary.waves == kept.waves.size());
+      CHECK(summary.blobs == kept.blobs);
+      CHECK(summary.kernel_found);
+      CHECK(pieces == (expected.empty() ? 0u : 1u));  // the corpus' output is under 1 MiB
+      // In pieces of a line each: the same bytes.
+      std::string by_line;
+      std::size_t line_pieces = 0;
+      stream_waves_json(
+          c.capture, "", instructions,
+          [&](std::string_view s) {
+            CHECK(std::count(s.begin(), s.end(), '\n') == 1);
+            by_line += s;
+            ++line_pieces;
+          },
+          {}, {}, 1);
+      CHECK(by_line == streamed);
+      CHECK(line_pieces == summary.waves);
+      lines += summary.waves;
+      ++captures;
+    }
+  CHECK(captures >= 18);
+  CHECK(lines > 1000);
+  // A kernel no blob belongs to: nothing written, and the summary says so.
+  const auto c = corpus_captures().front();
+  std::size_t writes = 0;
+  const auto none =
+      stream_waves_json(c.capture, "no such kernel", false, [&](std::string_view) { ++writes; });
+  CHECK(writes == 0);
+  CHECK(none.waves == 0);
+  CHECK(!none.kernel_found);
 }

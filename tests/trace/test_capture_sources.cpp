@@ -3,7 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
+
+#include <fmt/format.h>
 
 #include "sqtt_support/analysis.hpp"
 #include "temp_dir.hpp"
@@ -106,4 +109,28 @@ TEST_CASE("capture sources: a blob range past the end of its file is refused nam
   trace::timeline::WaveCounter counter;
   CHECK_THROWS_WITH(analyzer.analyze(c.blobs[0], counter),
                     Catch::Contains("short.bin") && Catch::Contains("past the end"));
+}
+
+TEST_CASE("capture sources: a blob file cut short after the capture was opened is refused") {
+  // A capture's blobs are not stat'ed again when they are read (Capture::open checked their
+  // sizes): a file that shrank in between fails the read, naming the file and the bytes.
+  WAVESCOPE_REQUIRE_TESTDATA(dir, "sqtt/gfx1100/plus");
+  const testing::TempDir temp;
+  namespace fs = std::filesystem;
+  for (const auto &entry : fs::directory_iterator(dir)) {
+    fs::copy_file(entry.path(), temp.path / entry.path().filename());
+    fs::permissions(temp.path / entry.path().filename(),
+                    fs::perms::owner_read | fs::perms::owner_write);
+  }
+  const auto c = Capture::open_folder(temp.path);
+  REQUIRE(!c.blobs.empty());
+  const auto &blob = c.blobs[0];
+  REQUIRE(blob.size > 100);
+  fs::resize_file(temp.path / blob.file_name, 100);
+  trace::timeline::CaptureAnalyzer analyzer(c);
+  trace::timeline::WaveCounter counter;
+  CHECK_THROWS_WITH(analyzer.analyze(blob, counter),
+                    Catch::Contains(blob.file_name) &&
+                        Catch::Contains(fmt::format("bytes 0..{} is past the end", blob.size)) &&
+                        Catch::Contains("ends at byte 100"));
 }

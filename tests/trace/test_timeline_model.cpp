@@ -103,3 +103,31 @@ TEST_CASE("the model carries every wave of the SE for occupancy, not only the tr
   CHECK(waves == 1024);
   CHECK(traced < waves);
 }
+
+TEST_CASE("every corpus timeline event has the category categorize_event gives its name") {
+  // The builder remembers each name's category by its address; the result must be the rule's.
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::size_t events = 0, wmma = 0;
+  for (const auto &c : wavescope::testing::sqtt::corpus_captures()) {
+    CaptureAnalyzer analyzer(c.capture);
+    for (const auto &b : c.capture.blobs) {
+      const auto tl = wavescope::testing::sqtt::analyze_blob(analyzer, b).timeline;
+      for (const auto &row : tl.rows)
+        for (const auto &e : row.events) {
+          INFO(b.file_name << " " << row.name << " " << e.name);
+          EventCategory expected = categorize_event(e.name);
+          if (row.kind == RowKind::ExecUnit) {
+            const std::string_view unit = std::string_view(row.name).substr(row.name.find(' ') + 1);
+            expected = categorize_event(unit);
+            if (unit == "VALU" && e.name.find("WMMA") != std::string_view::npos)
+              expected = EventCategory::Wmma;
+          }
+          CHECK(e.category == expected);
+          wmma += e.category == EventCategory::Wmma;
+          ++events;
+        }
+    }
+  }
+  CHECK(events == 5740);  // as many as timeline.jsonl holds
+  CHECK(wmma > 0);
+}

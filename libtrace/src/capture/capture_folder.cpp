@@ -78,7 +78,9 @@ struct MetaReader {
     return value;
   }
   std::string file_name(const json &object, const std::string &where) const {
-    const auto name = get<std::string>(object, "file", where);
+    return checked_file_name(get<std::string>(object, "file", where), where);
+  }
+  std::string checked_file_name(std::string name, const std::string &where) const {
     if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
       fail(fmt::format("{}.file \"{}\" is not a plain file name in the capture folder", where,
                        name));
@@ -86,43 +88,124 @@ struct MetaReader {
   }
 };
 
+// One sqtt[] entry of meta.json, read straight from the parser (MetaSax's fast path).
+struct BlobEntry {
+  std::string file, program, sha256;
+  std::uint64_t order = 0, se = 0, kern = 0, size = 0;
+  bool itrace = false, synthetic_header = false;
+  bool has_file = false, has_order = false, has_se = false, has_kern = false, has_size = false;
+};
+
 // Builds meta.json's document with nlohmann's own DOM builder, leaving out the members nothing
 // reads: per blob, meta.json also records what the reference decode found (packets, times,
 // waves: two thirds of an entry), and a capture may list many thousand blobs. The whole text is
 // still parsed, so the errors are nlohmann's. (nlohmann's parse callback would do the same, but
 // it scans the enclosing array after every object: quadratic in the blob count.)
+//
+// With `blobs` given, the entries of the sqtt array go there instead of into the document (which
+// gets an empty "sqtt" array): a DOM object per entry (a std::map of nine members) cost more than
+// the rest of opening a capture of many blobs. Only entries the reader would take as they are
+// go that way: a member of another type than the reader expects, a required member missing, a
+// non-object entry or a second "sqtt" sets fell_back(), and the caller parses again without
+// `blobs`, so whatever is odd gets the reader's own errors.
 class MetaSax {
 public:
-  explicit MetaSax(json &root) : dom_(root) {}
+  explicit MetaSax(json &root, std::vector<BlobEntry> *blobs = nullptr)
+      : dom_(root), blobs_(blobs) {}
+  // The entries could not all take the fast path: parse again without it.
+  bool fell_back() const { return fell_back_; }
+  // The sqtt entries are in `blobs` (the document has an empty "sqtt" array).
+  bool took_entries() const { return blobs_ && sqtt_keys_ == 1 && !fell_back_ && array_seen_; }
 
-  bool null() { return skipping() ? scalar_skipped() : dom_.null(); }
-  bool boolean(bool v) { return skipping() ? scalar_skipped() : dom_.boolean(v); }
+  bool null() {
+    return scalar([&] { return dom_.null(); });
+  }
+  bool boolean(bool v) {
+    if (!skipping() && in_sqtt() && depth_ == 3) {
+      if (field_ == Field::Itrace) return take(entry_.itrace, v);
+      if (field_ == Field::Synthetic) return take(entry_.synthetic_header, v);
+    }
+    return scalar([&] { return dom_.boolean(v); });
+  }
+  // Negative (nlohmann gives non-negative integers as unsigned): the reader's conversion decides.
   bool number_integer(json::number_integer_t v) {
-    return skipping() ? scalar_skipped() : dom_.number_integer(v);
+    return scalar([&] { return dom_.number_integer(v); });
   }
   bool number_unsigned(json::number_unsigned_t v) {
-    return skipping() ? scalar_skipped() : dom_.number_unsigned(v);
+    if (!skipping() && in_sqtt() && depth_ == 3) {
+      switch (field_) {
+      case Field::Order: return take(entry_.order, v, &entry_.has_order);
+      case Field::Se: return take(entry_.se, v, &entry_.has_se);
+      case Field::Kern: return take(entry_.kern, v, &entry_.has_kern);
+      case Field::Size: return take(entry_.size, v, &entry_.has_size);
+      default: break;
+      }
+    }
+    return scalar([&] { return dom_.number_unsigned(v); });
   }
   bool number_float(json::number_float_t v, const json::string_t &text) {
-    return skipping() ? scalar_skipped() : dom_.number_float(v, text);
+    return scalar([&] { return dom_.number_float(v, text); });
   }
-  bool string(json::string_t &v) { return skipping() ? scalar_skipped() : dom_.string(v); }
-  bool binary(json::binary_t &v) { return skipping() ? scalar_skipped() : dom_.binary(v); }
+  bool string(json::string_t &v) {
+    if (!skipping() && in_sqtt() && depth_ == 3) {
+      switch (field_) {
+      case Field::File: return take(entry_.file, std::move(v), &entry_.has_file);
+      case Field::Program: return take(entry_.program, std::move(v));
+      case Field::Sha256: return take(entry_.sha256, std::move(v));
+      default: break;
+      }
+    }
+    return scalar([&] { return dom_.string(v); });
+  }
+  bool binary(json::binary_t &v) {
+    return scalar([&] { return dom_.binary(v); });
+  }
   bool start_object(std::size_t n) {
     ++depth_;
-    return skipping() || dom_.start_object(n);
+    if (skipping()) return true;
+    if (in_sqtt() && depth_ == 3) {  // an entry
+      entry_ = {};
+      field_ = Field::None;
+      return true;
+    }
+    if (in_sqtt()) return odd_container();
+    return dom_.start_object(n);
   }
   bool start_array(std::size_t n) {
     ++depth_;
-    return skipping() || dom_.start_array(n);
+    if (skipping()) return true;
+    if (in_sqtt()) return odd_container();
+    if (blobs_ && depth_ == 2 && top_ == "sqtt") sqtt_array_ = array_seen_ = true;
+    return dom_.start_array(n);
   }
-  bool end_object() { return end(&Dom::end_object); }
-  bool end_array() { return end(&Dom::end_array); }
+  bool end_object() {
+    if (!skipping() && in_sqtt() && depth_ == 3) {
+      --depth_;
+      if (!entry_.has_file || !entry_.has_se || !entry_.has_kern || !entry_.has_size)
+        fell_back_ = true;  // the reader names what is missing
+      blobs_->push_back(std::move(entry_));
+      return true;
+    }
+    return end(&Dom::end_object);
+  }
+  bool end_array() {
+    if (!skipping() && depth_ == 2) sqtt_array_ = false;
+    return end(&Dom::end_array);
+  }
   bool key(json::string_t &k) {
     if (skipping()) return true;
-    if (depth_ == 1) top_ = k;
+    if (depth_ == 1) {
+      top_ = k;
+      if (k == "sqtt") {
+        if (sqtt_keys_++) fell_back_ = true;  // a second "sqtt": the document's last one counts
+      }
+    }
     if (!wanted(k)) {
       skip_depth_ = depth_;
+      return true;
+    }
+    if (in_sqtt() && depth_ == 3) {
+      field_ = field_of(k);
       return true;
     }
     return dom_.key(k);
@@ -134,6 +217,43 @@ public:
 
 private:
   using Dom = nlohmann::detail::json_sax_dom_parser<json>;
+  enum class Field { None, File, Order, Se, Kern, Program, Itrace, Size, Sha256, Synthetic };
+  static Field field_of(const std::string &k) {
+    if (k == "file") return Field::File;
+    if (k == "order") return Field::Order;
+    if (k == "se") return Field::Se;
+    if (k == "kern") return Field::Kern;
+    if (k == "program") return Field::Program;
+    if (k == "itrace") return Field::Itrace;
+    if (k == "size") return Field::Size;
+    if (k == "sha256") return Field::Sha256;
+    if (k == "synthetic_header") return Field::Synthetic;
+    return Field::None;
+  }
+  // An entry member of the type the reader takes.
+  template <typename T, typename V> static bool take(T &member, V &&value, bool *has = nullptr) {
+    member = std::forward<V>(value);
+    if (has) *has = true;
+    return true;
+  }
+  // Inside the top-level "sqtt" array on the fast path (its entries at depth 3).
+  bool in_sqtt() const { return sqtt_array_ && depth_ >= 2; }
+  // A scalar: skipped, the document's, or, in the sqtt array, one the fast path does not take
+  // (an entry member of another type, or an entry that is not an object).
+  template <typename ToDom> bool scalar(ToDom to_dom) {
+    if (skipping()) return scalar_skipped();
+    if (in_sqtt()) {
+      fell_back_ = true;
+      return true;
+    }
+    return to_dom();
+  }
+  // A container where the fast path takes none: skipped, and the document parsed again.
+  bool odd_container() {
+    fell_back_ = true;
+    skip_depth_ = depth_ - 1;  // its end closes the skip
+    return true;
+  }
   bool skipping() const { return skip_depth_ >= 0; }
   // A skipped member's value was a scalar: it is done.
   bool scalar_skipped() {
@@ -157,6 +277,13 @@ private:
   }
 
   Dom dom_;
+  std::vector<BlobEntry> *blobs_;  // the sqtt entries' fast path, when given
+  BlobEntry entry_;
+  Field field_ = Field::None;
+  bool sqtt_array_ = false;  // inside the top-level "sqtt" array (fast path only)
+  bool array_seen_ = false;
+  int sqtt_keys_ = 0;
+  bool fell_back_ = false;
   int depth_ = 0;        // containers open
   int skip_depth_ = -1;  // skipping the value of a member of the container at this depth
   std::string top_;      // the top-level member being read
@@ -200,9 +327,18 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
     text = std::move(buffer).str();
   }
   json meta;
+  std::vector<BlobEntry> entries;
+  bool took_entries = false;
   try {
-    MetaSax sax(meta);
+    MetaSax sax(meta, &entries);
     json::sax_parse(text, &sax);
+    took_entries = sax.took_entries();
+    if (sax.fell_back()) {  // something odd in the sqtt entries: the reader's errors name it
+      meta = json();
+      entries.clear();
+      MetaSax dom_only(meta);
+      json::sax_parse(text, &dom_only);
+    }
   } catch (const json::exception &e) {  // not only parse_error: 1e5012 is out_of_range
     r.fail(fmt::format("not valid JSON: {}", e.what()));
   }
@@ -252,28 +388,55 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
     c.programs.push_back(std::move(program));
   }
 
-  const auto &blobs = r.array(meta, "sqtt", "meta");
-  c.blobs.reserve(blobs.size());
   std::string blob_where;  // "sqtt[i]", rewritten in place: there may be many thousand blobs
-  for (std::size_t i = 0; i < blobs.size(); ++i) {
-    const auto &b = blobs[i];
-    blob_where.clear();
-    fmt::format_to(std::back_inserter(blob_where), "sqtt[{}]", i);
-    const std::string &where = blob_where;
-    CaptureBlob blob;
-    blob.file_name = r.file_name(b, where);
-    blob.order = r.get_or<unsigned>(b, "order", static_cast<unsigned>(i), where);
-    blob.se = r.get<unsigned>(b, "se", where);
-    blob.kernel_tag = r.get<std::uint32_t>(b, "kern", where);
-    blob.program = r.get_or<std::string>(b, "program", "", where);
-    blob.itrace = r.get_or<bool>(b, "itrace", false, where);
-    blob.size = r.get<std::uint64_t>(b, "size", where);
-    blob.sha256 = r.get_or<std::string>(b, "sha256", "", where);
-    blob.synthetic_header = r.get_or<bool>(b, "synthetic_header", false, where);
+  auto add_blob = [&](CaptureBlob &&blob) {
     if (!c.program(blob.kernel_tag))
-      r.fail(fmt::format("{}.kern is {}, but no program has that tag", where, blob.kernel_tag));
+      r.fail(
+          fmt::format("{}.kern is {}, but no program has that tag", blob_where, blob.kernel_tag));
     blob.bytes = checked_file(c.source / blob.file_name, blob.size, meta_path, sizes);
     c.blobs.push_back(std::move(blob));
+  };
+  auto where_of = [&](std::size_t i) -> const std::string & {
+    blob_where.clear();
+    fmt::format_to(std::back_inserter(blob_where), "sqtt[{}]", i);
+    return blob_where;
+  };
+  if (took_entries) {
+    // Read straight from the parser, each member already of the type the reader takes.
+    c.blobs.reserve(entries.size());
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      auto &e = entries[i];
+      const std::string &where = where_of(i);
+      CaptureBlob blob;
+      blob.file_name = r.checked_file_name(std::move(e.file), where);
+      blob.order = e.has_order ? static_cast<unsigned>(e.order) : static_cast<unsigned>(i);
+      blob.se = static_cast<unsigned>(e.se);
+      blob.kernel_tag = static_cast<std::uint32_t>(e.kern);
+      blob.program = std::move(e.program);
+      blob.itrace = e.itrace;
+      blob.size = e.size;
+      blob.sha256 = std::move(e.sha256);
+      blob.synthetic_header = e.synthetic_header;
+      add_blob(std::move(blob));
+    }
+  } else {
+    const auto &blobs = r.array(meta, "sqtt", "meta");
+    c.blobs.reserve(blobs.size());
+    for (std::size_t i = 0; i < blobs.size(); ++i) {
+      const auto &b = blobs[i];
+      const std::string &where = where_of(i);
+      CaptureBlob blob;
+      blob.file_name = r.file_name(b, where);
+      blob.order = r.get_or<unsigned>(b, "order", static_cast<unsigned>(i), where);
+      blob.se = r.get<unsigned>(b, "se", where);
+      blob.kernel_tag = r.get<std::uint32_t>(b, "kern", where);
+      blob.program = r.get_or<std::string>(b, "program", "", where);
+      blob.itrace = r.get_or<bool>(b, "itrace", false, where);
+      blob.size = r.get<std::uint64_t>(b, "size", where);
+      blob.sha256 = r.get_or<std::string>(b, "sha256", "", where);
+      blob.synthetic_header = r.get_or<bool>(b, "synthetic_header", false, where);
+      add_blob(std::move(blob));
+    }
   }
 
   if (meta.contains("pmc")) {

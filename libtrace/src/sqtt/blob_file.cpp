@@ -1,5 +1,6 @@
 #include "wavescope/trace/sqtt/blob_file.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
@@ -25,28 +26,46 @@ BlobFile::BlobFile(const ByteSource &source) {
   open_file(source.file_offset(), source.size());
 }
 
-// Opens path_ for [offset, offset + size), or the whole file when no size is given.
+namespace {
+
+// O_NOATIME (no access-time update on reads) is allowed only on files the process owns; once an
+// open is refused for it, later opens go without it (one refused open per process, not per blob).
+std::atomic<bool> g_noatime_allowed{true};
+
+int open_read_only(const char *path) {
+#ifdef O_NOATIME
+  if (g_noatime_allowed.load(std::memory_order_relaxed)) {
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NOATIME);
+    if (fd >= 0 || errno != EPERM) return fd;
+    g_noatime_allowed.store(false, std::memory_order_relaxed);
+  }
+#endif
+  return ::open(path, O_RDONLY | O_CLOEXEC);
+}
+
+}  // namespace
+
+// Opens path_ for [offset, offset + size), or the whole file when no size is given. With a size
+// (a capture's blob, whose file the capture checked when it was opened) the file is not stat'ed
+// again: a file that shrank since fails the read, naming the bytes missing. A capture lists
+// thousands of small blobs, each opened, read once and closed: three system calls.
 void BlobFile::open_file(std::uint64_t offset, std::optional<std::uint64_t> size) {
-  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  fd_ = open_read_only(path_.c_str());
   if (fd_ < 0)
     throw_bad_input(
         fmt::format("cannot open SQTT blob {}: {}", path_.string(), std::strerror(errno)));
-  struct stat st {};
-  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd_);
-    fd_ = -1;
-    throw_bad_input(fmt::format("{} is not a regular file", path_.string()));
-  }
-  const auto file_size = static_cast<std::uint64_t>(st.st_size);
-  if (size && (offset > file_size || *size > file_size - offset)) {
-    ::close(fd_);
-    fd_ = -1;
-    throw_bad_input(fmt::format("{}: the SQTT blob at bytes {}..{} is past the end of the "
-                                "{}-byte file",
-                                path_.string(), offset, offset + *size, file_size));
-  }
   file_offset_ = offset;
-  size_ = size ? *size : file_size;
+  if (size) {
+    size_ = *size;
+  } else {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd_);
+      fd_ = -1;
+      throw_bad_input(fmt::format("{} is not a regular file", path_.string()));
+    }
+    size_ = static_cast<std::uint64_t>(st.st_size);
+  }
 #ifdef POSIX_FADV_SEQUENTIAL
   // Read-ahead matters for blobs read in several chunks; most blobs are a few KB, read at once,
   // where the advice is one more system call per blob.
@@ -73,10 +92,15 @@ void BlobFile::read(std::uint64_t offset, std::size_t count, std::uint8_t *out) 
     const ssize_t n =
         ::pread(fd_, out + done, count - done, static_cast<off_t>(file_offset_ + offset + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0)
-      throw_bad_input(fmt::format(
-          "{}: cannot read {} bytes at offset {}{}", path_.string(), count, offset,
-          n < 0 ? std::string(": ") + std::strerror(errno) : std::string(" (file shrank)")));
+    if (n < 0)
+      throw_bad_input(fmt::format("{}: cannot read {} bytes at offset {}: {}", path_.string(),
+                                  count, offset, std::strerror(errno)));
+    if (n == 0)
+      throw_bad_input(fmt::format("{}: the SQTT blob at bytes {}..{} is past the end of the file, "
+                                  "which ends at byte {} (truncated or changed since the capture "
+                                  "was opened?)",
+                                  path_.string(), file_offset_, file_offset_ + size_,
+                                  file_offset_ + offset + done));
     done += static_cast<std::size_t>(n);
   }
 }

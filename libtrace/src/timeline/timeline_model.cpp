@@ -1,6 +1,8 @@
 #include "wavescope/trace/timeline/timeline_model.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -82,6 +84,51 @@ void append_states(TimelineRow &row, std::int64_t end, std::span<const WaveState
   }
 }
 
+// compute(name) for a name with static storage (every dispatch and exec event name is one, as
+// TimelineEvent::name requires: op table entries and literals), remembered by its address: the
+// same few dozen names recur on every event, and the string tests cost more than the rest of an
+// event. One table per `compute` (each lambda is a type of its own).
+template <class Value, class Compute> Value remembered(std::string_view name, Compute compute) {
+  struct Entry {
+    const char *data = nullptr;
+    std::size_t size = 0;
+    Value value{};
+  };
+  thread_local std::array<Entry, 64> memo;
+  auto &e = memo[(reinterpret_cast<std::uintptr_t>(name.data()) >> 3) % memo.size()];
+  if (e.data != name.data() || e.size != name.size() || !e.data)
+    e = {name.data(), name.size(), compute(name)};
+  return e.value;
+}
+
+EventCategory category_of(std::string_view name) {
+  return remembered<EventCategory>(name, [](std::string_view n) { return categorize_event(n); });
+}
+
+// An exec event's category: its unit's ("ALUEXEC:0 VALU" -> Valu), but a WMMA event on the VALU
+// row is a Wmma one.
+EventCategory exec_category_of(std::string_view row, std::string_view name) {
+  struct Unit {
+    EventCategory category = EventCategory::Other;
+    bool valu = false;
+  };
+  const auto unit = remembered<Unit>(row, [](std::string_view r) {
+    return Unit{categorize_event(r.substr(r.find(' ') + 1)), r.ends_with("VALU")};
+  });
+  if (unit.valu && remembered<bool>(name, [](std::string_view n) {
+        return n.find("WMMA") != std::string_view::npos;
+      }))
+    return EventCategory::Wmma;
+  return unit.category;
+}
+
+// Rows start with room for a blob's worth of events (a few hundred), not growing from one by
+// doubling, each step a copy.
+void push_event(TimelineRow &row, const TimelineEvent &e) {
+  if (row.events.capacity() == 0) row.events.reserve(256);
+  row.events.push_back(e);
+}
+
 }  // namespace
 
 void add_wave_states(SeTimeline &timeline, unsigned slot, std::int64_t end,
@@ -109,10 +156,11 @@ int SeTimeline::wave_row(unsigned slot) const {
 TimelineBuilder::TimelineBuilder(unsigned se, std::string blob) : wave_rows_(32) {
   timeline_.se = se;
   timeline_.blob = std::move(blob);
+  // Rows are named in finish(), only those with events: a blob uses a few of the 32 slots, and
+  // a builder is made per blob (blobs are a few KB: per-blob work counts).
   for (unsigned s = 0; s < wave_rows_.size(); ++s) {
     wave_rows_[s].kind = RowKind::WaveSlot;
     wave_rows_[s].slot = s;
-    wave_rows_[s].name = fmt::format("WAVE:{}", s);
   }
 }
 
@@ -126,14 +174,13 @@ void TimelineBuilder::on_dispatch(const DispatchEvent &d) {
   e.start = d.time;
   e.end = d.time + 1;
   e.name = d.name;
-  e.category =
-      d.kind == DispatchKind::OtherSimd ? EventCategory::OtherSimd : categorize_event(d.name);
+  e.category = d.kind == DispatchKind::OtherSimd ? EventCategory::OtherSimd : category_of(d.name);
   e.index = d.row_index;
   e.has_pc = d.has_pc;
   e.pc = d.pc;
   e.stall = d.stall;
   e.latency = d.duration;
-  row.events.push_back(e);
+  push_event(row, e);
 }
 
 TimelineRow &TimelineBuilder::exec_row(std::string_view name) {
@@ -151,9 +198,7 @@ void TimelineBuilder::on_exec(const ExecEvent &x) {
   e.start = x.start;
   e.end = x.end;
   e.name = x.name;
-  e.category = categorize_event(x.row.substr(x.row.find(' ') + 1));
-  if (x.row.ends_with("VALU") && x.name.find("WMMA") != std::string_view::npos)
-    e.category = EventCategory::Wmma;
+  e.category = exec_category_of(x.row, x.name);
   e.index = static_cast<std::uint32_t>(row.events.size());
   e.has_pc = x.instruction != nullptr;
   e.pc = x.pc;
@@ -161,7 +206,7 @@ void TimelineBuilder::on_exec(const ExecEvent &x) {
     e.link_row = static_cast<std::int32_t>(x.slot);  // a slot until finish() resolves it
     e.link_index = x.row_index;
   }
-  row.events.push_back(e);
+  push_event(row, e);
 }
 
 void TimelineBuilder::on_barrier(const BarrierSpan &span) {
@@ -181,6 +226,7 @@ SeTimeline TimelineBuilder::finish() {
   for (auto &r : wave_rows_)
     if (!r.events.empty()) {
       row_of_slot[r.slot] = static_cast<int>(rows.size());
+      r.name = fmt::format("WAVE:{}", r.slot);
       rows.push_back(std::move(r));
     }
   bool any = false;

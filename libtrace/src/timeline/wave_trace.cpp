@@ -58,6 +58,8 @@ void WaveTraceCollector::on_dispatch(const DispatchEvent &d) {
     t.duration = d.duration;
     t.inserted = d.inserted;
     if (d.inserted) t.bar_end = d.time + std::max<std::int64_t>(1, d.duration);
+    // Room for a wave's stream (tens to hundreds of records) from the first.
+    if (trace.instructions.capacity() == 0) trace.instructions.reserve(64);
     trace.instructions.push_back(t);
     if (!d.inserted) {
       if (by_row_.size() <= d.slot) by_row_.resize(d.slot + 1);

@@ -1,5 +1,7 @@
 #include "wavescope/trace/timeline/waves_report.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "json_writer.hpp"
@@ -117,6 +119,38 @@ std::string to_json(const WavesReport &report) {
     write_wave(out, *blob, trace, report.waves.cdna, report.instructions);
   }
   return out;
+}
+
+WavesStreamSummary stream_waves_json(const Capture &capture, const std::string &kernel,
+                                     bool instructions,
+                                     const std::function<void(std::string_view)> &write,
+                                     const ProgressSink &progress, const AnalysisOptions &options,
+                                     std::size_t piece_bytes) {
+  AnalysisRequest request;
+  request.instruction_records = instructions;
+  request.options = options;
+  request.kernel = kernel;
+  request.waves = true;
+  WavesStreamSummary summary;
+  const bool cdna = family_of_device(capture.device) == sqtt::Family::Cdna;  // as the pipeline's
+  std::string out;
+  out.reserve(std::min(piece_bytes, std::size_t{1} << 24) + (std::size_t{64} << 10));
+  request.on_blob = [&](BlobAnalysis &&b) {
+    ++summary.blobs;
+    for (const auto &t : b.waves) {
+      write_wave(out, *b.blob, t, cdna, instructions);
+      out += '\n';
+      ++summary.waves;
+      if (out.size() >= piece_bytes) {
+        write(out);
+        out.clear();
+      }
+    }
+  };
+  const auto analysis = analyze_capture(capture, request, progress);
+  if (!out.empty()) write(out);
+  summary.kernel_found = analysis.selection_found(request);
+  return summary;
 }
 
 std::string to_text(const WavesReport &report) {

@@ -3,6 +3,8 @@
 
 #include <iostream>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "commands/trace/trace_commands.hpp"
@@ -28,7 +30,20 @@ void run_waves(const WavesArgs &args, const CliContext &context) {
   // Progress only for captures big enough to take a while.
   std::uint64_t capture_bytes = 0;
   for (const auto &b : capture.blobs) capture_bytes += b.size;
-  ProgressPrinter progress(!context.quiet && capture_bytes > (std::uint64_t{64} << 20));
+  const bool big = capture_bytes > (std::uint64_t{64} << 20);
+  if (context.json) {
+    // Streamed: each blob's lines are printed as it is analysed (no progress line between them
+    // on a terminal).
+    ProgressPrinter progress(!context.quiet && big && ::isatty(1) == 0);
+    const auto summary = stream_waves_json(
+        capture, args.kernel, args.instructions,
+        [](std::string_view text) { std::cout.write(text.data(), std::ssize(text)); },
+        progress.sink(), {args.cdna_clock});
+    progress.finish();
+    require_selection(summary.kernel_found, args.capture, args.kernel);
+    return;
+  }
+  ProgressPrinter progress(!context.quiet && big);
   const auto waves =
       collect_waves(capture, args.kernel, progress.sink(), {args.cdna_clock}, args.instructions);
   progress.finish();

@@ -4,8 +4,10 @@
 // instruction stream, as JSON (one object per wave, keys sorted) and as a text table.
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "wavescope/base/progress.hpp"
@@ -42,5 +44,24 @@ struct WavesReport {
 };
 std::string to_json(const WavesReport &report);
 std::string to_text(const WavesReport &report);
+
+// What stream_waves_json saw.
+struct WavesStreamSummary {
+  std::size_t blobs = 0;      // blobs analysed
+  std::size_t waves = 0;      // lines written
+  bool kernel_found = false;  // as CaptureWaves::kernel_found
+};
+
+// The JSON form of collect_waves' report (to_json's lines, each followed by a newline: the same
+// bytes `wavectl sqtt waves --json` prints), written as each blob is analysed, so no blob's
+// waves are kept past its lines and memory stays bounded on a capture of any size. `write` gets
+// the text in pieces of at least `piece_bytes` (but the last), each ending at a line's end;
+// `instructions` adds "insts".
+WavesStreamSummary stream_waves_json(const Capture &capture, const std::string &kernel,
+                                     bool instructions,
+                                     const std::function<void(std::string_view)> &write,
+                                     const ProgressSink &progress = {},
+                                     const AnalysisOptions &options = {},
+                                     std::size_t piece_bytes = std::size_t{1} << 20);
 
 }  // namespace wavescope::trace::timeline

@@ -6,6 +6,7 @@
 
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
 #include "wavescope/compiler/rewrite/pattern_matcher.hpp"
+#include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 
 namespace wavescope::compiler::lower {
 namespace {
@@ -72,6 +73,9 @@ std::string program_title(const LoweredKernel &k, const std::string &target) {
 }  // namespace
 
 UOp record_program(const LoweredKernel &kernel, const ProgramParts &parts) {
+  // The kernel's group takes the name the optimizer gave it (its axes after the opts), as VIZ
+  // lists a kernel by its final name.
+  if (RewriteTrace *trace = active_trace()) trace->rename_open_group(kernel.name);
   const UOp program = UOp::make(Op::PROGRAM, dtypes::void_, {kernel.sink},
                                 Arg{program_title(kernel, parts.target)});
   ProgramContext ctx{kernel, parts};

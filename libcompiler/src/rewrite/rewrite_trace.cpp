@@ -362,6 +362,11 @@ void RewriteTrace::close_group() {
   if (!open_groups_.empty()) open_groups_.pop_back();
 }
 
+void RewriteTrace::rename_open_group(std::string name) {
+  std::lock_guard lock(*mutex_);
+  if (!open_groups_.empty()) groups_[open_groups_.back()].name = std::move(name);
+}
+
 std::size_t RewriteTrace::begin_rewrite(TraceRewrite header) {
   std::lock_guard lock(*mutex_);
   TraceGroupRecord &group = current_group();

@@ -41,7 +41,7 @@ struct ScalarParam {
 };
 
 struct LoweredKernel {
-  std::string name;                          // kernel_name of the AST
+  std::string name;                          // kernel_name after the optimizer's opts
   std::vector<kernel::KernelParam> buffers;  // global buffers, slot order (from the AST)
   std::vector<ScalarParam> scalars;          // variables, slot order
   UOp sink;                                  // the lowered graph

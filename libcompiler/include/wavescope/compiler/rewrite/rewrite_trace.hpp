@@ -130,6 +130,8 @@ public:
   // Recording, used by graph_rewrite through TraceSession.
   void open_group(std::string name, std::vector<std::string> keys);
   void close_group();
+  // Renames the innermost open group (e.g. a kernel the optimizer renamed); a no-op without one.
+  void rename_open_group(std::string name);
   std::size_t begin_rewrite(TraceRewrite header);  // returns a handle for the calls below
   void add_step(std::size_t handle, TraceStep step);
   void end_rewrite(std::size_t handle, std::optional<std::uint64_t> output);

@@ -1,6 +1,8 @@
 #include "wavescope/compiler/ir/graph.hpp"
 
+#include <memory_resource>
 #include <unordered_set>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -59,16 +61,26 @@ UOp substitute(const UOp &root, const std::unordered_map<UOp, UOp> &replacements
 
 bool in_graph(const UOp &root, const UOp &node) {
   if (root == node) return true;
-  for (const auto &u : toposort(root))
-    if (u == node) return true;
+  if (!root || !node) return false;
+  // A graph holding `node` holds every op below it: other subgraphs need no visit.
+  const OpSet needed = node.subtree_ops();
+  if (!needed.is_subset_of(root.subtree_ops())) return false;
+  std::pmr::monotonic_buffer_resource arena;
+  std::pmr::unordered_set<const UOpNode *> seen(&arena);
+  std::pmr::vector<const UOp *> stack(&arena);
+  stack.push_back(&root);
+  while (!stack.empty()) {
+    const UOp *u = stack.back();
+    stack.pop_back();
+    for (const auto &s : u->src()) {
+      if (s == node) return true;
+      if (needed.is_subset_of(s.subtree_ops()) && seen.insert(s.get()).second) stack.push_back(&s);
+    }
+  }
   return false;
 }
 
-bool graph_has_op(const UOp &root, OpSet ops) {
-  for (const auto &u : toposort(root))
-    if (ops.contains(u.op())) return true;
-  return false;
-}
+bool graph_has_op(const UOp &root, OpSet ops) { return root.subtree_ops().intersects(ops); }
 
 int structural_compare(const UOp &a, const UOp &b) {
   if (a == b) return 0;

@@ -1,10 +1,9 @@
 #include "wavescope/compiler/ir/graph.hpp"
 
-#include <memory_resource>
-#include <unordered_set>
 #include <vector>
 
 #include <fmt/format.h>
+#include <llvm/ADT/DenseSet.h>
 
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/sha256.hpp"
@@ -13,12 +12,13 @@ namespace wavescope::compiler {
 
 std::vector<UOp> toposort(const UOp &root, bool enter_calls) {
   std::vector<UOp> order;
-  std::unordered_set<const UOpNode *> done;
+  llvm::DenseSet<const UOpNode *> done;  // open addressing: no allocation per node
   std::vector<std::pair<const UOp *, bool>> stack{{&root, false}};
+  stack.reserve(64);
   while (!stack.empty()) {
     auto [node, expanded] = stack.back();
     stack.pop_back();
-    if (done.count(node->get())) continue;
+    if (done.contains(node->get())) continue;
     if (expanded) {
       done.insert(node->get());
       order.push_back(*node);
@@ -28,7 +28,7 @@ std::vector<UOp> toposort(const UOp &root, bool enter_calls) {
     const auto &src = node->src();
     const bool skip_body = !enter_calls && (node->op() == Op::FUNCTION || node->op() == Op::CALL);
     for (std::size_t i = src.size(); i-- > (skip_body ? 1 : 0);)
-      if (!done.count(src[i].get())) stack.emplace_back(&src[i], false);
+      if (!done.contains(src[i].get())) stack.emplace_back(&src[i], false);
   }
   return order;
 }
@@ -65,9 +65,8 @@ bool in_graph(const UOp &root, const UOp &node) {
   // A graph holding `node` holds every op below it: other subgraphs need no visit.
   const OpSet needed = node.subtree_ops();
   if (!needed.is_subset_of(root.subtree_ops())) return false;
-  std::pmr::monotonic_buffer_resource arena;
-  std::pmr::unordered_set<const UOpNode *> seen(&arena);
-  std::pmr::vector<const UOp *> stack(&arena);
+  llvm::DenseSet<const UOpNode *> seen;
+  std::vector<const UOp *> stack;
   stack.push_back(&root);
   while (!stack.empty()) {
     const UOp *u = stack.back();

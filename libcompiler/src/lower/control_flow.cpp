@@ -75,9 +75,11 @@ UOp war_barrier(const UOp &end) {
       loops.push_back(r.get());
   }
   if (loops.empty()) return {};
+  const auto body = toposort(end.src(0));
+  // Most bodies store to no LOCAL buffer: no need for the open ranges of each node then.
+  if (std::none_of(body.begin(), body.end(), is_local_store)) return {};
   const auto open = ranges_in(end.src(0));
   std::unordered_set<const UOpNode *> stored;
-  const auto body = toposort(end.src(0));
   for (const UOp &x : body) {
     if (!is_local_store(x)) continue;
     const auto &rs = open.at(x.get());
@@ -121,6 +123,8 @@ Edges control_flow_edges(const UOp &sink) {
   std::unordered_map<const UOpNode *, const UOpNode *> nesting;
   for (const UOp &u : toposort(sink)) {
     nodes.emplace(u.get(), u);
+    // Without a RANGE or END below, a node depends on none (and nests nothing).
+    if (!u.subtree_ops().intersects({Op::RANGE, Op::END})) continue;
     std::vector<const UOpNode *> d;
     std::unordered_set<const UOpNode *> ds;
     for (const auto &s : u.src())

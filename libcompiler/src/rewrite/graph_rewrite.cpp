@@ -83,7 +83,23 @@ public:
   }
 
   UOp run(const UOp &root) {
-    const UOp *out = options_.walk ? walk(root) : fixed_point(root);
+    // The passes of a lowering see about as many nodes as the previous one: an outermost
+    // rewrite starts its table at that size instead of growing it through every smaller one
+    // (rewrites that rules run inside a rewrite are small and leave the hint alone).
+    thread_local std::size_t size_hint = 0;
+    thread_local int depth = 0;
+    const bool outermost = depth == 0;
+    if (outermost) states_.reserve(size_hint);
+    ++depth;
+    const UOp *out = nullptr;
+    try {
+      out = options_.walk ? walk(root) : fixed_point(root);
+    } catch (...) {
+      --depth;
+      throw;
+    }
+    --depth;
+    if (outermost) size_hint = states_.size();
     if (options_.stats) *options_.stats = {visited_, settled_, firings_};
     return *out;
   }
@@ -91,17 +107,25 @@ public:
 private:
   using Key = const UOpNode *;
 
+  static constexpr std::uint32_t kNoWaiter = ~std::uint32_t(0);
+
   // What the rewrite knows of a node.
   struct State {
     const UOp *result = nullptr;  // its final replacement, once known
     bool on_stack = false;        // queued for a first visit
-    bool waited_on = false;       // has an entry in waitlist_
+    // The work items waiting for its result: a list in waiters_, in the order they came.
+    std::uint32_t first_waiter = kNoWaiter, last_waiter = kNoWaiter;
   };
 
   struct Item {
     const UOp *n;
     int stage;
     const UOp *new_n;
+  };
+
+  struct Waiter {
+    Item item;
+    std::uint32_t next = kNoWaiter;
   };
 
   [[noreturn]] void runaway(const char *what) const {
@@ -168,21 +192,26 @@ private:
   void resolve(const UOp *n, const UOp *result, std::vector<Item> &stack) {
     State &s = state(n);
     s.result = result;
-    if (s.waited_on) {
-      s.waited_on = false;
-      auto it = waitlist_.find(n->get());
-      for (auto &item : it->second) stack.push_back(item);
-      waitlist_.erase(it);
-    }
+    for (std::uint32_t w = s.first_waiter; w != kNoWaiter; w = waiters_[w].next)
+      stack.push_back(waiters_[w].item);
+    s.first_waiter = s.last_waiter = kNoWaiter;
   }
 
   void wait_for(const UOp *n, const Item &item) {
-    state(n).waited_on = true;
-    waitlist_[n->get()].push_back(item);
+    const auto index = static_cast<std::uint32_t>(waiters_.size());
+    waiters_.push_back({item});
+    State &s = state(n);
+    if (s.last_waiter == kNoWaiter)
+      s.first_waiter = index;
+    else
+      waiters_[s.last_waiter].next = index;
+    s.last_waiter = index;
   }
 
   const UOp *fixed_point(const UOp &root) {
-    std::vector<Item> stack{{&root, 0, &root}};
+    std::vector<Item> stack;
+    stack.reserve(64);
+    stack.push_back({&root, 0, &root});
     state(&root).on_stack = true;
     std::vector<UOp> src;
     while (!stack.empty()) {
@@ -338,7 +367,7 @@ private:
   // insertion, which may move its entries).
   llvm::DenseMap<Key, State> states_;
   llvm::DenseMap<Key, const UOp *> pre_cache_;
-  llvm::DenseMap<Key, std::vector<Item>> waitlist_;
+  std::vector<Waiter> waiters_;
   std::deque<UOp> made_;
   OpSet rule_ops_;         // the ops some rule is filed under
   detail::MemoBits memo_;  // this matcher's fixed-point bits when memoizing

@@ -60,29 +60,29 @@ MemoBits memo_bits(const PatternMatcher &matcher) {
   if (reg.matchers.size() == kSlotBits) return {};
   Registered added{&matcher, sorted_rules(matcher), {}};
   added.bits.own = std::uint64_t(1) << reg.matchers.size();
-  added.bits.implied = added.bits.own;
+  added.bits.accepted = added.bits.own;
   // A fixed point of a matcher is one of every matcher whose rules are a subset of its rules.
   for (auto &r : reg.matchers) {
-    if (std::includes(added.rules.begin(), added.rules.end(), r.rules.begin(), r.rules.end()))
-      added.bits.implied |= r.bits.own;
     if (std::includes(r.rules.begin(), r.rules.end(), added.rules.begin(), added.rules.end()))
-      r.bits.implied |= added.bits.own;
+      added.bits.accepted |= r.bits.own;
+    if (std::includes(added.rules.begin(), added.rules.end(), r.rules.begin(), r.rules.end()))
+      r.bits.accepted |= added.bits.own;
   }
   reg.matchers.push_back(std::move(added));
   return reg.matchers.back().bits;
 }
 
-bool is_fixed_point(const UOpNode *node, std::uint64_t own) {
+bool is_fixed_point(const UOpNode *node, std::uint64_t accepted) {
   const std::uint64_t v = node->fixed_points.load(std::memory_order_relaxed);
-  return (v & ~kSlotMask) == current_generation() && (v & own) != 0;
+  return (v & ~kSlotMask) == current_generation() && (v & accepted) != 0;
 }
 
-void mark_fixed_point(const UOpNode *node, std::uint64_t implied) {
+void mark_fixed_point(const UOpNode *node, std::uint64_t own) {
   const std::uint64_t gen = current_generation();
   std::uint64_t v = node->fixed_points.load(std::memory_order_relaxed);
   std::uint64_t want;
   do {
-    want = (v & ~kSlotMask) == gen ? (v | implied) : (gen | implied);
+    want = (v & ~kSlotMask) == gen ? (v | own) : (gen | own);
     if (want == v) return;
   } while (!node->fixed_points.compare_exchange_weak(v, want, std::memory_order_relaxed));
 }

@@ -180,11 +180,11 @@ private:
   bool settled(const UOp *n) {
     const UOpNode *node = n->get();
     if (!node->subtree_ops.intersects(rule_ops_)) {
-      if (memo_.own) detail::mark_fixed_point(node, memo_.implied);
+      if (memo_.own) detail::mark_fixed_point(node, memo_.own);
       ++settled_;
       return true;
     }
-    if (!memo_.own || !detail::is_fixed_point(node, memo_.own)) return false;
+    if (!memo_.own || !detail::is_fixed_point(node, memo_.accepted)) return false;
     ++settled_;
     return true;
   }
@@ -265,7 +265,7 @@ private:
             break;
           }
           changed |= r->get() != x.get();
-          sources_settled = sources_settled && detail::is_fixed_point(x.get(), memo_.own);
+          sources_settled = sources_settled && detail::is_fixed_point(x.get(), memo_.accepted);
         }
         if (waiting_on) {
           wait_for(waiting_on, item);  // come back when it is done
@@ -275,7 +275,7 @@ private:
         if (!changed) {
           if (post_) next = post_rewrite(nn);
           if (!next) {
-            if (sources_settled) detail::mark_fixed_point(nn.get(), memo_.implied);
+            if (sources_settled) detail::mark_fixed_point(nn.get(), memo_.own);
             resolve(item.n, item.new_n, stack);
             continue;
           }

@@ -40,6 +40,21 @@ const PatternMatcher &wider() {  // watching's rules and more
   return pm;
 }
 
+// A pair used by one test only, so that the wider one is surely used first.
+int offered_late = 0;
+const PatternMatcher &late_subset() {
+  static const PatternMatcher pm("late subset",
+                                 {rule("sees MUL", pat_any_src(Op::MUL), [](const Match &) -> UOp {
+                                   ++offered_late;
+                                   return {};
+                                 })});
+  return pm;
+}
+const PatternMatcher &early_superset() {
+  static const PatternMatcher pm = late_subset() + identities();
+  return pm;
+}
+
 RewriteOptions with_stats(RewriteStats &stats, bool memoize = false) {
   RewriteOptions o;
   o.stats = &stats;
@@ -140,6 +155,20 @@ TEST_CASE("a fixed point of a matcher is one of a matcher with a subset of its r
   CHECK(graph_rewrite(g, wider(), with_stats(stats, true)) == g);
   CHECK(offered == 6);
   CHECK(stats.visited == 3);
+}
+
+TEST_CASE("a matcher first used after a wider one marked nodes uses those marks") {
+  forget_fixed_points();
+  offered_late = 0;
+  const UOp g = (p * q) + (q * 6);
+  RewriteStats stats;
+  CHECK(graph_rewrite(g, early_superset(), with_stats(stats, true)) == g);
+  CHECK(offered_late == 2);
+  CHECK(stats.visited == 3);
+  // late_subset() had not been used yet when early_superset() marked g.
+  CHECK(graph_rewrite(g, late_subset(), with_stats(stats, true)) == g);
+  CHECK(offered_late == 2);
+  CHECK(stats.visited == 0);
 }
 
 TEST_CASE("memoized rewrites give the results of full ones") {

@@ -11,24 +11,32 @@
 namespace wavescope::compiler {
 
 std::vector<UOp> toposort(const UOp &root, bool enter_calls) {
+  // Depth-first, each node emitted after its sources (left to right): a frame per node on the
+  // path with the next source to look at, so each edge costs one lookup in `seen` (the nodes
+  // entered; in a DAG an entered node is never met again on its own path).
+  struct Frame {
+    const UOp *node;
+    std::size_t next;
+  };
+  auto first_source = [enter_calls](const UOp &u) -> std::size_t {
+    return !enter_calls && (u.op() == Op::FUNCTION || u.op() == Op::CALL) ? 1 : 0;
+  };
   std::vector<UOp> order;
-  llvm::DenseSet<const UOpNode *> done;  // open addressing: no allocation per node
-  std::vector<std::pair<const UOp *, bool>> stack{{&root, false}};
+  llvm::DenseSet<const UOpNode *> seen;  // open addressing: no allocation per node
+  std::vector<Frame> stack;
   stack.reserve(64);
+  seen.insert(root.get());
+  stack.push_back({&root, first_source(root)});
   while (!stack.empty()) {
-    auto [node, expanded] = stack.back();
-    stack.pop_back();
-    if (done.contains(node->get())) continue;
-    if (expanded) {
-      done.insert(node->get());
-      order.push_back(*node);
+    Frame &f = stack.back();
+    const auto &src = f.node->src();
+    if (f.next < src.size()) {
+      const UOp &s = src[f.next++];
+      if (seen.insert(s.get()).second) stack.push_back({&s, first_source(s)});  // f is stale now
       continue;
     }
-    stack.emplace_back(node, true);
-    const auto &src = node->src();
-    const bool skip_body = !enter_calls && (node->op() == Op::FUNCTION || node->op() == Op::CALL);
-    for (std::size_t i = src.size(); i-- > (skip_body ? 1 : 0);)
-      if (!done.contains(src[i].get())) stack.emplace_back(&src[i], false);
+    order.push_back(*f.node);
+    stack.pop_back();
   }
   return order;
 }

@@ -8,6 +8,9 @@
 //    lowering pass, the linearizer and the LLVM IR renderer; LLVM itself is not run), in this
 //    thread's CPU time: the like-for-like figure against tinygrad's AST -> AMDGPU LLVM IR
 //    (full_rewrite_to_sink, linearize, AMDLLVMRenderer), as neither side runs LLVM there.
+//    Before every iteration the rewrite engine forgets the fixed points it memoized
+//    (rewrite::forget_fixed_points), so each one is a first lowering of the AST, not a
+//    repeat that finds its simplified subgraphs marked.
 //  * BM_CompileElf/...: the same ASTs to a gfx1100 code object (codegen::compile_amdgpu: lowering,
 //    LLVM IR, LLVM's AMDGPU back end in process, lld in process, or ld.lld as a child process in
 //    a build without liblld-22-dev), in process CPU time including the waited-for children.
@@ -56,6 +59,7 @@
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/kernel/sources.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
+#include "wavescope/compiler/rewrite/graph_rewrite.hpp"
 
 using namespace wavescope::compiler;
 
@@ -142,6 +146,7 @@ void report_compile(benchmark::State &state, const std::string &key, const char 
 void BM_CompileC(benchmark::State &state, UOp ast, std::string key) {
   double total = 0;
   for (auto _ : state) {
+    rewrite::forget_fixed_points();  // each iteration a first lowering (see the header)
     const double t0 = wavescope::bench::thread_cpu_seconds();
     auto source = render::render_c(render::lower_for_c(ast));
     benchmark::DoNotOptimize(source.data());
@@ -155,6 +160,7 @@ void BM_CompileC(benchmark::State &state, UOp ast, std::string key) {
 void BM_CompileLlvm(benchmark::State &state, UOp ast, std::string key) {
   double total = 0;
   for (auto _ : state) {
+    rewrite::forget_fixed_points();
     const double t0 = wavescope::bench::thread_cpu_seconds();
     auto k = codegen::render_amdgpu(ast, "gfx1100");
     benchmark::DoNotOptimize(k.llvm_ir.data());
@@ -168,6 +174,7 @@ void BM_CompileLlvm(benchmark::State &state, UOp ast, std::string key) {
 void BM_CompileElf(benchmark::State &state, UOp ast, std::string key) {
   double total = 0, own = 0;
   for (auto _ : state) {
+    rewrite::forget_fixed_points();
     const double t0 = process_cpu_seconds_with_children();
     const double own0 = wavescope::bench::thread_cpu_seconds();
     auto k = codegen::compile_amdgpu(ast, "gfx1100");

@@ -1,8 +1,9 @@
 #include "wavescope/compiler/ir/graph.hpp"
 
-#include <unordered_set>
+#include <vector>
 
 #include <fmt/format.h>
+#include <llvm/ADT/DenseSet.h>
 
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/sha256.hpp"
@@ -10,23 +11,32 @@
 namespace wavescope::compiler {
 
 std::vector<UOp> toposort(const UOp &root, bool enter_calls) {
+  // Depth-first, each node emitted after its sources (left to right): a frame per node on the
+  // path with the next source to look at, so each edge costs one lookup in `seen` (the nodes
+  // entered; in a DAG an entered node is never met again on its own path).
+  struct Frame {
+    const UOp *node;
+    std::size_t next;
+  };
+  auto first_source = [enter_calls](const UOp &u) -> std::size_t {
+    return !enter_calls && (u.op() == Op::FUNCTION || u.op() == Op::CALL) ? 1 : 0;
+  };
   std::vector<UOp> order;
-  std::unordered_set<const UOpNode *> done;
-  std::vector<std::pair<const UOp *, bool>> stack{{&root, false}};
+  llvm::DenseSet<const UOpNode *> seen;  // open addressing: no allocation per node
+  std::vector<Frame> stack;
+  stack.reserve(64);
+  seen.insert(root.get());
+  stack.push_back({&root, first_source(root)});
   while (!stack.empty()) {
-    auto [node, expanded] = stack.back();
-    stack.pop_back();
-    if (done.count(node->get())) continue;
-    if (expanded) {
-      done.insert(node->get());
-      order.push_back(*node);
+    Frame &f = stack.back();
+    const auto &src = f.node->src();
+    if (f.next < src.size()) {
+      const UOp &s = src[f.next++];
+      if (seen.insert(s.get()).second) stack.push_back({&s, first_source(s)});  // f is stale now
       continue;
     }
-    stack.emplace_back(node, true);
-    const auto &src = node->src();
-    const bool skip_body = !enter_calls && (node->op() == Op::FUNCTION || node->op() == Op::CALL);
-    for (std::size_t i = src.size(); i-- > (skip_body ? 1 : 0);)
-      if (!done.count(src[i].get())) stack.emplace_back(&src[i], false);
+    order.push_back(*f.node);
+    stack.pop_back();
   }
   return order;
 }
@@ -59,16 +69,25 @@ UOp substitute(const UOp &root, const std::unordered_map<UOp, UOp> &replacements
 
 bool in_graph(const UOp &root, const UOp &node) {
   if (root == node) return true;
-  for (const auto &u : toposort(root))
-    if (u == node) return true;
+  if (!root || !node) return false;
+  // A graph holding `node` holds every op below it: other subgraphs need no visit.
+  const OpSet needed = node.subtree_ops();
+  if (!needed.is_subset_of(root.subtree_ops())) return false;
+  llvm::DenseSet<const UOpNode *> seen;
+  std::vector<const UOp *> stack;
+  stack.push_back(&root);
+  while (!stack.empty()) {
+    const UOp *u = stack.back();
+    stack.pop_back();
+    for (const auto &s : u->src()) {
+      if (s == node) return true;
+      if (needed.is_subset_of(s.subtree_ops()) && seen.insert(s.get()).second) stack.push_back(&s);
+    }
+  }
   return false;
 }
 
-bool graph_has_op(const UOp &root, OpSet ops) {
-  for (const auto &u : toposort(root))
-    if (ops.contains(u.op())) return true;
-  return false;
-}
+bool graph_has_op(const UOp &root, OpSet ops) { return root.subtree_ops().intersects(ops); }
 
 int structural_compare(const UOp &a, const UOp &b) {
   if (a == b) return 0;

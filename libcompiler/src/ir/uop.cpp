@@ -100,7 +100,11 @@ UOp UOpTable::intern(Op op, DType dtype, std::vector<UOp> &&src, Arg &&arg, Arg 
   node->tag = std::move(tag);
   node->hash = h;
   node->id = next_node_id.fetch_add(1, std::memory_order_relaxed);
-  for (const auto &s : node->src) node->src_ops.add(s.op());
+  node->subtree_ops = OpSet(op);
+  for (const auto &s : node->src) {
+    node->src_ops.add(s.op());
+    node->subtree_ops = node->subtree_ops | s.subtree_ops();
+  }
   const Interval bounds = compute_bounds(node->op, node->dtype, node->src, node->arg);
   node->vmin = bounds.lo;
   node->vmax = bounds.hi;

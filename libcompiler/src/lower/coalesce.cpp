@@ -200,7 +200,7 @@ const PatternMatcher &coalesce_rules() {
 }  // namespace
 
 UOp memory_coalescing(const UOp &sink, const RenderTarget &target) {
-  UOp g = graph_rewrite(sink, symbolic::sym(), detail::pass("early symbolic"));
+  UOp g = graph_rewrite(sink, symbolic::sym(), detail::symbolic_pass("early symbolic"));
   // loads first: the stores' values may be lanes of the new vector loads
   for (Op which : {Op::LOAD, Op::STORE}) {
     Replacements replacements = plan(g, target, which);

@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <llvm/ADT/DenseMap.h>
+
 #include "lower_util.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
@@ -75,9 +77,11 @@ UOp war_barrier(const UOp &end) {
       loops.push_back(r.get());
   }
   if (loops.empty()) return {};
+  const auto body = toposort(end.src(0));
+  // Most bodies store to no LOCAL buffer: no need for the open ranges of each node then.
+  if (std::none_of(body.begin(), body.end(), is_local_store)) return {};
   const auto open = ranges_in(end.src(0));
   std::unordered_set<const UOpNode *> stored;
-  const auto body = toposort(end.src(0));
   for (const UOp &x : body) {
     if (!is_local_store(x)) continue;
     const auto &rs = open.at(x.get());
@@ -114,29 +118,36 @@ const PatternMatcher &barrier_rules() {
 using Edges = std::unordered_map<const UOpNode *, UOp>;
 
 Edges control_flow_edges(const UOp &sink) {
-  std::unordered_map<const UOpNode *, std::vector<const UOpNode *>> deps;  // ranges/ends below
-  std::unordered_map<const UOpNode *, std::unordered_set<const UOpNode *>> dep_sets;
+  // The RANGEs and ENDs below each node, in the order first met: a few per node, so a vector
+  // searched linearly (no hash set per node).
+  llvm::DenseMap<const UOpNode *, std::vector<const UOpNode *>> deps;
+  auto depends = [&](const UOpNode *x, const UOpNode *y) {
+    auto it = deps.find(x);
+    return it != deps.end() &&
+           std::find(it->second.begin(), it->second.end(), y) != it->second.end();
+  };
   std::unordered_map<const UOpNode *, UOp> nodes;
   std::vector<const UOpNode *> nested_order;
   std::unordered_map<const UOpNode *, const UOpNode *> nesting;
   for (const UOp &u : toposort(sink)) {
     nodes.emplace(u.get(), u);
+    // Without a RANGE or END below, a node depends on none (and nests nothing).
+    if (!u.subtree_ops().intersects({Op::RANGE, Op::END})) continue;
     std::vector<const UOpNode *> d;
-    std::unordered_set<const UOpNode *> ds;
     for (const auto &s : u.src())
-      for (auto *x : deps[s.get()])
-        if (ds.insert(x).second) d.push_back(x);
+      if (auto it = deps.find(s.get()); it != deps.end())
+        for (auto *x : it->second)
+          if (std::find(d.begin(), d.end(), x) == d.end()) d.push_back(x);
     if (u.op() == Op::END || u.op() == Op::SINK)
       for (auto *x : d)
         if (x->op == Op::END && !nesting.count(x) &&
-            (u.op() == Op::SINK || (u.size() > 1 && dep_sets[x].count(u.src(1).get())))) {
+            (u.op() == Op::SINK || (u.size() > 1 && depends(x, u.src(1).get())))) {
           nesting.emplace(x, u.get());
           nested_order.push_back(x);
         }
     if (u.op() == Op::RANGE || u.op() == Op::END)
-      if (ds.insert(u.get()).second) d.push_back(u.get());
+      if (std::find(d.begin(), d.end(), u.get()) == d.end()) d.push_back(u.get());
     deps[u.get()] = std::move(d);
-    dep_sets[u.get()] = std::move(ds);
   }
   std::vector<const UOpNode *> parents;
   std::unordered_map<const UOpNode *, std::vector<const UOpNode *>> siblings;
@@ -150,7 +161,7 @@ Edges control_flow_edges(const UOp &sink) {
     auto v = siblings[p];
     auto count = [&](const UOpNode *x) {
       std::size_t n = 0;
-      for (auto *y : v) n += dep_sets[x].count(y);
+      for (auto *y : v) n += depends(x, y) ? 1 : 0;
       return n;
     };
     std::stable_sort(v.begin(), v.end(),

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <llvm/ADT/DenseMap.h>
 
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
@@ -45,14 +46,14 @@ int priority_of(const UOp &u, std::int64_t &extra) {
 }
 
 // The RANGEs still open at each node (an END closes the ranges it names).
-std::unordered_map<const UOpNode *, std::vector<const UOpNode *>>
+llvm::DenseMap<const UOpNode *, std::vector<const UOpNode *>>
 open_ranges(const std::vector<UOp> &nodes) {
-  std::unordered_map<const UOpNode *, std::vector<const UOpNode *>> open;
+  llvm::DenseMap<const UOpNode *, std::vector<const UOpNode *>> open;
   open.reserve(nodes.size());
   for (const auto &u : nodes) {
     std::vector<const UOpNode *> rs;
     for (const auto &s : u.src()) {
-      const auto &sr = open[s.get()];
+      const auto &sr = open[s.get()];  // no insertion before its last use
       rs.insert(rs.end(), sr.begin(), sr.end());
     }
     if (u.op() == Op::RANGE) rs.push_back(u.get());
@@ -74,15 +75,16 @@ std::vector<UOp> linearize(const UOp &sink) {
   const std::vector<UOp> nodes = toposort(sink);
   const auto open = open_ranges(nodes);
 
-  std::unordered_map<const UOpNode *, std::size_t> consumers;
+  llvm::DenseMap<const UOpNode *, std::size_t> consumers, position;
+  consumers.reserve(nodes.size());
+  position.reserve(nodes.size());
   std::vector<Key> keys(nodes.size());
-  std::unordered_map<const UOpNode *, std::size_t> position;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const UOp &u = nodes[i];
-    position.emplace(u.get(), i);
+    position.try_emplace(u.get(), i);
     for (const auto &s : u.src()) ++consumers[s.get()];
     Key k;
-    for (const UOpNode *r : open.at(u.get())) {
+    for (const UOpNode *r : open.find(u.get())->second) {
       const Int extent = saturating_add(r->vmax, 1);
       k.run_count = saturating_mul(k.run_count, extent < 1 ? Int(1) : extent);
     }
@@ -100,7 +102,7 @@ std::vector<UOp> linearize(const UOp &sink) {
 
   // Reverse topological order from the SINK, latest ideal position first.
   std::priority_queue<std::pair<std::size_t, std::size_t>> heap;  // (ideal, node index)
-  const std::size_t root = position.at(sink.get());
+  const std::size_t root = position.find(sink.get())->second;
   heap.emplace(ideal[root], root);
   std::vector<UOp> reversed;
   reversed.reserve(nodes.size());
@@ -110,7 +112,7 @@ std::vector<UOp> linearize(const UOp &sink) {
     reversed.push_back(nodes[i]);
     for (const auto &s : nodes[i].src())
       if (--consumers[s.get()] == 0) {
-        const std::size_t j = position.at(s.get());
+        const std::size_t j = position.find(s.get())->second;
         heap.emplace(ideal[j], j);
       }
   }

@@ -45,4 +45,10 @@ rewrite::RewriteOptions pass(const char *name) {
   return o;
 }
 
+rewrite::RewriteOptions symbolic_pass(const char *name) {
+  rewrite::RewriteOptions o = pass(name);
+  o.memoize = true;
+  return o;
+}
+
 }  // namespace wavescope::compiler::lower::detail

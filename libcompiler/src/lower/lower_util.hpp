@@ -25,5 +25,8 @@ UOp broadcast(const UOp &x, unsigned lanes);
 std::pair<UOp, UOp> split_gate(const UOp &index_operand);
 
 rewrite::RewriteOptions pass(const char *name);
+// The same for a pass whose matcher is static and whose rules need no context (the simplifier's
+// layers): the engine memoizes its fixed points (RewriteOptions::memoize).
+rewrite::RewriteOptions symbolic_pass(const char *name);
 
 }  // namespace wavescope::compiler::lower::detail

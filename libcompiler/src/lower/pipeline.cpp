@@ -38,9 +38,9 @@ UOp lower_back_half(const UOp &sink, const RenderTarget &target) {
   UOp g = add_loads(sink);
   g = devectorize(g);
   g = memory_coalescing(g, target);
-  g = rewrite::graph_rewrite(g, symbolic::sym(), detail::pass("extra symbolic"));
+  g = rewrite::graph_rewrite(g, symbolic::sym(), detail::symbolic_pass("extra symbolic"));
   g = lower_index_dtypes(g);
-  g = rewrite::graph_rewrite(g, symbolic::symbolic(), detail::pass("final symbolic"));
+  g = rewrite::graph_rewrite(g, symbolic::symbolic(), detail::symbolic_pass("final symbolic"));
   g = cast_float_alu_operands(g);
   g = early_decompositions(g, target);
   g = late_decompositions(g, target);

@@ -13,6 +13,7 @@ UOp prepare_ranges(const UOp &sink) {
   UOp g = split_ranges(sink);
   rewrite::RewriteOptions o;
   o.name = "initial symbolic";
+  o.memoize = true;  // static rules, no context
   static const rewrite::PatternMatcher pm = symbolic::sym() + flatten_range_rules();
   g = rewrite::graph_rewrite(g, pm, o);
   return simplify_ranges(g);

@@ -333,7 +333,9 @@ UOp simplify_ranges(const UOp &sink) {
 UOp postopt_symbolic(const UOp &sink) {
   static const PatternMatcher pm =
       symbolic::sym() + flatten_range_rules() + reduce_unparented_rules();
-  return graph_rewrite(sink, pm, named("postopt symbolic"));
+  RewriteOptions o = named("postopt symbolic");
+  o.memoize = true;  // static rules, no context
+  return graph_rewrite(sink, pm, o);
 }
 
 }  // namespace wavescope::compiler::opt

@@ -1,11 +1,14 @@
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
 
+#include <algorithm>
 #include <array>
-#include <unordered_map>
-#include <unordered_set>
+#include <deque>
+#include <vector>
 
 #include <fmt/format.h>
+#include <llvm/ADT/DenseMap.h>
 
+#include "fixed_point_memo.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 
 namespace wavescope::compiler::rewrite {
@@ -63,15 +66,68 @@ private:
   std::size_t count_ = 0;
 };
 
+// One rewrite. The engine works on pointers to UOp handles that stay alive for the whole
+// rewrite (sources of live nodes, the root, and every node a rule or a rebuild made, which
+// `made_` owns), so the traversal itself takes no references and hashes node addresses only.
+// Subgraphs no rule can touch, and (RewriteOptions::memoize) known fixed points, are taken as
+// they are without a visit.
 class Rewriter {
 public:
   Rewriter(const PatternMatcher *post, const PatternMatcher *pre, const RewriteOptions &options,
            StepRecorder *recorder)
-      : post_(post), pre_(pre), options_(options), recorder_(recorder) {}
+      : post_(post), pre_(pre), options_(options), recorder_(recorder) {
+    if (post_) rule_ops_ = rule_ops_ | post_->root_ops();
+    if (pre_) rule_ops_ = rule_ops_ | pre_->root_ops();
+    if (options_.memoize && post_ && !pre_ && !options_.walk && !options_.context)
+      memo_ = detail::memo_bits(*post_);
+  }
 
-  UOp run(const UOp &root) { return options_.walk ? walk(root) : fixed_point(root); }
+  UOp run(const UOp &root) {
+    // The passes of a lowering see about as many nodes as the previous one: an outermost
+    // rewrite starts its table at that size instead of growing it through every smaller one
+    // (rewrites that rules run inside a rewrite are small and leave the hint alone).
+    thread_local std::size_t size_hint = 0;
+    thread_local int depth = 0;
+    const bool outermost = depth == 0;
+    if (outermost) states_.reserve(size_hint);
+    ++depth;
+    const UOp *out = nullptr;
+    try {
+      out = options_.walk ? walk(root) : fixed_point(root);
+    } catch (...) {
+      --depth;
+      throw;
+    }
+    --depth;
+    if (outermost) size_hint = states_.size();
+    if (options_.stats) *options_.stats = {visited_, settled_, firings_};
+    return *out;
+  }
 
 private:
+  using Key = const UOpNode *;
+
+  static constexpr std::uint32_t kNoWaiter = ~std::uint32_t(0);
+
+  // What the rewrite knows of a node.
+  struct State {
+    const UOp *result = nullptr;  // its final replacement, once known
+    bool on_stack = false;        // queued for a first visit
+    // The work items waiting for its result: a list in waiters_, in the order they came.
+    std::uint32_t first_waiter = kNoWaiter, last_waiter = kNoWaiter;
+  };
+
+  struct Item {
+    const UOp *n;
+    int stage;
+    const UOp *new_n;
+  };
+
+  struct Waiter {
+    Item item;
+    std::uint32_t next = kNoWaiter;
+  };
+
   [[noreturn]] void runaway(const char *what) const {
     throw Error(ErrorKind::Internal,
                 fmt::format("graph_rewrite '{}' does not reach a fixed point ({}): rules that undo "
@@ -84,58 +140,101 @@ private:
     if (++firings_ > options_.step_limit) runaway("too many rewrites");
   }
 
-  UOp post_rewrite(const UOp &n) {
+  // Keeps a node made during the rewrite alive until it ends.
+  const UOp *keep(UOp &&u) { return &made_.emplace_back(std::move(u)); }
+
+  State &state(const UOp *u) { return states_[u->get()]; }
+  const UOp *result_of(const UOp *u) const {
+    auto it = states_.find(u->get());
+    return it == states_.end() ? nullptr : it->second.result;
+  }
+
+  const UOp *post_rewrite(const UOp &n) {
     const CompiledRule *fired = nullptr;
     UOp r = post_->rewrite(n, options_.context, recorder_, &fired);
-    if (r) count_firing(fired);
-    return r;
+    if (!r) return nullptr;
+    count_firing(fired);
+    return keep(std::move(r));
   }
 
   // The pre-order matcher's result for a node, memoized (null: no rule applies).
-  UOp pre_rewrite(const UOp &n) {
-    if (auto it = pre_cache_.find(n); it != pre_cache_.end()) return it->second;
+  const UOp *pre_rewrite(const UOp *n) {
+    if (auto it = pre_cache_.find(n->get()); it != pre_cache_.end()) return it->second;
     const CompiledRule *fired = nullptr;
-    UOp r = pre_->rewrite(n, options_.context, recorder_, &fired);
-    if (r) count_firing(fired);
-    pre_cache_.emplace(n, r);
-    return r;
+    UOp r = pre_->rewrite(*n, options_.context, recorder_, &fired);
+    const UOp *out = nullptr;
+    if (r) {
+      count_firing(fired);
+      out = keep(std::move(r));
+    }
+    pre_cache_.try_emplace(n->get(), out);
+    return out;
   }
 
   bool skips_body(const UOp &n) const {
     return !options_.enter_calls && (n.op() == Op::FUNCTION || n.op() == Op::CALL) && n.size() > 0;
   }
 
-  struct Item {
-    UOp n;
-    int stage;
-    UOp new_n;
-  };
-
-  void resolve(const UOp &n, const UOp &result, std::vector<Item> &stack) {
-    replace_[n] = result;
-    if (auto it = waitlist_.find(n); it != waitlist_.end()) {
-      for (auto &item : it->second) stack.push_back(std::move(item));
-      waitlist_.erase(it);
+  // True when nothing below n can change: no node of its graph has an op some rule is filed
+  // under, or a memoizing rewrite found it a fixed point before. It is then its own result.
+  bool settled(const UOp *n) {
+    const UOpNode *node = n->get();
+    if (!node->subtree_ops.intersects(rule_ops_)) {
+      if (memo_.own) detail::mark_fixed_point(node, memo_.own);
+      ++settled_;
+      return true;
     }
+    if (!memo_.own || !detail::is_fixed_point(node, memo_.accepted)) return false;
+    ++settled_;
+    return true;
   }
 
-  UOp fixed_point(const UOp &root) {
-    std::vector<Item> stack{{root, 0, root}};
-    std::unordered_set<UOp> on_stack{root};
+  void resolve(const UOp *n, const UOp *result, std::vector<Item> &stack) {
+    State &s = state(n);
+    s.result = result;
+    for (std::uint32_t w = s.first_waiter; w != kNoWaiter; w = waiters_[w].next)
+      stack.push_back(waiters_[w].item);
+    s.first_waiter = s.last_waiter = kNoWaiter;
+  }
+
+  void wait_for(const UOp *n, const Item &item) {
+    const auto index = static_cast<std::uint32_t>(waiters_.size());
+    waiters_.push_back({item});
+    State &s = state(n);
+    if (s.last_waiter == kNoWaiter)
+      s.first_waiter = index;
+    else
+      waiters_[s.last_waiter].next = index;
+    s.last_waiter = index;
+  }
+
+  const UOp *fixed_point(const UOp &root) {
+    std::vector<Item> stack;
+    stack.reserve(64);
+    stack.push_back({&root, 0, &root});
+    state(&root).on_stack = true;
+    std::vector<UOp> src;
     while (!stack.empty()) {
       if (stack.size() > options_.step_limit) runaway("work stack too large");
-      Item item = std::move(stack.back());
+      const Item item = stack.back();
       stack.pop_back();
-      if (replace_.count(item.n)) continue;
       if (item.stage == 0) {
-        UOp new_n = item.n;
+        if (result_of(item.n)) continue;
+        if (settled(item.n)) {
+          resolve(item.n, item.n, stack);
+          continue;
+        }
+        ++visited_;
+        const UOp *new_n = item.n;
         if (pre_) {
           // Apply the pre-order matcher to this node until it declines.
-          std::unordered_set<UOp> seen;
-          UOp test = item.n;
+          std::vector<Key> seen;
+          const UOp *test = item.n;
           try {
             while (test) {
-              if (!seen.insert(test).second) runaway("a pre-order rule revisits a node");
+              if (std::find(seen.begin(), seen.end(), test->get()) != seen.end())
+                runaway("a pre-order rule revisits a node");
+              seen.push_back(test->get());
               new_n = test;
               test = pre_rewrite(test);
             }
@@ -145,103 +244,136 @@ private:
           }
         }
         stack.push_back({item.n, 1, new_n});
-        if (skips_body(new_n)) replace_[new_n.src(0)] = new_n.src(0);
-        for (std::size_t i = new_n.size(); i-- > 0;) {
-          const UOp &x = new_n.src(i);
-          if (!on_stack.insert(x).second) continue;
+        if (skips_body(*new_n)) state(&new_n->src(0)).result = &new_n->src(0);
+        for (std::size_t i = new_n->size(); i-- > 0;) {
+          const UOp *x = &new_n->src(i);
+          State &xs = state(x);
+          if (xs.on_stack) continue;
+          xs.on_stack = true;
           stack.push_back({x, 0, x});
         }
       } else if (item.stage == 1) {
-        std::vector<UOp> src;
-        src.reserve(item.new_n.size());
-        bool ready = true;
-        for (const auto &x : item.new_n.src()) {
-          auto it = replace_.find(x);
-          if (it == replace_.end()) {
-            waitlist_[x].push_back(item);  // come back when x is done
-            ready = false;
+        if (result_of(item.n)) continue;
+        const UOp &nn = *item.new_n;
+        bool changed = false;
+        bool sources_settled = memo_.own != 0;  // every source a memoized fixed point
+        const UOp *waiting_on = nullptr;
+        for (const auto &x : nn.src()) {
+          const UOp *r = result_of(&x);
+          if (!r) {
+            waiting_on = &x;
             break;
           }
-          src.push_back(it->second);
+          changed |= r->get() != x.get();
+          sources_settled = sources_settled && detail::is_fixed_point(x.get(), memo_.accepted);
         }
-        if (!ready) continue;
-        UOp next;
-        if (src == item.new_n.src()) {
-          if (post_) next = post_rewrite(item.new_n);
+        if (waiting_on) {
+          wait_for(waiting_on, item);  // come back when it is done
+          continue;
+        }
+        const UOp *next = nullptr;
+        if (!changed) {
+          if (post_) next = post_rewrite(nn);
           if (!next) {
+            if (sources_settled) detail::mark_fixed_point(nn.get(), memo_.own);
             resolve(item.n, item.new_n, stack);
             continue;
           }
         } else {
-          next = item.new_n.with_src(std::move(src));
+          src.clear();
+          for (const auto &x : nn.src()) src.push_back(*result_of(&x));
+          next = keep(nn.with_src(std::move(src)));
+          src = {};
         }
         stack.push_back({item.n, 2, next});
         stack.push_back({next, 0, next});
       } else {
-        auto it = replace_.find(item.new_n);
-        if (it == replace_.end()) {
-          waitlist_[item.new_n].push_back(item);
-        } else {
-          UOp result = it->second;
-          resolve(item.n, result, stack);
-        }
+        if (result_of(item.n)) continue;
+        if (const UOp *r = result_of(item.new_n))
+          resolve(item.n, r, stack);
+        else
+          wait_for(item.new_n, item);
       }
     }
-    auto it = replace_.find(root);
-    if (it == replace_.end()) runaway("a rewrite depends on its own result");
-    return it->second;
+    const UOp *out = result_of(&root);
+    if (!out) runaway("a rewrite depends on its own result");
+    return out;
   }
 
-  UOp walk(const UOp &root) {
-    std::vector<std::pair<UOp, bool>> stack{{root, false}};
+  const UOp *walk(const UOp &root) {
+    std::vector<std::pair<const UOp *, bool>> stack{{&root, false}};
+    std::vector<UOp> src;
     while (!stack.empty()) {
-      auto [n, processed] = std::move(stack.back());
+      auto [n, processed] = stack.back();
       stack.pop_back();
-      if (replace_.count(n)) continue;
+      if (result_of(n)) continue;
       if (!processed) {
+        if (!n->get()->subtree_ops.intersects(rule_ops_)) {
+          state(n).result = n;
+          ++settled_;
+          continue;
+        }
+        ++visited_;
         if (pre_) {
-          UOp r;
+          const UOp *r = nullptr;
           try {
             r = pre_rewrite(n);
           } catch (const StopDescent &) {
-            replace_[n] = n;
+            state(n).result = n;
             continue;
           }
           if (r) {
-            replace_[n] = r;
+            state(n).result = r;
             continue;
           }
         }
         stack.emplace_back(n, true);
-        if (skips_body(n)) replace_[n.src(0)] = n.src(0);
-        for (std::size_t i = n.size(); i-- > 0;)
-          if (!replace_.count(n.src(i))) stack.emplace_back(n.src(i), false);
+        if (skips_body(*n)) state(&n->src(0)).result = &n->src(0);
+        for (std::size_t i = n->size(); i-- > 0;)
+          if (!result_of(&n->src(i))) stack.emplace_back(&n->src(i), false);
       } else {
-        std::vector<UOp> src;
-        src.reserve(n.size());
-        for (const auto &x : n.src()) {
-          auto it = replace_.find(x);
-          src.push_back(it == replace_.end() ? x : it->second);
+        bool changed = false;
+        for (const auto &x : n->src()) {
+          const UOp *r = result_of(&x);
+          if (r && r->get() != x.get()) {
+            changed = true;
+            break;
+          }
         }
-        UOp rebuilt = n.with_src(std::move(src));
+        const UOp *rebuilt = n;
+        if (changed) {  // copies (references) only for a node that is rebuilt
+          src.clear();
+          for (const auto &x : n->src()) {
+            const UOp *r = result_of(&x);
+            src.push_back(r ? *r : x);
+          }
+          rebuilt = keep(n->with_src(std::move(src)));
+          src = {};
+        }
         if (post_)
-          if (UOp r = post_rewrite(rebuilt)) rebuilt = r;
-        replace_[n] = rebuilt;
+          if (const UOp *r = post_rewrite(*rebuilt)) rebuilt = r;
+        state(n).result = rebuilt;
       }
     }
-    auto it = replace_.find(root);
-    return it == replace_.end() ? root : it->second;
+    const UOp *out = result_of(&root);
+    return out ? out : &root;
   }
 
   const PatternMatcher *post_;
   const PatternMatcher *pre_;
   const RewriteOptions &options_;
   StepRecorder *recorder_;
-  std::unordered_map<UOp, UOp> replace_;
-  std::unordered_map<UOp, UOp> pre_cache_;
-  std::unordered_map<UOp, std::vector<Item>> waitlist_;
+  // Open-addressing tables keyed by node address (no reference into one is kept across an
+  // insertion, which may move its entries).
+  llvm::DenseMap<Key, State> states_;
+  llvm::DenseMap<Key, const UOp *> pre_cache_;
+  std::vector<Waiter> waiters_;
+  std::deque<UOp> made_;
+  OpSet rule_ops_;         // the ops some rule is filed under
+  detail::MemoBits memo_;  // this matcher's fixed-point bits when memoizing
   RecentRules recent_;
   std::size_t firings_ = 0;
+  std::size_t visited_ = 0, settled_ = 0;
 };
 
 }  // namespace

@@ -192,11 +192,11 @@ OpSet early_reject_set(const Pat &p) {
   return required;
 }
 
-OpSet root_ops(const Pat &p) {
+OpSet pattern_root_ops(const Pat &p) {
   if (p.alternatives.empty()) return p.ops;
   OpSet all;
   for (const auto &alt : p.alternatives) {
-    const OpSet ops = root_ops(alt);
+    const OpSet ops = pattern_root_ops(alt);
     if (ops.empty()) return {};
     all = all | ops;
   }
@@ -254,7 +254,7 @@ PatternMatcher::PatternMatcher(std::string name, std::vector<Rule> rules, bool k
     compiled->location_ = r.location;
     compiled->keep_wrapping_ = keep_wrapping;
     compiled->fn_ = std::move(r.fn);
-    compiled->root_ops_ = root_ops(r.pattern);
+    compiled->root_ops_ = pattern_root_ops(r.pattern);
     if (compiled->root_ops_.empty())
       throw Error(ErrorKind::Internal,
                   fmt::format("rule '{}' in {} ({}): the root pattern must name "
@@ -269,6 +269,8 @@ PatternMatcher::PatternMatcher(std::string name, std::vector<Rule> rules, bool k
 
 void PatternMatcher::index_rules() {
   by_op_.assign(kOpCount, {});
+  root_ops_ = {};
+  for (const auto &r : rules_) root_ops_ = root_ops_ | r->root_ops_;
   for (const auto &r : rules_)
     for (std::size_t op = 0; op < kOpCount; ++op)
       if (r->root_ops_.contains(static_cast<Op>(op))) by_op_[op].push_back(r.get());

@@ -144,6 +144,20 @@ TEST_CASE("toposort is children first and deterministic, substitute rebuilds anc
   CHECK(to_text(a + 1).find("ADD index (%0, %1)") != std::string::npos);
 }
 
+TEST_CASE("toposort is the depth-first post-order, sources left to right") {
+  const UOp a = variable("a", 0, 8), b = variable("b", 0, 8);
+  const UOp two = const_int(2);
+  // q is SINK's second source but is met first below p.
+  const UOp q = b * two, p = q + a;
+  const UOp sink = UOp::make(Op::SINK, dtypes::void_, {p, q});
+  CHECK(toposort(sink) == std::vector<UOp>{b, two, q, a, p, sink});
+  // A CALL's body (source 0) is entered only when asked.
+  const UOp body = UOp::make(Op::SINK, dtypes::void_, {b + 1});
+  const UOp call = UOp::make(Op::CALL, dtypes::void_, {body, a});
+  CHECK(toposort(call, false) == std::vector<UOp>{a, call});
+  CHECK(toposort(call) == std::vector<UOp>{b, const_int(1), b + 1, body, a, call});
+}
+
 TEST_CASE("content keys identify graphs by content, independent of ids and processes") {
   const UOp a = variable("a", 0, 8);
   const UOp e = floormod(a * 4 + 3, 8);

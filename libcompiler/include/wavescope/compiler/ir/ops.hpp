@@ -131,6 +131,9 @@ public:
     return (words_[i / 64] >> (i % 64)) & 1;
   }
   constexpr bool empty() const { return words_[0] == 0 && words_[1] == 0; }
+  constexpr bool intersects(OpSet other) const {
+    return (words_[0] & other.words_[0]) != 0 || (words_[1] & other.words_[1]) != 0;
+  }
   constexpr bool is_subset_of(OpSet other) const {
     return (words_[0] & ~other.words_[0]) == 0 && (words_[1] & ~other.words_[1]) == 0;
   }

@@ -61,6 +61,9 @@ public:
   Int vmin() const;
   Int vmax() const;
   OpSet src_ops() const;  // the ops among the sources, for early rejection in matching
+  // The ops of this node and of every node below it (through every source), for skipping
+  // subgraphs that a matcher has no rule for.
+  OpSet subtree_ops() const;
 
   bool is_const() const { return op() == Op::CONST; }
   bool is_invalid() const;
@@ -126,6 +129,12 @@ public:
   std::size_t hash = 0;
   Int vmin = 0, vmax = 0;
   OpSet src_ops;
+  OpSet subtree_ops;
+
+  // The rewrite engine's memo of the matchers this node's whole graph is a fixed point of
+  // (graph_rewrite.cpp): a generation in the top 24 bits, one bit per matcher below. A fact of
+  // the node alone, so any thread may set it (relaxed atomics: a lost bit is only a lost skip).
+  mutable std::atomic<std::uint64_t> fixed_points{0};
 
 private:
   friend class UOp;
@@ -145,5 +154,6 @@ inline std::size_t UOp::hash() const { return node_->hash; }
 inline Int UOp::vmin() const { return node_->vmin; }
 inline Int UOp::vmax() const { return node_->vmax; }
 inline OpSet UOp::src_ops() const { return node_->src_ops; }
+inline OpSet UOp::subtree_ops() const { return node_->subtree_ops; }
 
 }  // namespace wavescope::compiler

@@ -22,6 +22,13 @@
 
 namespace wavescope::compiler::rewrite {
 
+// What one rewrite did (RewriteOptions::stats), for tests and diagnostics.
+struct RewriteStats {
+  std::size_t visited = 0;  // nodes offered to the matchers (or rebuilt)
+  std::size_t settled = 0;  // subgraphs taken as they are without a visit (see below)
+  std::size_t fired = 0;    // rules that fired
+};
+
 struct RewriteOptions {
   std::string name = "graph_rewrite";  // the pass name shown in traces
   bool pre_order = false;              // run the matcher before the children, not after
@@ -30,11 +37,26 @@ struct RewriteOptions {
   bool enter_calls = false;         // also rewrite the bodies (src[0]) of FUNCTION and CALL
   ContextRef context;               // handed to rules as Match::context<T>()
   std::size_t step_limit = 250000;  // work-stack size that counts as runaway rewriting
+  // The matcher's rules are functions of the node alone (no context, no state captured from
+  // outside) and the matcher lives until the process ends (a static): nodes then remember being
+  // fixed points of it, and later rewrites with it, or with a matcher whose rules are a subset
+  // of its rules, do not visit them again. Used only for a post-order fixed point without
+  // context and without a pre-order matcher; otherwise ignored.
+  bool memoize = false;
+  RewriteStats *stats = nullptr;  // receives what the rewrite did, when given
 };
 
 // Thrown by a pre-order rule to keep the engine from descending into the node's children: the
 // node (as it is) becomes final.
 struct StopDescent {};
+
+// Whatever the engine skips, the result is the same as visiting every node: a subgraph in which
+// no node has an op that some rule is filed under is taken as it is, and so is one that a
+// memoizing rewrite found to be a fixed point of the matcher before.
+
+// Makes every node forget the fixed points memoized so far (RewriteOptions::memoize), so the next
+// rewrites do all the work again: for benchmarks of a first lowering and for tests.
+void forget_fixed_points();
 
 UOp graph_rewrite(const UOp &root, const PatternMatcher &matcher,
                   const RewriteOptions &options = {},

@@ -138,6 +138,8 @@ public:
 
   const std::string &name() const { return name_; }
   std::size_t size() const { return rules_.size(); }
+  // The ops some rule is filed under: a node of another op is never rewritten by this matcher.
+  OpSet root_ops() const { return root_ops_; }
   const std::vector<std::shared_ptr<const CompiledRule>> &rules() const { return rules_; }
 
 private:
@@ -145,6 +147,7 @@ private:
   std::string name_;
   std::vector<std::shared_ptr<const CompiledRule>> rules_;
   std::vector<std::vector<const CompiledRule *>> by_op_;  // indexed by Op
+  OpSet root_ops_;
 };
 
 }  // namespace wavescope::compiler::rewrite

@@ -1,8 +1,8 @@
 #include "wavescope/trace/timeline/waves_report.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cstring>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -98,8 +98,30 @@ char *put(char *p, std::string_view text) {
   return p + text.size();
 }
 constexpr std::size_t kNumberRoom = 20;  // the digits of a 64-bit integer, or '-' and 19
+// Most of a wave's numbers are under 100 (its location); the rest go through fmt's digit pairs
+// (std::to_chars is a call into libstdc++ per number).
+char *put_unsigned(char *p, std::uint64_t v) {
+  if (v < 10) {
+    *p = static_cast<char>('0' + v);
+    return p + 1;
+  }
+  if (v < 100) {
+    p[0] = static_cast<char>('0' + v / 10);
+    p[1] = static_cast<char>('0' + v % 10);
+    return p + 2;
+  }
+  const fmt::format_int text(v);
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
+}
 template <std::integral T> char *put_number(char *p, T v) {
-  return std::to_chars(p, p + kNumberRoom, v).ptr;
+  if constexpr (std::is_signed_v<T>) {
+    if (v < 0) {
+      *p = '-';
+      return put_unsigned(p + 1, std::uint64_t{0} - static_cast<std::uint64_t>(v));
+    }
+  }
+  return put_unsigned(p, static_cast<std::uint64_t>(v));
 }
 // A string JsonWriter copies as it is (anything else it has nlohmann escape).
 bool plain(std::string_view s) {

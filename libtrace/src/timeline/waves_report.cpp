@@ -98,21 +98,27 @@ char *put(char *p, std::string_view text) {
   return p + text.size();
 }
 constexpr std::size_t kNumberRoom = 20;  // the digits of a 64-bit integer, or '-' and 19
-// Most of a wave's numbers are under 100 (its location); the rest go through fmt's digit pairs
-// (std::to_chars is a call into libstdc++ per number).
-char *put_unsigned(char *p, std::uint64_t v) {
-  if (v < 10) {
-    *p = static_cast<char>('0' + v);
-    return p + 1;
+// A number's digits written in place, two at a time from the right (std::to_chars is a call
+// into libstdc++ per number, fmt::format_int writes into its own buffer, copied after).
+constexpr char kDigitPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+inline char *put_unsigned(char *p, std::uint64_t v) {
+  int digits = 1;
+  for (std::uint64_t t = v; t >= 10; t /= 10) ++digits;
+  char *const end = p + digits;
+  char *q = end;
+  while (v >= 100) {
+    q -= 2;
+    std::memcpy(q, kDigitPairs + (v % 100) * 2, 2);
+    v /= 100;
   }
-  if (v < 100) {
-    p[0] = static_cast<char>('0' + v / 10);
-    p[1] = static_cast<char>('0' + v % 10);
-    return p + 2;
-  }
-  const fmt::format_int text(v);
-  std::memcpy(p, text.data(), text.size());
-  return p + text.size();
+  if (v >= 10)
+    std::memcpy(q - 2, kDigitPairs + v * 2, 2);
+  else
+    q[-1] = static_cast<char>('0' + v);
+  return end;
 }
 template <std::integral T> char *put_number(char *p, T v) {
   if constexpr (std::is_signed_v<T>) {

@@ -3,6 +3,8 @@
 find_package(PkgConfig REQUIRED)
 find_package(fmt REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
+# simdjson (libsimdjson-dev): libtrace reads capture meta.json listings of many thousand blobs.
+find_package(simdjson 3 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(ZLIB REQUIRED)

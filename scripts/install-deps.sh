@@ -8,7 +8,7 @@ packages=(
   llvm-22-dev lld-22 liblld-22-dev llvm-22-tools clang-22 libclang-rt-22-dev libzstd-dev zlib1g-dev
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libgl-dev
   libusb-1.0-0-dev libgraphviz-dev graphviz libssl-dev
-  catch2 libbenchmark-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  catch2 libbenchmark-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libfmt-dev
   xvfb xauth fonts-dejavu-core
   # 153 MB, for the register database's generator check and header cross-checks (about 45 s of
   # tests); without it those tests skip.

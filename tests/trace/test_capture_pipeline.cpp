@@ -257,3 +257,38 @@ TEST_CASE("stream_waves_json writes to_json's lines as the blobs are analysed, b
   CHECK(none.waves == 0);
   CHECK(!none.kernel_found);
 }
+
+TEST_CASE("stream_waves_json escapes blob and kernel names as to_json does") {
+  // The lines without instruction records are written by hand, names copied as they are when
+  // JsonWriter would copy them; names it has nlohmann escape take its path.
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  // A capture with waves in two blobs: the first wave's blob gets the odd names, the other
+  // keeps its own.
+  std::size_t odd = 0, plain = 0;
+  auto captures = corpus_captures();
+  auto it = std::find_if(captures.begin(), captures.end(), [&](const auto &k) {
+    const auto before = collect_waves(k.capture, "", {}, {}, false);
+    if (before.waves.empty()) return false;
+    odd = static_cast<std::size_t>(before.waves.front().blob - k.capture.blobs.data());
+    for (const auto &w : before.waves)
+      if (w.blob != before.waves.front().blob) {
+        plain = static_cast<std::size_t>(w.blob - k.capture.blobs.data());
+        return true;
+      }
+    return false;
+  });
+  REQUIRE(it != captures.end());
+  auto &c = *it;
+  c.capture.blobs[odd].file_name = "se\"0\\\xc3\xa9.bin";
+  c.capture.blobs[odd].program = "k\tq";
+  const auto kept = collect_waves(c.capture, "", {}, {}, false);
+  const std::string expected = to_json(WavesReport{kept, false}) + '\n';
+  std::string streamed;
+  const auto summary =
+      stream_waves_json(c.capture, "", false, [&](std::string_view s) { streamed += s; });
+  CHECK(streamed == expected);
+  CHECK(summary.waves == kept.waves.size());
+  CHECK_THAT(streamed, Catch::Contains(R"({"blob":"se\"0\\)"));  // escaped by nlohmann
+  CHECK_THAT(streamed, Catch::Contains(R"("kernel":"k\tq")"));
+  CHECK_THAT(streamed, Catch::Contains(R"({"blob":")" + c.capture.blobs[plain].file_name + '"'));
+}

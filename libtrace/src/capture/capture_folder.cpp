@@ -14,6 +14,8 @@
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/isa/gpu_target.hpp"
 
+#include "meta_fast.hpp"
+
 namespace wavescope::trace {
 namespace {
 
@@ -88,13 +90,7 @@ struct MetaReader {
   }
 };
 
-// One sqtt[] entry of meta.json, read straight from the parser (MetaSax's fast path).
-struct BlobEntry {
-  std::string file, program, sha256;
-  std::uint64_t order = 0, se = 0, kern = 0, size = 0;
-  bool itrace = false, synthetic_header = false;
-  bool has_file = false, has_order = false, has_se = false, has_kern = false, has_size = false;
-};
+using detail::BlobEntry;
 
 // Builds meta.json's document with nlohmann's own DOM builder, leaving out the members nothing
 // reads: per blob, meta.json also records what the reference decode found (packets, times,
@@ -311,6 +307,30 @@ ByteSource checked_file(const std::filesystem::path &file, std::uint64_t expecte
   return ByteSource::file_range(file, 0, size);
 }
 
+// The whole text of meta.json, with detail::kMetaPadding bytes of room past its end (the fast
+// reader parses it in place). Read from memory: nlohmann reads a stream a character at a time.
+std::string read_text(std::ifstream &in) {
+  std::string text;
+  in.seekg(0, std::ios::end);
+  const auto end = in.tellg();
+  in.seekg(0);
+  if (end > 0 && in) {
+    const auto size = static_cast<std::size_t>(end);
+    text.resize(size + detail::kMetaPadding);
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    if (in && static_cast<std::size_t>(in.gcount()) == size && in.peek() == EOF) {
+      text.resize(size);  // the capacity stays
+      return text;
+    }
+    in.clear();
+    in.seekg(0);
+  }
+  // Not a plain file of known size (a pipe, a file that grew): as it comes.
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return std::move(buffer).str();
+}
+
 }  // namespace
 
 Capture Capture::open_folder(const std::filesystem::path &path) {
@@ -319,28 +339,28 @@ Capture Capture::open_folder(const std::filesystem::path &path) {
   std::ifstream in(meta_path, std::ios::binary);
   if (!in)
     throw_bad_input(fmt::format("{}: not a capture folder (no readable meta.json)", path.string()));
-  // Parsed from memory: nlohmann reads a stream a character at a time through the streambuf.
-  std::string text;
-  {
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    text = std::move(buffer).str();
-  }
+  const std::string text = read_text(in);
   json meta;
   std::vector<BlobEntry> entries;
-  bool took_entries = false;
-  try {
-    MetaSax sax(meta, &entries);
-    json::sax_parse(text, &sax);
-    took_entries = sax.took_entries();
-    if (sax.fell_back()) {  // something odd in the sqtt entries: the reader's errors name it
-      meta = json();
-      entries.clear();
-      MetaSax dom_only(meta);
-      json::sax_parse(text, &dom_only);
+  // simdjson first; anything it does not take as it is goes through nlohmann, whose errors the
+  // reader reports.
+  bool took_entries = detail::read_meta_fast(text, meta, entries);
+  if (!took_entries) {
+    meta = json();
+    entries.clear();
+    try {
+      MetaSax sax(meta, &entries);
+      json::sax_parse(text, &sax);
+      took_entries = sax.took_entries();
+      if (sax.fell_back()) {  // something odd in the sqtt entries: the reader's errors name it
+        meta = json();
+        entries.clear();
+        MetaSax dom_only(meta);
+        json::sax_parse(text, &dom_only);
+      }
+    } catch (const json::exception &e) {  // not only parse_error: 1e5012 is out_of_range
+      r.fail(fmt::format("not valid JSON: {}", e.what()));
     }
-  } catch (const json::exception &e) {  // not only parse_error: 1e5012 is out_of_range
-    r.fail(fmt::format("not valid JSON: {}", e.what()));
   }
   const auto format = r.get_or<std::string>(meta, "format", "", "meta");
   if (format != "sqtt-corpus/1")

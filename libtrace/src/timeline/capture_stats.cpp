@@ -15,6 +15,7 @@ CaptureStats collect_capture_stats(const Capture &capture, const ProgressSink &p
   stats.processor = capture.device.processor;
   // Only a small summary of each blob is kept, taken as the blob is analysed.
   AnalysisRequest request;
+  stats.blobs.reserve(capture.blobs.size());  // many thousand: growing copies them over again
   request.on_blob = [&](BlobAnalysis &&b) {
     stats.blobs.push_back({b.blob, b.report.decode, b.report.anomalies.total(), b.report.waves,
                            b.traced_waves, b.mapped_instructions, b.clock_points,
@@ -26,6 +27,7 @@ CaptureStats collect_capture_stats(const Capture &capture, const ProgressSink &p
 
 std::string to_json(const CaptureStats &stats) {
   std::string out;
+  out.reserve(stats.blobs.size() * 400);  // a blob's line is ~350 bytes
   for (const auto &s : stats.blobs) {
     const auto &blob = *s.blob;
     const auto &d = s.decode;

@@ -139,7 +139,7 @@ struct MergeContext {
 // A merge's trial: the two ranges replaced, symbolic, flattening.
 const PatternMatcher &merge_rules() {
   static const PatternMatcher pm =
-      PatternMatcher("substitute", {rule("x -> its replacement", pat_any_src(ops::kAll).named("x"),
+      PatternMatcher("substitute", {rule("x -> its replacement", pat_any_src(Op::RANGE).named("x"),
                                          [](const Match &m) -> UOp {
                                            const auto &map = m.context<MergeContext>().map;
                                            auto it = map.find(m["x"]);

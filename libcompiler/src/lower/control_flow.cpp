@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
 
 #include "lower_util.hpp"
 #include "wavescope/base/error.hpp"
@@ -52,6 +53,22 @@ UOp raw_barrier(const UOp &after) {
                    {after.src(0), UOp::make(Op::BARRIER, dtypes::void_, deps)});
 }
 
+// True when some node reachable from root stores to a LOCAL buffer.
+bool has_local_store(const UOp &root) {
+  if (!root.subtree_ops().contains(Op::STORE)) return false;
+  llvm::DenseSet<const UOpNode *> seen;
+  std::vector<const UOp *> stack{&root};
+  seen.insert(root.get());
+  while (!stack.empty()) {
+    const UOp &u = *stack.back();
+    stack.pop_back();
+    if (is_local_store(u)) return true;
+    for (const auto &s : u.src())
+      if (s.subtree_ops().contains(Op::STORE) && seen.insert(s.get()).second) stack.push_back(&s);
+  }
+  return false;
+}
+
 // The RANGEs open at each node reachable from root.
 std::unordered_map<const UOpNode *, std::set<const UOpNode *>> ranges_in(const UOp &root) {
   std::unordered_map<const UOpNode *, std::set<const UOpNode *>> open;
@@ -78,9 +95,10 @@ UOp war_barrier(const UOp &end) {
       loops.push_back(r.get());
   }
   if (loops.empty()) return {};
+  // Most bodies store to no LOCAL buffer: a walk that stops at the first such store decides
+  // that without ordering the body or the open ranges of each node.
+  if (!has_local_store(end.src(0))) return {};
   const auto body = toposort(end.src(0));
-  // Most bodies store to no LOCAL buffer: no need for the open ranges of each node then.
-  if (std::none_of(body.begin(), body.end(), is_local_store)) return {};
   const auto open = ranges_in(end.src(0));
   std::unordered_set<const UOpNode *> stored;
   for (const UOp &x : body) {

@@ -276,12 +276,24 @@ UOp add_control_flow(const UOp &sink) {
 UOp number_params(const UOp &sink) {
   SlotCounter counter;
   bool unnumbered = false;
-  for (const UOp &u : toposort(sink))
+  // Every PARAM, by a walk that enters only the subgraphs holding one (the order does not matter).
+  llvm::DenseSet<const UOpNode *> seen;
+  std::vector<const UOp *> stack;
+  if (sink.subtree_ops().contains(Op::PARAM)) {
+    stack.push_back(&sink);
+    seen.insert(sink.get());
+  }
+  while (!stack.empty()) {
+    const UOp &u = *stack.back();
+    stack.pop_back();
     if (u.op() == Op::PARAM)
       if (auto p = std::get_if<ParamArg>(&u.arg())) {
         if (p->slot >= counter.next) counter.next = p->slot + 1;
         unnumbered |= p->slot == -1;
       }
+    for (const auto &s : u.src())
+      if (s.subtree_ops().contains(Op::PARAM) && seen.insert(s.get()).second) stack.push_back(&s);
+  }
   // Every variable has its slot: nothing to do (the pass still runs, and shows, when traced).
   if (!unnumbered && !rewrite::active_trace()) return sink;
   auto options = detail::pass("number params");

@@ -4,14 +4,16 @@
 #include <array>
 #include <cmath>
 #include <mutex>
-#include <unordered_set>
+
+#include <llvm/ADT/DenseSet.h>
 
 #include "ir/bounds.hpp"
 #include "wavescope/base/error.hpp"
 
 namespace wavescope::compiler {
 
-// The interning table: 64 shards keyed by node hash, each a set behind its own mutex.
+// The interning table: 64 shards keyed by node hash, each an open-addressing set of node
+// pointers (no allocation per node) behind its own mutex.
 class UOpTable {
 public:
   struct Probe {
@@ -29,20 +31,25 @@ public:
   static std::size_t live_count();
 
 private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(const UOpNode *n) const { return n->hash; }
-    std::size_t operator()(const Probe &p) const { return p.hash; }
-  };
-  struct Equal {
-    using is_transparent = void;
-    bool operator()(const UOpNode *a, const UOpNode *b) const { return a == b; }
-    bool operator()(const Probe &p, const UOpNode *n) const { return matches(p, n); }
-    bool operator()(const UOpNode *n, const Probe &p) const { return matches(p, n); }
+  // Keys are live nodes (hashed by their content hash); a Probe finds one by content. The two
+  // sentinels are addresses no node has.
+  struct NodeInfo {
+    static const UOpNode *getEmptyKey() {
+      return reinterpret_cast<const UOpNode *>(~std::uintptr_t(0) << 4);
+    }
+    static const UOpNode *getTombstoneKey() {
+      return reinterpret_cast<const UOpNode *>(~std::uintptr_t(1) << 4);
+    }
+    static unsigned getHashValue(const UOpNode *n) { return static_cast<unsigned>(n->hash); }
+    static unsigned getHashValue(const Probe &p) { return static_cast<unsigned>(p.hash); }
+    static bool isEqual(const UOpNode *a, const UOpNode *b) { return a == b; }
+    static bool isEqual(const Probe &p, const UOpNode *n) {
+      return n != getEmptyKey() && n != getTombstoneKey() && matches(p, n);
+    }
   };
   struct Shard {
     std::mutex mutex;
-    std::unordered_set<const UOpNode *, Hash, Equal> nodes;
+    llvm::DenseSet<const UOpNode *, NodeInfo> nodes;
   };
   static constexpr std::size_t kShards = 64;
 
@@ -88,7 +95,7 @@ UOp UOpTable::intern(Op op, DType dtype, std::vector<UOp> &&src, Arg &&arg, Arg 
   const std::size_t h = node_hash(op, dtype, src, arg, tag);
   Shard &sh = shard(h);
   std::lock_guard lock(sh.mutex);
-  if (auto it = sh.nodes.find(Probe{op, dtype, src, arg, tag, h}); it != sh.nodes.end()) {
+  if (auto it = sh.nodes.find_as(Probe{op, dtype, src, arg, tag, h}); it != sh.nodes.end()) {
     retain(*it);
     return UOp(*it);
   }

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
 
 #include "lower_util.hpp"
 #include "wavescope/base/error.hpp"
@@ -13,6 +14,7 @@
 #include "wavescope/compiler/lower/passes.hpp"
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
 #include "wavescope/compiler/rewrite/pattern_matcher.hpp"
+#include "wavescope/compiler/rewrite/rewrite_trace.hpp"
 
 namespace wavescope::compiler::lower {
 namespace {
@@ -51,6 +53,22 @@ UOp raw_barrier(const UOp &after) {
                    {after.src(0), UOp::make(Op::BARRIER, dtypes::void_, deps)});
 }
 
+// True when some node reachable from root stores to a LOCAL buffer.
+bool has_local_store(const UOp &root) {
+  if (!root.subtree_ops().contains(Op::STORE)) return false;
+  llvm::DenseSet<const UOpNode *> seen;
+  std::vector<const UOp *> stack{&root};
+  seen.insert(root.get());
+  while (!stack.empty()) {
+    const UOp &u = *stack.back();
+    stack.pop_back();
+    if (is_local_store(u)) return true;
+    for (const auto &s : u.src())
+      if (s.subtree_ops().contains(Op::STORE) && seen.insert(s.get()).second) stack.push_back(&s);
+  }
+  return false;
+}
+
 // The RANGEs open at each node reachable from root.
 std::unordered_map<const UOpNode *, std::set<const UOpNode *>> ranges_in(const UOp &root) {
   std::unordered_map<const UOpNode *, std::set<const UOpNode *>> open;
@@ -77,9 +95,10 @@ UOp war_barrier(const UOp &end) {
       loops.push_back(r.get());
   }
   if (loops.empty()) return {};
+  // Most bodies store to no LOCAL buffer: a walk that stops at the first such store decides
+  // that without ordering the body or the open ranges of each node.
+  if (!has_local_store(end.src(0))) return {};
   const auto body = toposort(end.src(0));
-  // Most bodies store to no LOCAL buffer: no need for the open ranges of each node then.
-  if (std::none_of(body.begin(), body.end(), is_local_store)) return {};
   const auto open = ranges_in(end.src(0));
   std::unordered_set<const UOpNode *> stored;
   for (const UOp &x : body) {
@@ -118,41 +137,56 @@ const PatternMatcher &barrier_rules() {
 using Edges = std::unordered_map<const UOpNode *, UOp>;
 
 Edges control_flow_edges(const UOp &sink) {
-  // The RANGEs and ENDs below each node, in the order first met: a few per node, so a vector
-  // searched linearly (no hash set per node).
-  llvm::DenseMap<const UOpNode *, std::vector<const UOpNode *>> deps;
-  auto depends = [&](const UOpNode *x, const UOpNode *y) {
-    auto it = deps.find(x);
-    return it != deps.end() &&
-           std::find(it->second.begin(), it->second.end(), y) != it->second.end();
+  // The RANGEs and ENDs below each node, in the order first met: a few per node, kept as a slice
+  // of one shared pool (no allocation per node) and searched linearly.
+  struct Slice {
+    std::uint32_t begin = 0, size = 0;
   };
-  std::unordered_map<const UOpNode *, UOp> nodes;
+  std::vector<const UOpNode *> pool;
+  llvm::DenseMap<const UOpNode *, Slice> deps;
+  auto deps_of = [&](const UOpNode *x) -> std::pair<const UOpNode *const *, std::size_t> {
+    auto it = deps.find(x);
+    if (it == deps.end()) return {nullptr, 0};
+    return {pool.data() + it->second.begin, it->second.size};
+  };
+  auto depends = [&](const UOpNode *x, const UOpNode *y) {
+    auto [b, n] = deps_of(x);
+    return std::find(b, b + n, y) != b + n;
+  };
+  const std::vector<UOp> order = toposort(sink);
+  // The handles of the ENDs (the nodes a loop may have to follow), into `order`.
+  llvm::DenseMap<const UOpNode *, const UOp *> nodes;
   std::vector<const UOpNode *> nested_order;
-  std::unordered_map<const UOpNode *, const UOpNode *> nesting;
-  for (const UOp &u : toposort(sink)) {
-    nodes.emplace(u.get(), u);
+  llvm::DenseMap<const UOpNode *, const UOpNode *> nesting;
+  std::vector<const UOpNode *> d;
+  for (const UOp &u : order) {
+    if (u.op() == Op::END) nodes.try_emplace(u.get(), &u);
     // Without a RANGE or END below, a node depends on none (and nests nothing).
     if (!u.subtree_ops().intersects({Op::RANGE, Op::END})) continue;
-    std::vector<const UOpNode *> d;
-    for (const auto &s : u.src())
-      if (auto it = deps.find(s.get()); it != deps.end())
-        for (auto *x : it->second)
-          if (std::find(d.begin(), d.end(), x) == d.end()) d.push_back(x);
+    d.clear();
+    for (const auto &s : u.src()) {
+      auto [b, n] = deps_of(s.get());
+      for (std::size_t i = 0; i < n; ++i)
+        if (std::find(d.begin(), d.end(), b[i]) == d.end()) d.push_back(b[i]);
+    }
     if (u.op() == Op::END || u.op() == Op::SINK)
       for (auto *x : d)
         if (x->op == Op::END && !nesting.count(x) &&
             (u.op() == Op::SINK || (u.size() > 1 && depends(x, u.src(1).get())))) {
-          nesting.emplace(x, u.get());
+          nesting.try_emplace(x, u.get());
           nested_order.push_back(x);
         }
     if (u.op() == Op::RANGE || u.op() == Op::END)
       if (std::find(d.begin(), d.end(), u.get()) == d.end()) d.push_back(u.get());
-    deps[u.get()] = std::move(d);
+    const Slice slice{static_cast<std::uint32_t>(pool.size()),
+                      static_cast<std::uint32_t>(d.size())};
+    pool.insert(pool.end(), d.begin(), d.end());
+    deps[u.get()] = slice;
   }
   std::vector<const UOpNode *> parents;
   std::unordered_map<const UOpNode *, std::vector<const UOpNode *>> siblings;
   for (auto *x : nested_order) {
-    auto *p = nesting.at(x);
+    auto *p = nesting.lookup(x);
     if (!siblings.count(p)) parents.push_back(p);
     siblings[p].push_back(x);
   }
@@ -166,13 +200,9 @@ Edges control_flow_edges(const UOp &sink) {
     };
     std::stable_sort(v.begin(), v.end(),
                      [&](const UOpNode *a, const UOpNode *b) { return count(a) < count(b); });
-    std::vector<const UOpNode *> before;  // the node each of v must follow
-    if (p->op == Op::SINK) {
-      before.push_back(nullptr);
-    } else {
-      before.push_back(p->src[1].get());
-    }
-    for (std::size_t i = 0; i + 1 < v.size(); ++i) before.push_back(v[i]);
+    std::vector<const UOp *> before;  // the node each of v must follow
+    before.push_back(p->op == Op::SINK ? nullptr : &p->src[1]);
+    for (std::size_t i = 0; i + 1 < v.size(); ++i) before.push_back(nodes.lookup(v[i]));
     for (std::size_t i = 0; i < v.size(); ++i) {
       if (!before[i]) continue;
       const UOpNode *end = v[i];
@@ -180,8 +210,8 @@ Edges control_flow_edges(const UOp &sink) {
       const UOp &range = end->src[1];
       // a loop cannot follow what depends on it (tinygrad asserts here; we keep the order the
       // graph already has)
-      if (before[i] == range.get() || in_graph(nodes.at(before[i]), range)) continue;
-      edges.emplace(range.get(), nodes.at(before[i]));
+      if (before[i]->get() == range.get() || in_graph(*before[i], range)) continue;
+      edges.emplace(range.get(), *before[i]);
     }
   }
   return edges;
@@ -235,6 +265,8 @@ UOp add_implicit_barriers(const UOp &sink) {
 
 UOp add_control_flow(const UOp &sink) {
   Edges edges = control_flow_edges(sink);
+  // No loop to order: the pass has nothing to do (it still runs, and shows, when traced).
+  if (edges.empty() && !rewrite::active_trace()) return sink;
   auto options = detail::pass("add control flow");
   options.pre_order = true;
   options.context = edges;
@@ -243,10 +275,27 @@ UOp add_control_flow(const UOp &sink) {
 
 UOp number_params(const UOp &sink) {
   SlotCounter counter;
-  for (const UOp &u : toposort(sink))
+  bool unnumbered = false;
+  // Every PARAM, by a walk that enters only the subgraphs holding one (the order does not matter).
+  llvm::DenseSet<const UOpNode *> seen;
+  std::vector<const UOp *> stack;
+  if (sink.subtree_ops().contains(Op::PARAM)) {
+    stack.push_back(&sink);
+    seen.insert(sink.get());
+  }
+  while (!stack.empty()) {
+    const UOp &u = *stack.back();
+    stack.pop_back();
     if (u.op() == Op::PARAM)
-      if (auto p = std::get_if<ParamArg>(&u.arg()); p && p->slot >= counter.next)
-        counter.next = p->slot + 1;
+      if (auto p = std::get_if<ParamArg>(&u.arg())) {
+        if (p->slot >= counter.next) counter.next = p->slot + 1;
+        unnumbered |= p->slot == -1;
+      }
+    for (const auto &s : u.src())
+      if (s.subtree_ops().contains(Op::PARAM) && seen.insert(s.get()).second) stack.push_back(&s);
+  }
+  // Every variable has its slot: nothing to do (the pass still runs, and shows, when traced).
+  if (!unnumbered && !rewrite::active_trace()) return sink;
   auto options = detail::pass("number params");
   options.walk = true;
   options.context = counter;

@@ -45,24 +45,37 @@ int priority_of(const UOp &u, std::int64_t &extra) {
   }
 }
 
-// The RANGEs still open at each node (an END closes the ranges it names).
-llvm::DenseMap<const UOpNode *, std::vector<const UOpNode *>>
-open_ranges(const std::vector<UOp> &nodes) {
-  llvm::DenseMap<const UOpNode *, std::vector<const UOpNode *>> open;
-  open.reserve(nodes.size());
+// The RANGEs still open at each node (an END closes the ranges it names): for the node at
+// position i of a topological order, pool[at[i], at[i + 1]), sorted by address. One pool for all
+// nodes (no allocation per node); a node without a RANGE below has none.
+struct OpenRanges {
+  std::vector<const UOpNode *> pool;
+  std::vector<std::size_t> at;
+};
+
+OpenRanges open_ranges(const std::vector<UOp> &nodes,
+                       const llvm::DenseMap<const UOpNode *, std::size_t> &position) {
+  OpenRanges open;
+  open.at.reserve(nodes.size() + 1);
+  open.at.push_back(0);
+  std::vector<const UOpNode *> rs;
   for (const auto &u : nodes) {
-    std::vector<const UOpNode *> rs;
-    for (const auto &s : u.src()) {
-      const auto &sr = open[s.get()];  // no insertion before its last use
-      rs.insert(rs.end(), sr.begin(), sr.end());
+    if (u.subtree_ops().contains(Op::RANGE)) {
+      rs.clear();
+      for (const auto &s : u.src()) {
+        const std::size_t j = position.find(s.get())->second;
+        rs.insert(rs.end(), open.pool.begin() + static_cast<std::ptrdiff_t>(open.at[j]),
+                  open.pool.begin() + static_cast<std::ptrdiff_t>(open.at[j + 1]));
+      }
+      if (u.op() == Op::RANGE) rs.push_back(u.get());
+      std::sort(rs.begin(), rs.end());
+      rs.erase(std::unique(rs.begin(), rs.end()), rs.end());
+      if (u.op() == Op::END || u.op() == Op::REDUCE)
+        for (std::size_t k = 1; k < u.size(); ++k)
+          rs.erase(std::remove(rs.begin(), rs.end(), u.src(k).get()), rs.end());
+      open.pool.insert(open.pool.end(), rs.begin(), rs.end());
     }
-    if (u.op() == Op::RANGE) rs.push_back(u.get());
-    std::sort(rs.begin(), rs.end());
-    rs.erase(std::unique(rs.begin(), rs.end()), rs.end());
-    if (u.op() == Op::END || u.op() == Op::REDUCE)
-      for (std::size_t k = 1; k < u.size(); ++k)
-        rs.erase(std::remove(rs.begin(), rs.end(), u.src(k).get()), rs.end());
-    open[u.get()] = std::move(rs);
+    open.at.push_back(open.pool.size());
   }
   return open;
 }
@@ -73,18 +86,19 @@ std::vector<UOp> linearize(const UOp &sink) {
   if (!sink || sink.op() != Op::SINK)
     throw Error(ErrorKind::BadInput, "linearize: the kernel graph must be a SINK");
   const std::vector<UOp> nodes = toposort(sink);
-  const auto open = open_ranges(nodes);
-
   llvm::DenseMap<const UOpNode *, std::size_t> consumers, position;
   consumers.reserve(nodes.size());
   position.reserve(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) position.try_emplace(nodes[i].get(), i);
+  const auto open = open_ranges(nodes, position);
+
   std::vector<Key> keys(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const UOp &u = nodes[i];
-    position.try_emplace(u.get(), i);
     for (const auto &s : u.src()) ++consumers[s.get()];
     Key k;
-    for (const UOpNode *r : open.find(u.get())->second) {
+    for (std::size_t j = open.at[i]; j < open.at[i + 1]; ++j) {
+      const UOpNode *r = open.pool[j];
       const Int extent = saturating_add(r->vmax, 1);
       k.run_count = saturating_mul(k.run_count, extent < 1 ? Int(1) : extent);
     }

@@ -59,9 +59,12 @@ UOp lower_to_sink(const UOp &ast, const RenderTarget &target) {
   return lower_to_sink(ast, target, opt::target(target.name));
 }
 
-Launch launch_of(const UOp &lowered) {
+namespace {
+
+// The workgroup counts and sizes named by the SPECIALs among `nodes`.
+Launch launch_from(const std::vector<UOp> &nodes) {
   Launch l;
-  for (const UOp &u : toposort(lowered)) {
+  for (const UOp &u : nodes) {
     if (u.op() != Op::SPECIAL) continue;
     auto name = std::get_if<std::string>(&u.arg());
     if (!name || name->size() < 5 || u.size() == 0) continue;
@@ -77,6 +80,10 @@ Launch launch_of(const UOp &lowered) {
   return l;
 }
 
+}  // namespace
+
+Launch launch_of(const UOp &lowered) { return launch_from(toposort(lowered)); }
+
 LoweredKernel lower(const UOp &ast, const RenderTarget &target) {
   return lower(ast, target, opt::target(target.name));
 }
@@ -87,7 +94,7 @@ LoweredKernel lower(const UOp &ast, const RenderTarget &target, const opt::Targe
   k.sink = lower_to_sink(ast, target, front);
   k.name = kernel::kernel_name(k.sink);  // the optimizer names the kernel by its axes
   k.program = linearize(k.sink);
-  k.launch = launch_of(k.sink);
+  k.launch = launch_from(k.program);  // every SPECIAL of the sink is in the program
   for (const UOp &u : k.program) {
     auto p = std::get_if<ParamArg>(&u.arg());
     if (!p) continue;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <llvm/ADT/DenseSet.h>
+
 #include "wavescope/compiler/ir/graph.hpp"
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
@@ -38,9 +40,30 @@ bool range_before(const UOp &a, const UOp &b) {
 }
 
 std::vector<UOp> ranges_in(const UOp &u) {
+  // toposort's depth-first order, entering only subgraphs that hold a RANGE: skipping the others
+  // changes neither which RANGEs are met nor their order.
+  struct Frame {
+    const UOp *node;
+    std::size_t next;
+  };
   std::vector<UOp> out;
-  for (const auto &n : toposort(u))
+  if (!u.subtree_ops().contains(Op::RANGE)) return out;
+  llvm::DenseSet<const UOpNode *> seen;
+  std::vector<Frame> stack{{&u, 0}};
+  seen.insert(u.get());
+  while (!stack.empty()) {
+    Frame &f = stack.back();
+    const auto &src = f.node->src();
+    if (f.next < src.size()) {
+      const UOp &s = src[f.next++];
+      if (s.subtree_ops().contains(Op::RANGE) && seen.insert(s.get()).second)
+        stack.push_back({&s, 0});  // f is stale now
+      continue;
+    }
+    const UOp &n = *f.node;
     if (n.op() == Op::RANGE && std::holds_alternative<RangeArg>(n.arg())) out.push_back(n);
+    stack.pop_back();
+  }
   return out;
 }
 

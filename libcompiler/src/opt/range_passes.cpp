@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <map>
 
+#include <llvm/ADT/DenseSet.h>
+
 #include <fmt/format.h>
 
 #include "graph_util.hpp"
@@ -34,8 +36,19 @@ void push_unique(std::vector<UOp> &list, const UOp &u) {
 }
 
 std::size_t count_divmod(const UOp &u) {
+  // A walk that enters only the subgraphs holding a // or a %.
+  const OpSet divmod{Op::FLOORDIV, Op::FLOORMOD};
+  if (!u.subtree_ops().intersects(divmod)) return 0;
   std::size_t n = 0;
-  for (const auto &x : toposort(u)) n += x.op() == Op::FLOORDIV || x.op() == Op::FLOORMOD;
+  llvm::DenseSet<const UOpNode *> seen{u.get()};
+  std::vector<const UOp *> stack{&u};
+  while (!stack.empty()) {
+    const UOp &x = *stack.back();
+    stack.pop_back();
+    n += x.op() == Op::FLOORDIV || x.op() == Op::FLOORMOD;
+    for (const auto &s : x.src())
+      if (s.subtree_ops().intersects(divmod) && seen.insert(s.get()).second) stack.push_back(&s);
+  }
   return n;
 }
 
@@ -139,7 +152,7 @@ struct MergeContext {
 // A merge's trial: the two ranges replaced, symbolic, flattening.
 const PatternMatcher &merge_rules() {
   static const PatternMatcher pm =
-      PatternMatcher("substitute", {rule("x -> its replacement", pat_any_src(ops::kAll).named("x"),
+      PatternMatcher("substitute", {rule("x -> its replacement", pat_any_src(Op::RANGE).named("x"),
                                          [](const Match &m) -> UOp {
                                            const auto &map = m.context<MergeContext>().map;
                                            auto it = map.find(m["x"]);

@@ -2,13 +2,16 @@
 
 #include "wavescope/compiler/render/c_backend.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <set>
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <llvm/ADT/DenseMap.h>
 
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/lower/linearize.hpp"
@@ -60,6 +63,8 @@ public:
   explicit CRenderer(const lower::LoweredKernel &k) : k_(k) {}
 
   std::string render() {
+    uses_.reserve(k_.program.size());
+    r_.reserve(k_.program.size());
     for (const UOp &u : k_.program)
       for (const auto &s : u.src()) ++uses_[s.get()];
     for (std::size_t i = 0; i < k_.program.size(); ++i) {
@@ -113,8 +118,11 @@ private:
     return c_identifier(name.empty() ? fmt::format("data{}", slot) : name);
   }
 
-  void line(const std::string &text) {
-    body_ += std::string(static_cast<std::size_t>(depth_) * 2, ' ') + text + "\n";
+  // One line of the body, indented, formatted in place.
+  template <class... A> void line(fmt::format_string<A...> format, A &&...args) {
+    body_.append(static_cast<std::size_t>(depth_) * 2, ' ');
+    fmt::format_to(std::back_inserter(body_), format, std::forward<A>(args)...);
+    body_ += '\n';
   }
 
   const std::string &get(const UOp &u) const {
@@ -127,14 +135,14 @@ private:
   std::string fresh(const char *prefix) { return fmt::format("{}{}", prefix, counter_++); }
 
   // Declares `name = expr` (or inlines a single-use expression).
-  void value(const UOp &u, const std::string &expr, const char *prefix, bool may_inline = true) {
-    if (may_inline && uses_[u.get()] <= 1) {
-      r_[u.get()] = expr;
+  void value(const UOp &u, std::string expr, const char *prefix, bool may_inline = true) {
+    if (may_inline && uses_.lookup(u.get()) <= 1) {
+      r_[u.get()] = std::move(expr);
       return;
     }
-    const std::string name = fresh(prefix);
-    line(fmt::format("{} {} = {};", c_type(u.dtype()), name, expr));
-    r_[u.get()] = name;
+    std::string name = fresh(prefix);
+    line("{} {} = {};", c_type(u.dtype()), name, expr);
+    r_[u.get()] = std::move(name);
   }
 
   std::string literal(const UOp &u) const {
@@ -192,12 +200,11 @@ private:
       auto n = u.size() ? u.src(0).const_value() : std::nullopt;
       if (!n || *n < 1) throw fail(u, "a REG/LOCAL buffer needs a constant size");
       const std::string name = fresh(p.addrspace == AddrSpace::Local ? "local" : "buf");
-      line(fmt::format("{} {}[{}] __attribute__((aligned(16)));", c_type(t.base()), name,
-                       to_string(*n)));
+      line("{} {}[{}] __attribute__((aligned(16)));", c_type(t.base()), name, to_string(*n));
       r_[u.get()] = name;
       return;
     }
-    case Op::AFTER: r_[u.get()] = get(u.src(0)); return;
+    case Op::AFTER: r_[u.get()] = std::string(get(u.src(0))); return;
     case Op::SPECIAL: throw fail(u, "a GPU index (SPECIAL) in C for the CPU");
     case Op::BARRIER: return;  // one thread: nothing to wait for
     case Op::RANGE: {
@@ -205,7 +212,7 @@ private:
       std::string name =
           fmt::format("{}idx{}", ra ? axis_letter(ra->type) : 'L', ra ? ra->axis : 0);
       if (!names_.insert(name).second) name = fresh((name + "_").c_str());
-      line(fmt::format("for ({0} {1} = 0; {1} < {2}; {1}++) {{", c_type(t), name, get(u.src(0))));
+      line("for ({0} {1} = 0; {1} < {2}; {1}++) {{", c_type(t), name, get(u.src(0)));
       ++depth_;
       r_[u.get()] = name;
       return;
@@ -213,10 +220,10 @@ private:
     case Op::END:
     case Op::ENDIF:
       --depth_;
-      line("}");
+      line("}}");
       return;
     case Op::IF:
-      line(fmt::format("if ({}) {{", get(u.src(0))));
+      line("if ({}) {{", get(u.src(0)));
       ++depth_;
       return;
     case Op::INDEX:
@@ -241,7 +248,7 @@ private:
         if (to.is_vector() && to != u.src(1).dtype())
           throw fail(u, fmt::format("a {} value stored as {}", to_string(u.src(1).dtype()),
                                     to_string(to)));
-        line(fmt::format("{} = {};", deref(u.src(0), to), get(u.src(1))));
+        line("{} = {};", deref(u.src(0), to), get(u.src(1)));
       }
       return;
     case Op::STACK: {
@@ -261,9 +268,9 @@ private:
         throw fail(u, fmt::format("a bitcast from {} to {} changes the size", to_string(from),
                                   to_string(t)));
       const std::string src = fresh("bits"), name = fresh("cast");
-      line(fmt::format("{} {} = {};", c_type(from), src, get(u.src(0))));
-      line(fmt::format("{} {};", c_type(t), name));
-      line(fmt::format("__builtin_memcpy(&{}, &{}, sizeof {});", name, src, name));
+      line("{} {} = {};", c_type(from), src, get(u.src(0)));
+      line("{} {};", c_type(t), name);
+      line("__builtin_memcpy(&{}, &{}, sizeof {});", name, src, name);
       r_[u.get()] = name;
       return;
     }
@@ -289,8 +296,11 @@ private:
 
   std::string alu(const UOp &u) {
     const Op op = u.op();
-    std::vector<std::string> a;
-    for (const auto &s : u.src()) a.push_back(get(s));
+    // the operands' expressions, by reference (an inlined one can be long)
+    if (u.size() < 1 || u.size() > 3)
+      throw fail(u, fmt::format("an ALU op with {} operands", u.size()));
+    std::array<std::string_view, 3> a;
+    for (std::size_t i = 0; i < u.size(); ++i) a[i] = get(u.src(i));
     const DType ot = u.src(0).dtype();
     const bool f = is_float(ot), f32 = ot.scalar == ScalarType::Float;
     auto fn = [&](const char *name) {
@@ -302,7 +312,7 @@ private:
     case Op::LOG2: e = fn("log2"); break;
     case Op::SIN: e = fn("sin"); break;
     case Op::SQRT: e = fn("sqrt"); break;
-    case Op::TRUNC: e = f ? fn("trunc") : a[0]; break;
+    case Op::TRUNC: e = f ? fn("trunc") : std::string(a[0]); break;
     case Op::RECIPROCAL: e = fmt::format("({} / {})", float_literal(1.0, u.dtype()), a[0]); break;
     case Op::NEG: e = fmt::format("(-{})", a[0]); break;
     case Op::ADD: e = fmt::format("({} + {})", a[0], a[1]); break;
@@ -340,8 +350,8 @@ private:
   }
 
   const lower::LoweredKernel &k_;
-  std::unordered_map<const UOpNode *, std::string> r_;
-  std::unordered_map<const UOpNode *, std::size_t> uses_;
+  llvm::DenseMap<const UOpNode *, std::string> r_;
+  llvm::DenseMap<const UOpNode *, std::size_t> uses_;
   std::set<std::string> names_;
   std::set<DType, bool (*)(DType, DType)> vectors_{
       [](DType a, DType b) { return compare(a, b) < 0; }};

@@ -19,6 +19,7 @@ struct CompiledRule::Node {
   std::vector<int> children;             // Tuple: by position; Repeat: the one pattern
   std::vector<std::vector<int>> orders;  // Permutations: each distinct order of the children
   std::vector<int> alternatives;
+  bool leaf = false;  // no alternatives, any sources: matches a node in at most one way
 };
 
 namespace {
@@ -45,11 +46,51 @@ struct MatchState {
 
 bool match_node(int index, const UOp &node, MatchState &st, const Continuation &k);
 
+// A leaf pattern against a node, binding its name when it is new (then *bound = its slot).
+bool match_leaf(const CompiledRule::Node &p, const UOp &node, MatchState &st, int *bound) {
+  if (!p.any_op && !p.ops.contains(node.op())) return false;
+  if (!p.dtypes.empty() &&
+      std::find(p.dtypes.begin(), p.dtypes.end(), node.dtype()) == p.dtypes.end())
+    return false;
+  if (p.arg && !value_equals(*p.arg, node.arg())) return false;
+  if (p.tag && !value_equals(*p.tag, node.tag())) return false;
+  if (p.slot >= 0) {
+    const UOp *&slot = st.slots[p.slot];
+    if (slot) return *slot == node;  // a repeated name must be the same node
+    slot = &node;
+    *bound = p.slot;
+  }
+  return true;
+}
+
 bool match_sequence(const std::vector<int> &pats, std::size_t i, const UOp &node, MatchState &st,
                     const Continuation &k) {
-  if (i == pats.size()) return k();
-  auto next = [&]() { return match_sequence(pats, i + 1, node, st, k); };
-  return match_node(pats[i], node.src(i), st, Continuation(next));
+  // Leading leaves match in place (each in one way only: no continuation needed), the first
+  // pattern with sources takes the rest of the sequence as its continuation.
+  int bound[kMaxSlots];
+  std::size_t nbound = 0, j = i;
+  bool ok = true;
+  for (; j < pats.size(); ++j) {
+    const CompiledRule::Node &p = (*st.nodes)[static_cast<std::size_t>(pats[j])];
+    if (!p.leaf) break;
+    int slot = -1;
+    if (!match_leaf(p, node.src(j), st, &slot)) {
+      ok = false;
+      break;
+    }
+    if (slot >= 0) bound[nbound++] = slot;
+  }
+  if (ok) {
+    if (j == pats.size()) {
+      ok = k();
+    } else {
+      auto next = [&]() { return match_sequence(pats, j + 1, node, st, k); };
+      ok = match_node(pats[j], node.src(j), st, Continuation(next));
+    }
+  }
+  if (!ok)
+    for (std::size_t b = 0; b < nbound; ++b) st.slots[bound[b]] = nullptr;
+  return ok;
 }
 
 bool match_repeat(int pattern, std::size_t i, const UOp &node, MatchState &st,
@@ -137,6 +178,7 @@ public:
     n.tag = p.tag;
     n.kind = p.src_kind;
     n.any_len = p.any_len;
+    n.leaf = p.alternatives.empty() && p.src_kind == Pat::SrcKind::Any;
     if (!p.name.empty()) n.slot = slot_for(p.name);
     for (const auto &s : p.src) n.children.push_back(compile(s));
     if (p.src_kind == Pat::SrcKind::Repeat && n.children.size() != 1)
@@ -223,8 +265,13 @@ std::string CompiledRule::location_text() const {
 }
 
 const UOp *Match::find(std::string_view name) const {
-  for (std::size_t i = 0; i < rule_.slot_names_.size(); ++i)
-    if (rule_.slot_names_[i] == name) return slots_[i];
+  // Capture names are short (mostly one letter): length and first letter decide most compares.
+  const std::size_t n = name.size();
+  for (std::size_t i = 0; i < rule_.slot_names_.size(); ++i) {
+    const std::string &s = rule_.slot_names_[i];
+    if (s.size() == n && (n == 0 || (s[0] == name[0] && s.compare(1, n - 1, name.substr(1)) == 0)))
+      return slots_[i];
+  }
   return nullptr;
 }
 

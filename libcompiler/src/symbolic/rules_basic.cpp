@@ -287,7 +287,8 @@ const PatternMatcher &cast_rules() {
           rule("op(int64 x, int64 y) -> int64(op(int32 x, int32 y)) when nothing leaves int32",
                pat(ops::kBinary - OpSet{Op::THREEFRY}, {var("x"), var("y")}).named("u"),
                [](const Match &m) -> UOp {
-                 const UOp &u = m["u"], &x = m["x"], &y = m["y"];
+                 // (the pattern's root and its two sources, without looking the names up)
+                 const UOp &u = m.root(), &x = u.src(0), &y = u.src(1);
                  auto wide = [](DType d) { return d == dtypes::int64 || d == dtypes::index; };
                  if (!wide(x.dtype()) || !wide(y.dtype())) return {};
                  if (x.dtype() != dtypes::int64 && y.dtype() != dtypes::int64) return {};

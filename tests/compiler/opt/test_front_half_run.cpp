@@ -5,6 +5,7 @@
 // the GPU targets' optimizations (LOCAL, GROUP) run on the CPU with their ranges as loops.
 
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -18,6 +19,8 @@
 #include "wavescope/compiler/isa/disassembler.hpp"
 #include "wavescope/compiler/kernel/interpreter.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
+#include "wavescope/compiler/lower/lowering.hpp"
+#include "wavescope/compiler/lower/target.hpp"
 #include "wavescope/compiler/opt/kernel_info.hpp"
 #include "wavescope/compiler/opt/target.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
@@ -116,4 +119,31 @@ TEST_CASE("front half: every kernel compiles for every GPU target, with and with
         ++objects;
       }
   CHECK(objects >= 3 * 3 * cases.size());
+}
+
+TEST_CASE("lowering: the program holds every SPECIAL of the lowered graph and the launch read "
+          "from it is the graph's",
+          "[compiler][opt][lower]") {
+  // lower() reads the launch off the linearized program instead of walking the graph again.
+  bool corpus = false;
+  const auto cases = opt_cases::all_kernels(&corpus);
+  if (!corpus && wavescope::testing::running_in_ci()) FAIL("the tinygrad-viz corpus is missing");
+  std::size_t checked = 0, with_gpu_dims = 0;
+  for (const auto &c : cases)
+    for (const char *t : {"c", "gfx1100"}) {
+      INFO(c.label << " " << t);
+      const auto k = lower::lower(c.kernel, lower::render_target(t));
+      std::unordered_set<const UOpNode *> listed;
+      for (const UOp &u : k.program) listed.insert(u.get());
+      for (const UOp &u : toposort(k.sink))
+        if (u.op() == Op::SPECIAL) CHECK(listed.count(u.get()) == 1);
+      const auto expected = lower::launch_of(k.sink);
+      CHECK(k.launch.workgroups == expected.workgroups);
+      CHECK(k.launch.local == expected.local);
+      with_gpu_dims += k.launch.total_items() > 1;
+      ++checked;
+    }
+  CHECK(checked == 2 * cases.size());
+  CHECK(cases.size() == (corpus ? 8u + 13u : 8u));
+  CHECK(with_gpu_dims > 0);  // the GPU launches do name workgroups
 }

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <memory>
+
 #include <QApplication>
 #include <QSemaphore>
 #include <QSignalSpy>
@@ -13,7 +15,9 @@
 #include "app/main_window.hpp"
 #include "app/workspace.hpp"
 #include "gui_test_app.hpp"
+#include "models/rewrite_navigation.hpp"
 #include "testdata.hpp"
+#include "views/rewrite_view.hpp"
 
 using namespace wavescope::gui;
 
@@ -106,4 +110,25 @@ TEST_CASE("the main window shows a Cancel button while a file is opening") {
   }
   CHECK(w.workspace().size() == 0);
   CHECK(cancel->isHidden());
+}
+
+TEST_CASE("a window closed while a rewrite graph lays out on a worker waits for it first") {
+  // The worker reads the trace document, which the workspace (deleted before the views) owns:
+  // the window must not let the documents go while a layout runs (under the asan preset a
+  // use-after-free; in a plain build heap corruption that crashed later, now and then).
+  WAVESCOPE_REQUIRE_TESTDATA(cases, "symbolic/dev.jsonl");
+  wavescope::testing::gui_app();
+  for (int round = 0; round < 3; ++round) {
+    auto window = std::make_unique<MainWindow>();
+    window->set_interactive(false);
+    auto *view = window->findChild<RewriteView *>();
+    REQUIRE(view);
+    view->set_background_layout_threshold(100);
+    window->open_path(QString::fromStdString(cases.string()));
+    window->workspace().wait_until_idle();
+    REQUIRE(window->workspace().size() == 1);
+    window->selection().set_focus(focus_of(0, {20 + round, 0, 0}));  // a record not laid out yet
+    CHECK(view->layout_pending());
+    window.reset();
+  }
 }

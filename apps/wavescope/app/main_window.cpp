@@ -191,7 +191,12 @@ MainWindow::MainWindow(QWidget *parent)
          "trace or symbolic case file (Ctrl+O)"));
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // A rewrite graph laid out on a worker reads its document: the workspace, the first child, is
+  // deleted before the views (and their loaders, which would wait too late), so wait here.
+  for (const auto &[name, widget] : views_)
+    if (auto *rewrite = qobject_cast<RewriteView *>(widget)) rewrite->join_layout();
+}
 
 void MainWindow::add_view(const QString &name, const QString &title, QWidget *widget) {
   widget->setObjectName(name);

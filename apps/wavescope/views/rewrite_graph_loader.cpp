@@ -12,7 +12,10 @@ namespace {
 constexpr std::size_t kCachedGraphs = 64;
 }
 
-RewriteGraphLoader::~RewriteGraphLoader() {
+RewriteGraphLoader::~RewriteGraphLoader() { join(); }
+
+void RewriteGraphLoader::join() {
+  next_document_ = nullptr;
   if (job_) job_->waitForFinished();
 }
 

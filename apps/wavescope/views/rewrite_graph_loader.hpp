@@ -63,6 +63,9 @@ public:
   bool busy() const { return job_ != nullptr; }
   // Runs the event loop until no job is running or waiting.
   void wait();
+  // Blocks until the running job (it reads its document) has finished, without running the
+  // event loop and without starting the waiting one: for tearing down before the documents go.
+  void join();
 
   static LaidOutRewriteGraph build(const RewriteTraceDocument &document,
                                    const RewriteGraphKey &key);

@@ -630,6 +630,8 @@ void RewriteView::present(const RewriteGraphKey &key, const LaidOutRewriteGraph 
 
 void RewriteView::wait_for_layout() { loader_->wait(); }
 
+void RewriteView::join_layout() { loader_->join(); }
+
 QString RewriteView::diff_text() const { return diff_->toPlainText(); }
 QString RewriteView::graph_text() const { return graph_text_->toPlainText(); }
 QString RewriteView::header_text() const {

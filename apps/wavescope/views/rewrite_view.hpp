@@ -74,6 +74,8 @@ public:
   void set_background_layout_threshold(std::size_t nodes);
   // Runs the event loop until the graph on show is laid out (tests, screenshots).
   void wait_for_layout();
+  // Waits for a layout running on a worker without the event loop (teardown: it reads a document).
+  void join_layout();
   bool layout_pending() const;
 
   RewriteGraphView &graph_view() { return *graph_; }

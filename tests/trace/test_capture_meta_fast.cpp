@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -14,22 +13,12 @@
 #include "temp_dir.hpp"
 #include "testdata.hpp"
 #include "wavescope/base/error.hpp"
+#include "wavescope/base/read_file.hpp"
 #include "wavescope/trace/capture.hpp"
 
 using wavescope::trace::Capture;
 using wavescope::trace::detail::BlobEntry;
 using wavescope::trace::detail::read_meta_fast;
-
-namespace {
-
-std::string read_all(const std::filesystem::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return std::move(buffer).str();
-}
-
-}  // namespace
 
 TEST_CASE("meta.json's fast reader takes every corpus capture, with nlohmann's values") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
@@ -38,7 +27,7 @@ TEST_CASE("meta.json's fast reader takes every corpus capture, with nlohmann's v
   std::size_t entries_seen = 0;
   for (const auto &dir : dirs) {
     INFO(dir.string());
-    const std::string text = read_all(dir / "meta.json");
+    const std::string text = wavescope::read_file_text(dir / "meta.json");
     nlohmann::json meta;
     std::vector<BlobEntry> entries;
     REQUIRE(read_meta_fast(text, meta, entries));

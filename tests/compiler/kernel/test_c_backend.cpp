@@ -198,3 +198,23 @@ TEST_CASE("C backend: a reduce is computed in the outermost loop that defines it
   CHECK(c.find("= -__builtin_inff();", column) == std::string::npos);
   CHECK(c.find("for (int Ridx", column) == std::string::npos);
 }
+
+TEST_CASE("C backend: a*b+c is two roundings, not a fused multiply-add, whatever the compiler",
+          "[compiler][kernel][c]") {
+  // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: rounded to float, the 2^-24 is lost (a tie, to even), so
+  // a*b - (1 + 2^-11) is 0 in two roundings and 2^-24 in one. -ffp-contract=off keeps the bits the
+  // interpreter's and the same from every C compiler.
+  KernelBuilder k("muladd");
+  auto out = k.buffer(dtypes::float32, 1), a = k.buffer(dtypes::float32, 1),
+       b = k.buffer(dtypes::float32, 1), c = k.buffer(dtypes::float32, 1);
+  auto i = k.range(1);
+  k.store(out, i, k.read(a, i) * k.read(b, i) + k.read(c, i), {i});
+  const UOp sink = k.finish();
+  auto buffers = make_buffers(kernel_params(sink), 1);
+  buffers[1].data = {1.0 + 0x1p-12};
+  buffers[2].data = {1.0 + 0x1p-12};
+  buffers[3].data = {-(1.0 + 0x1p-11)};
+  render::CKernel::compile(render::render_c(render::lower_for_c(sink)), kernel_params(sink))
+      .run(buffers);
+  CHECK(buffers[0].data[0] == 0.0);
+}

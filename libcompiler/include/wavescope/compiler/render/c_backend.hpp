@@ -33,9 +33,9 @@ lower::LoweredKernel lower_for_c(const UOp &sink);
 // not support, naming it and its position in the list.
 std::string render_c(const lower::LoweredKernel &kernel);
 
-// The C compiler CKernel runs: $CC, else clang when it is on PATH (as tinygrad's CPU device
-// uses), else cc. Flags: -std=c11 -O2 -march=native (the kernels run on this host)
-// -ffp-contract=off (no fused multiply-adds: every compiler computes the same bits).
+// The C compiler CKernel runs: $CC, else LLVM 22's clang, else clang when it is on PATH (as
+// tinygrad's CPU device uses), else cc. Flags: -std=c11 -O2 -march=native (the kernels run on this
+// host) -ffp-contract=off (no fused multiply-adds: every compiler computes the same bits).
 std::string host_c_compiler();
 
 // A C identifier for a kernel name (letters, digits, underscores).

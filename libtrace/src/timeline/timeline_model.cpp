@@ -84,11 +84,13 @@ void append_states(TimelineRow &row, std::int64_t end, std::span<const WaveState
   }
 }
 
+// A new event at the end of a row, filled in place: an event built on the stack and copied in
+// is read back in 16-byte pieces right after its 8-byte stores, which stalls store forwarding.
 // Rows start with room for a blob's worth of events (a few hundred), not growing from one by
 // doubling, each step a copy.
-void push_event(TimelineRow &row, const TimelineEvent &e) {
+TimelineEvent &new_event(TimelineRow &row) {
   if (row.events.capacity() == 0) row.events.reserve(256);
-  row.events.push_back(e);
+  return row.events.emplace_back();
 }
 
 // Sorts a row's events by start, keeping the order of equal starts (std::stable_sort's result).
@@ -162,15 +164,24 @@ int SeTimeline::wave_row(unsigned slot) const {
   return -1;
 }
 
-TimelineBuilder::TimelineBuilder(unsigned se, std::string blob) : wave_rows_(32) {
+TimelineBuilder::TimelineBuilder(unsigned se, std::string blob) {
   timeline_.se = se;
   timeline_.blob = std::move(blob);
-  // Rows are named in finish(), only those with events: a blob uses a few of the 32 slots, and
-  // a builder is made per blob (blobs are a few KB: per-blob work counts).
-  for (unsigned s = 0; s < wave_rows_.size(); ++s) {
-    wave_rows_[s].kind = RowKind::WaveSlot;
-    wave_rows_[s].slot = s;
+  // Rows are made as slots have events and named in finish(): a blob uses a few of the 32
+  // slots, and a builder is made per blob (blobs are a few KB: per-blob work counts).
+  slot_row_.fill(-1);
+}
+
+TimelineRow &TimelineBuilder::wave_row(unsigned slot) {
+  slot %= 32;
+  if (slot_row_[slot] < 0) {
+    slot_row_[slot] = static_cast<std::int8_t>(wave_rows_.size());
+    if (wave_rows_.capacity() == 0) wave_rows_.reserve(8);
+    auto &r = wave_rows_.emplace_back();
+    r.kind = RowKind::WaveSlot;
+    r.slot = slot;
   }
+  return wave_rows_[static_cast<std::size_t>(slot_row_[slot])];
 }
 
 void TimelineBuilder::on_wave(const Wave &wave) {
@@ -180,19 +191,20 @@ void TimelineBuilder::on_wave(const Wave &wave) {
 
 void TimelineBuilder::on_dispatch(const DispatchEvent &d) {
   if (d.inserted) return;  // not a VIZ event (an RDNA4 s_barrier_wait without a packet)
-  auto &row = wave_rows_[d.slot % 32];
+  auto &row = wave_row(d.slot);
   if (d.kind == DispatchKind::WaveEnd) append_states(row, d.time, d.states);
-  TimelineEvent e;
+  const EventCategory category =
+      d.kind == DispatchKind::OtherSimd ? EventCategory::OtherSimd : category_of(d.name);
+  TimelineEvent &e = new_event(row);
   e.start = d.time;
   e.end = d.time + 1;
   e.name = d.name;
-  e.category = d.kind == DispatchKind::OtherSimd ? EventCategory::OtherSimd : category_of(d.name);
+  e.category = category;
   e.index = d.row_index;
   e.has_pc = d.has_pc;
   e.pc = d.pc;
   e.stall = d.stall;
   e.latency = d.duration;
-  push_event(row, e);
 }
 
 TimelineRow &TimelineBuilder::exec_row(std::string_view name) {
@@ -211,23 +223,26 @@ TimelineRow &TimelineBuilder::exec_row(std::string_view name) {
 
 void TimelineBuilder::on_exec(const ExecEvent &x) {
   auto &row = exec_row(x.row);
-  TimelineEvent e;
+  const EventCategory category = exec_category_of(x.row, x.name);
+  const auto index = static_cast<std::uint32_t>(row.events.size());
+  TimelineEvent &e = new_event(row);
   e.start = x.start;
   e.end = x.end;
   e.name = x.name;
-  e.category = exec_category_of(x.row, x.name);
-  e.index = static_cast<std::uint32_t>(row.events.size());
+  e.category = category;
+  e.index = index;
   e.has_pc = x.instruction != nullptr;
   e.pc = x.pc;
   if (x.linked) {
     e.link_row = static_cast<std::int32_t>(x.slot);  // a slot until finish() resolves it
     e.link_index = x.row_index;
   }
-  push_event(row, e);
 }
 
 void TimelineBuilder::on_barrier(const BarrierSpan &span) {
-  auto &row = wave_rows_[span.slot % 32];
+  const int r = slot_row_[span.slot % 32];
+  if (r < 0) return;
+  auto &row = wave_rows_[static_cast<std::size_t>(r)];
   if (span.row_index < row.events.size()) row.events[span.row_index].end = span.end;
 }
 
@@ -239,14 +254,18 @@ SeTimeline TimelineBuilder::finish() {
   exec_keys_.clear();
   auto &rows = timeline_.rows;
   rows.clear();
+  rows.reserve(exec_rows_.size() + wave_rows_.size());
   for (auto &r : exec_rows_) rows.push_back(std::move(r));
-  std::vector<int> row_of_slot(wave_rows_.size(), -1);
-  for (auto &r : wave_rows_)
-    if (!r.events.empty()) {
-      row_of_slot[r.slot] = static_cast<int>(rows.size());
-      r.name = "WAVE:" + std::to_string(r.slot);
-      rows.push_back(std::move(r));
-    }
+  std::array<int, 32> row_of_slot;
+  row_of_slot.fill(-1);
+  for (unsigned s = 0; s < slot_row_.size(); ++s) {
+    if (slot_row_[s] < 0) continue;
+    auto &r = wave_rows_[static_cast<std::size_t>(slot_row_[s])];
+    if (r.events.empty()) continue;
+    row_of_slot[s] = static_cast<int>(rows.size());
+    r.name = "WAVE:" + std::to_string(s);
+    rows.push_back(std::move(r));
+  }
   bool any = false;
   auto extend = [&](std::int64_t a, std::int64_t b) {
     timeline_.begin = any ? std::min(timeline_.begin, a) : a;
@@ -267,6 +286,7 @@ SeTimeline TimelineBuilder::finish() {
   for (const auto &w : timeline_.waves) extend(w.start, w.end);
   exec_rows_.clear();
   wave_rows_.clear();
+  slot_row_.fill(-1);
   return std::move(timeline_);
 }
 

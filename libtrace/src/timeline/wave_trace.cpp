@@ -9,14 +9,14 @@ void WaveTraceCollector::on_wave(const Wave &wave) {
   // Room for a blob's waves (a few dozen) from the first.
   if (traces_.capacity() == 0) traces_.reserve(64);
   if (!wave.mapped || !map_) {
-    traces_.push_back({wave, false, {}, 0, {}, {}});
+    traces_.emplace_back().wave = wave;
     order_.push_back(traces_.size() - 1);
     return;
   }
   // The WAVEEND dispatch of this wave follows right away; attach the lifetime to its trace.
   const unsigned slot = wave.slot % 32;
   if (current_[slot] < 0) {
-    traces_.push_back({wave, true, {}, 0, {}, {}});
+    traces_.emplace_back();
     current_[slot] = static_cast<std::int64_t>(traces_.size() - 1);
   }
   auto &t = traces_[static_cast<std::size_t>(current_[slot])];
@@ -32,7 +32,7 @@ void WaveTraceCollector::on_dispatch(const DispatchEvent &d) {
   if (!d.has_pc && !(wave_end && ended_[d.slot] >= 0)) return;
   if (current_[d.slot] < 0) {
     if (traces_.capacity() == 0) traces_.reserve(64);
-    traces_.push_back({});
+    traces_.emplace_back();
     current_[d.slot] = static_cast<std::int64_t>(traces_.size() - 1);
   }
   const auto index = static_cast<std::size_t>(current_[d.slot]);
@@ -47,7 +47,10 @@ void WaveTraceCollector::on_dispatch(const DispatchEvent &d) {
   }
   ++trace.instruction_count;
   if (keep_) {
-    InstructionTiming t;
+    // Room for a wave's stream (tens to hundreds of records) from the first. The record is
+    // filled in place (one built on the stack and copied in stalls store forwarding).
+    if (trace.instructions.capacity() == 0) trace.instructions.reserve(64);
+    InstructionTiming &t = trace.instructions.emplace_back();
     t.pc = d.pc;
     t.instruction = d.instruction;
     t.time = d.time;
@@ -61,9 +64,6 @@ void WaveTraceCollector::on_dispatch(const DispatchEvent &d) {
     t.duration = d.duration;
     t.inserted = d.inserted;
     if (d.inserted) t.bar_end = d.time + std::max<std::int64_t>(1, d.duration);
-    // Room for a wave's stream (tens to hundreds of records) from the first.
-    if (trace.instructions.capacity() == 0) trace.instructions.reserve(64);
-    trace.instructions.push_back(t);
     if (!d.inserted) {
       if (by_row_.size() <= d.slot) by_row_.resize(d.slot + 1);
       auto &rows = by_row_[d.slot];
@@ -92,7 +92,12 @@ void WaveTraceCollector::on_exec(const ExecEvent &e) {
   if (!r) return;
   ++traces_[r->trace].instructions[r->instruction].exec_count;
   if (exec_.capacity() == 0) exec_.reserve(256);
-  exec_.push_back({*r, {e.row, e.name, e.start, e.end}});
+  auto &p = exec_.emplace_back();
+  p.at = *r;
+  p.span.row = e.row;
+  p.span.name = e.name;
+  p.span.start = e.start;
+  p.span.end = e.end;
 }
 
 void WaveTraceCollector::on_barrier(const BarrierSpan &span) {

@@ -127,7 +127,10 @@ private:
   EventCategory category_of(std::string_view name);
   EventCategory exec_category_of(std::string_view row, std::string_view name);
   SeTimeline timeline_;
-  std::vector<TimelineRow> wave_rows_;  // by slot
+  // A slot's row, made when the slot has its first event (a blob uses a few of the 32 slots).
+  TimelineRow &wave_row(unsigned slot);
+  std::vector<TimelineRow> wave_rows_;    // in the order their slots first had an event
+  std::array<std::int8_t, 32> slot_row_;  // each slot's index in wave_rows_, -1 without one
   std::vector<TimelineRow> exec_rows_;
   std::vector<std::string_view> exec_keys_;  // exec_rows_[i]'s name as the events gave it
   std::array<Remembered, 64> names_{}, units_{}, wmma_{};

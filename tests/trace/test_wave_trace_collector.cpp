@@ -90,3 +90,39 @@ TEST_CASE("exec events land under their instruction in arrival order, wave by wa
   CHECK(copy.exec(copy.instructions[0]).data() == copy.exec_spans.data());
   CHECK(copy.exec(copy.instructions[0])[1].start == 23);
 }
+
+TEST_CASE("take() gives the waves in the order they ended") {
+  WaveTraceCollector c;
+  Wave other;  // off the traced unit: no instruction stream
+  other.cu = 3;
+  // A traced wave starts issuing, then a wave elsewhere ends before it does.
+  c.on_dispatch(dispatch(0, 10, 0x100));
+  other.start = 1, other.end = 15;
+  c.on_wave(other);
+  Wave traced;
+  traced.slot = 2, traced.traced = true, traced.mapped = true, traced.start = 5, traced.end = 20;
+  c.on_wave(traced);
+  auto end = dispatch(1, 20, 0x104);
+  end.kind = DispatchKind::WaveEnd;
+  c.on_dispatch(end);
+  other.start = 16, other.end = 25;
+  c.on_wave(other);
+  auto traces = c.take();
+  REQUIRE(traces.size() == 3);
+  CHECK(traces[0].wave.end == 15);
+  CHECK_FALSE(traces[0].mapped);
+  CHECK(traces[1].wave.end == 20);
+  CHECK(traces[1].mapped);
+  CHECK(traces[1].instructions.size() == 2);
+  CHECK(traces[2].wave.end == 25);
+
+  // Waves that were made in the order they ended (here none is traced), after a take().
+  for (std::int64_t t = 0; t < 100; ++t) {
+    other.start = t, other.end = t + 1;
+    c.on_wave(other);
+  }
+  traces = c.take();
+  REQUIRE(traces.size() == 100);
+  for (std::size_t k = 0; k < traces.size(); ++k) CHECK(traces[k].wave.end == std::int64_t(k) + 1);
+  CHECK(c.take().empty());
+}

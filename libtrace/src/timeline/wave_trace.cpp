@@ -9,7 +9,7 @@ void WaveTraceCollector::on_wave(const Wave &wave) {
   // Room for a blob's waves (a few dozen) from the first.
   if (traces_.capacity() == 0) traces_.reserve(64);
   if (!wave.mapped || !map_) {
-    traces_.emplace_back().wave = wave;
+    traces_.push_back(WaveTrace{wave, false, {}, 0, {}, {}});
     order_.push_back(traces_.size() - 1);
     return;
   }
@@ -130,8 +130,16 @@ std::vector<WaveTrace> WaveTraceCollector::take() {
     exec_.clear();
   }
   std::vector<WaveTrace> out;
-  out.reserve(order_.size());
-  for (auto i : order_) out.push_back(std::move(traces_[i]));
+  // Traces made in the order their waves ended (every wave off the traced unit, all of a CDNA
+  // blob's) are handed over as they are; else moved into that order.
+  bool in_order = order_.size() == traces_.size();
+  for (std::size_t k = 0; in_order && k < order_.size(); ++k) in_order = order_[k] == k;
+  if (in_order) {
+    out = std::move(traces_);
+  } else {
+    out.reserve(order_.size());
+    for (auto i : order_) out.push_back(std::move(traces_[i]));
+  }
   traces_.clear();
   order_.clear();
   by_row_.clear();

@@ -3,6 +3,8 @@
 // blob, both ways give what the generic observer path (ObserverFanout) gives: the same counts
 // and anomalies, the same per-PC statistics, wave traces and timeline.
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "sqtt_support/corpus.hpp"
@@ -60,7 +62,12 @@ void check_same_traces(const std::vector<WaveTrace> &a, const std::vector<WaveTr
       CHECK(x.stall == y.stall);
       CHECK(x.duration == y.duration);
       CHECK(x.bar_end == y.bar_end);
-      CHECK(x.exec.size() == y.exec.size());
+      CHECK(x.exec_count == y.exec_count);
+      const auto ex = a[i].exec(x), ey = b[i].exec(y);
+      CHECK(std::equal(
+          ex.begin(), ex.end(), ey.begin(), ey.end(), [](const ExecSpan &p, const ExecSpan &q) {
+            return p.row == q.row && p.name == q.name && p.start == q.start && p.end == q.end;
+          }));
     }
   }
 }

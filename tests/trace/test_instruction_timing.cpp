@@ -89,10 +89,11 @@ TEST_CASE("stall and duration of every traced RDNA instruction agree with its ex
           } else if (is_immediate(i)) {
             CHECK(i.duration - i.stall == 1);
             if (i.stall > 0) ++n.immediates_waiting;
-          } else if (!i.exec.empty()) {
+          } else if (i.exec_count) {
             // duration - stall is the length of the linked execution-unit event.
             ++n.with_exec;
-            CHECK(i.duration - i.stall == i.exec.front().end - i.exec.front().start);
+            const auto &e = t.exec(i).front();
+            CHECK(i.duration - i.stall == e.end - e.start);
           } else {
             CHECK(i.duration - i.stall == category_cycles(i.name));
           }

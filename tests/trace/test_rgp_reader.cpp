@@ -40,7 +40,7 @@ std::vector<std::string> waves_of(const Capture &c, std::size_t &instructions) {
       for (const auto &i : w.instructions) {
         line += " " + std::to_string(i.pc) + "@" + std::to_string(i.time) + ":" +
                 std::to_string(static_cast<int>(i.packet)) + "+" + std::to_string(i.issue_gap) +
-                "x" + std::to_string(i.exec_cycles());
+                "x" + std::to_string(w.exec_cycles(i));
         ++instructions;
       }
       lines.push_back(std::move(line));

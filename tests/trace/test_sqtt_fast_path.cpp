@@ -330,6 +330,13 @@ struct BatchRecorder {
   }
 };
 static_assert(TakesBatches<BatchRecorder>);
+static_assert(!WantsMarkersOnly<BatchRecorder>);
+
+// The same, wanting of the TS_DELTA_OR_MARK* packets only the realtime markers.
+struct MarkerRecorder : BatchRecorder {
+  static constexpr bool kMarkersOnly = true;
+};
+static_assert(WantsMarkersOnly<MarkerRecorder>);
 
 }  // namespace
 
@@ -380,4 +387,46 @@ TEST_CASE(
         }
   CHECK(records > 100000);
   CHECK(batches > 1000);
+}
+
+TEST_CASE("a batch sink that wants only markers gets every realtime marker and no time delta") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::uint64_t mask = 0;
+  for (const auto t : {PacketType::Wavestart, PacketType::WavestartRdna4, PacketType::Inst,
+                       PacketType::TsDeltaOrMark, PacketType::TsDeltaOrMarkRdna4})
+    mask |= std::uint64_t{1} << static_cast<unsigned>(t);
+  std::size_t markers = 0, deltas = 0, records = 0;
+  for (const auto &bytes : inputs())
+    for (bool simd : {false, true}) {
+      DecodeOptions options;
+      options.simd = simd;
+      const auto single = decode(bytes, options);
+      std::vector<PacketRecord> expected;
+      for (const auto &p : single.packets) {
+        if (p.in_tail || !(mask >> static_cast<unsigned>(p.type) & 1)) continue;
+        const bool time_delta =
+            (p.type == PacketType::TsDeltaOrMark || p.type == PacketType::TsDeltaOrMarkRdna4) &&
+            !p.is_marker();
+        deltas += time_delta;
+        markers += p.is_marker();
+        if (!time_delta) expected.push_back(PacketRecord::of(p));
+      }
+      MarkerRecorder whole{{mask, {}, 0}};
+      PacketDecoder decoder(options);
+      decoder.decode(bytes, whole);
+      MarkerRecorder chunked{{mask, {}, 0}};  // chunks of 100 bytes
+      decode_file(BlobFile(wavescope::ByteSource::owned(bytes)), options, chunked, nullptr, 100);
+      for (const auto *got : {&whole.records, &chunked.records}) {
+        REQUIRE(got->size() == expected.size());
+        bool same = true;
+        for (std::size_t i = 0; i < expected.size(); ++i)
+          same = same && (*got)[i].raw == expected[i].raw && (*got)[i].time == expected[i].time &&
+                 (*got)[i].index_type == expected[i].index_type;
+        CHECK(same);
+      }
+      records += expected.size();
+    }
+  CHECK(markers > 100);
+  CHECK(deltas > 1000);
+  CHECK(records > 10000);
 }

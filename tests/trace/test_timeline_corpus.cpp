@@ -76,7 +76,7 @@ std::string compare_wave(const WaveTrace &t, const json &ref, bool cdna, bool it
     if (r.at("name") != a.name) return where + fmt::format(": name {}", a.name);
     if (r.at("viz") != json::array({a.bar_start, a.bar_end})) return where + ": viz";
     json exec = json::array();
-    for (const auto &e : a.exec) exec.push_back({e.row, e.name, e.start, e.end});
+    for (const auto &e : t.exec(a)) exec.push_back({e.row, e.name, e.start, e.end});
     if (r.value("exec", json::array()) != exec) return where + ": exec " + exec.dump();
   }
   return {};

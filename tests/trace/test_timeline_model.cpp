@@ -131,3 +131,49 @@ TEST_CASE("every corpus timeline event has the category categorize_event gives i
   CHECK(events == 5740);  // as many as timeline.jsonl holds
   CHECK(wmma > 0);
 }
+
+namespace {
+
+ExecEvent exec_event(std::string_view row, std::string_view name, std::int64_t start) {
+  ExecEvent e;
+  e.row = row;
+  e.name = name;
+  e.start = start;
+  e.end = start + 2;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("exec rows are sorted by start, equal starts kept in arrival order") {
+  TimelineBuilder builder(0, "se0.bin");
+  // Nearly in order, as units report them, with ties.
+  const std::int64_t starts[] = {5, 3, 3, 9, 7, 7, 1, 12};
+  for (auto s : starts) builder.on_exec(exec_event("ALUEXEC:0 VALU", "VALU", s));
+  // The same row name from other storage is the same row; the WMMA event on it is Wmma.
+  const std::string other = "ALUEXEC:0 VALU";
+  builder.on_exec(exec_event(other, "VALU_WMMA", 4));
+  // A row in reverse order with ties, longer than an insertion sort is allowed to work.
+  for (int i = 0; i < 3000; ++i)
+    builder.on_exec(exec_event("VMEMEXEC:0 LDS", "LDS", 3000 - (i / 2) * 2));
+  const auto tl = builder.finish();
+  REQUIRE(tl.rows.size() == 2);
+  const auto &valu = *tl.row("ALUEXEC:0 VALU");
+  REQUIRE(valu.events.size() == 9);
+  std::vector<std::int64_t> got;
+  std::vector<std::uint32_t> order;
+  for (const auto &e : valu.events) got.push_back(e.start), order.push_back(e.index);
+  CHECK(got == std::vector<std::int64_t>{1, 3, 3, 4, 5, 7, 7, 9, 12});
+  CHECK(order == std::vector<std::uint32_t>{6, 1, 2, 8, 0, 4, 5, 3, 7});
+  CHECK(valu.events[3].category == EventCategory::Wmma);
+  CHECK(valu.events[0].category == EventCategory::Valu);
+  const auto &lds = *tl.row("VMEMEXEC:0 LDS");
+  REQUIRE(lds.events.size() == 3000);
+  CHECK(lds.events.front().start == 2);
+  for (std::size_t i = 1; i < lds.events.size(); ++i) {
+    CHECK(lds.events[i - 1].start <= lds.events[i].start);
+    if (lds.events[i - 1].start == lds.events[i].start)
+      CHECK(lds.events[i - 1].index < lds.events[i].index);
+  }
+  CHECK(lds.events.front().category == EventCategory::Lds);
+}

@@ -38,8 +38,8 @@ void fold_wave(TimingTable &table, const trace::timeline::WaveTrace &trace) {
     s.gap_total += inst.issue_gap;
     s.gap_min = std::min(s.gap_min, inst.issue_gap);
     s.gap_max = std::max(s.gap_max, inst.issue_gap);
-    s.exec_cycles += inst.exec_cycles();
-    s.exec_events += inst.exec.size();
+    s.exec_cycles += trace.exec_cycles(inst);
+    s.exec_events += inst.exec_count;
     s.barrier_wait += inst.barrier_wait;
     if (inst.stall >= 0) {
       ++s.timed;

@@ -84,52 +84,63 @@ void append_states(TimelineRow &row, std::int64_t end, std::span<const WaveState
   }
 }
 
-// compute(name) for a name with static storage (every dispatch and exec event name is one, as
-// TimelineEvent::name requires: op table entries and literals), remembered by its address: the
-// same few dozen names recur on every event, and the string tests cost more than the rest of an
-// event. One table per `compute` (each lambda is a type of its own).
-template <class Value, class Compute> Value remembered(std::string_view name, Compute compute) {
-  struct Entry {
-    const char *data = nullptr;
-    std::size_t size = 0;
-    Value value{};
-  };
-  thread_local std::array<Entry, 64> memo;
-  auto &e = memo[(reinterpret_cast<std::uintptr_t>(name.data()) >> 3) % memo.size()];
-  if (e.data != name.data() || e.size != name.size() || !e.data)
-    e = {name.data(), name.size(), compute(name)};
-  return e.value;
+// A new event at the end of a row, filled in place: an event built on the stack and copied in
+// is read back in 16-byte pieces right after its 8-byte stores, which stalls store forwarding.
+// Rows start with room for a blob's worth of events (a few hundred), not growing from one by
+// doubling, each step a copy.
+TimelineEvent &new_event(TimelineRow &row) {
+  if (row.events.capacity() == 0) row.events.reserve(256);
+  return row.events.emplace_back();
 }
 
-EventCategory category_of(std::string_view name) {
-  return remembered<EventCategory>(name, [](std::string_view n) { return categorize_event(n); });
+// Sorts a row's events by start, keeping the order of equal starts (std::stable_sort's result).
+// Exec events come nearly in start order (each is reported when its unit ends it), so an
+// insertion sort is about one pass; a row that needs more moves than a few per event (garbage
+// input) goes to std::stable_sort instead, so the work stays O(n log n).
+void sort_by_start(std::vector<TimelineEvent> &events) {
+  const std::size_t n = events.size();
+  std::size_t budget = 8 * n + 64;
+  for (std::size_t i = 1; i < n; ++i) {
+    if (events[i - 1].start <= events[i].start) continue;
+    const TimelineEvent e = events[i];
+    std::size_t j = i;
+    while (j > 0 && events[j - 1].start > e.start && budget > 0) {
+      events[j] = events[j - 1];
+      --j, --budget;
+    }
+    events[j] = e;
+    if (budget == 0) {
+      std::stable_sort(
+          events.begin(), events.end(),
+          [](const TimelineEvent &a, const TimelineEvent &b) { return a.start < b.start; });
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+EventCategory TimelineBuilder::category_of(std::string_view name) {
+  auto &e = names_[(reinterpret_cast<std::uintptr_t>(name.data()) >> 3) % names_.size()];
+  if (e.data != name.data() || e.size != name.size() || !e.data)
+    e = {name.data(), name.size(), categorize_event(name), false};
+  return e.category;
 }
 
 // An exec event's category: its unit's ("ALUEXEC:0 VALU" -> Valu), but a WMMA event on the VALU
 // row is a Wmma one.
-EventCategory exec_category_of(std::string_view row, std::string_view name) {
-  struct Unit {
-    EventCategory category = EventCategory::Other;
-    bool valu = false;
-  };
-  const auto unit = remembered<Unit>(row, [](std::string_view r) {
-    return Unit{categorize_event(r.substr(r.find(' ') + 1)), r.ends_with("VALU")};
-  });
-  if (unit.valu && remembered<bool>(name, [](std::string_view n) {
-        return n.find("WMMA") != std::string_view::npos;
-      }))
-    return EventCategory::Wmma;
-  return unit.category;
+EventCategory TimelineBuilder::exec_category_of(std::string_view row, std::string_view name) {
+  auto &u = units_[(reinterpret_cast<std::uintptr_t>(row.data()) >> 3) % units_.size()];
+  if (u.data != row.data() || u.size != row.size() || !u.data)
+    u = {row.data(), row.size(), categorize_event(row.substr(row.find(' ') + 1)),
+         row.ends_with("VALU")};
+  if (!u.valu) return u.category;
+  auto &w = wmma_[(reinterpret_cast<std::uintptr_t>(name.data()) >> 3) % wmma_.size()];
+  if (w.data != name.data() || w.size != name.size() || !w.data)
+    w = {name.data(), name.size(), EventCategory::Wmma,
+         name.find("WMMA") != std::string_view::npos};
+  return w.valu ? EventCategory::Wmma : u.category;
 }
-
-// Rows start with room for a blob's worth of events (a few hundred), not growing from one by
-// doubling, each step a copy.
-void push_event(TimelineRow &row, const TimelineEvent &e) {
-  if (row.events.capacity() == 0) row.events.reserve(256);
-  row.events.push_back(e);
-}
-
-}  // namespace
 
 void add_wave_states(SeTimeline &timeline, unsigned slot, std::int64_t end,
                      const std::vector<WaveStateSpan> &states) {
@@ -153,64 +164,85 @@ int SeTimeline::wave_row(unsigned slot) const {
   return -1;
 }
 
-TimelineBuilder::TimelineBuilder(unsigned se, std::string blob) : wave_rows_(32) {
+TimelineBuilder::TimelineBuilder(unsigned se, std::string blob) {
   timeline_.se = se;
   timeline_.blob = std::move(blob);
-  // Rows are named in finish(), only those with events: a blob uses a few of the 32 slots, and
-  // a builder is made per blob (blobs are a few KB: per-blob work counts).
-  for (unsigned s = 0; s < wave_rows_.size(); ++s) {
-    wave_rows_[s].kind = RowKind::WaveSlot;
-    wave_rows_[s].slot = s;
-  }
+  // Rows are made as slots have events and named in finish(): a blob uses a few of the 32
+  // slots, and a builder is made per blob (blobs are a few KB: per-blob work counts).
+  slot_row_.fill(-1);
 }
 
-void TimelineBuilder::on_wave(const Wave &wave) { timeline_.waves.push_back(wave); }
+TimelineRow &TimelineBuilder::wave_row(unsigned slot) {
+  slot %= 32;
+  if (slot_row_[slot] < 0) {
+    slot_row_[slot] = static_cast<std::int8_t>(wave_rows_.size());
+    if (wave_rows_.capacity() == 0) wave_rows_.reserve(8);
+    auto &r = wave_rows_.emplace_back();
+    r.kind = RowKind::WaveSlot;
+    r.slot = slot;
+  }
+  return wave_rows_[static_cast<std::size_t>(slot_row_[slot])];
+}
+
+void TimelineBuilder::on_wave(const Wave &wave) {
+  if (timeline_.waves.capacity() == 0) timeline_.waves.reserve(64);
+  timeline_.waves.push_back(wave);
+}
 
 void TimelineBuilder::on_dispatch(const DispatchEvent &d) {
   if (d.inserted) return;  // not a VIZ event (an RDNA4 s_barrier_wait without a packet)
-  auto &row = wave_rows_[d.slot % wave_rows_.size()];
+  auto &row = wave_row(d.slot);
   if (d.kind == DispatchKind::WaveEnd) append_states(row, d.time, d.states);
-  TimelineEvent e;
+  const EventCategory category =
+      d.kind == DispatchKind::OtherSimd ? EventCategory::OtherSimd : category_of(d.name);
+  TimelineEvent &e = new_event(row);
   e.start = d.time;
   e.end = d.time + 1;
   e.name = d.name;
-  e.category = d.kind == DispatchKind::OtherSimd ? EventCategory::OtherSimd : category_of(d.name);
+  e.category = category;
   e.index = d.row_index;
   e.has_pc = d.has_pc;
   e.pc = d.pc;
   e.stall = d.stall;
   e.latency = d.duration;
-  push_event(row, e);
 }
 
 TimelineRow &TimelineBuilder::exec_row(std::string_view name) {
+  // By the name's address first (the analyzer's row names are literals), then by its text.
+  for (std::size_t i = 0; i < exec_keys_.size(); ++i)
+    if (exec_keys_[i].data() == name.data() && exec_keys_[i].size() == name.size())
+      return exec_rows_[i];
   for (auto &r : exec_rows_)
     if (r.name == name) return r;
   exec_rows_.emplace_back();
   exec_rows_.back().kind = RowKind::ExecUnit;
   exec_rows_.back().name = std::string(name);
+  exec_keys_.push_back(name);
   return exec_rows_.back();
 }
 
 void TimelineBuilder::on_exec(const ExecEvent &x) {
   auto &row = exec_row(x.row);
-  TimelineEvent e;
+  const EventCategory category = exec_category_of(x.row, x.name);
+  const auto index = static_cast<std::uint32_t>(row.events.size());
+  TimelineEvent &e = new_event(row);
   e.start = x.start;
   e.end = x.end;
   e.name = x.name;
-  e.category = exec_category_of(x.row, x.name);
-  e.index = static_cast<std::uint32_t>(row.events.size());
+  e.category = category;
+  e.index = index;
   e.has_pc = x.instruction != nullptr;
   e.pc = x.pc;
   if (x.linked) {
     e.link_row = static_cast<std::int32_t>(x.slot);  // a slot until finish() resolves it
     e.link_index = x.row_index;
   }
-  push_event(row, e);
 }
 
 void TimelineBuilder::on_barrier(const BarrierSpan &span) {
-  auto &row = wave_rows_[span.slot % wave_rows_.size()];
+  const int r = slot_row_[span.slot % 32];
+  if (r < 0) return;
+  auto &row = wave_rows_[static_cast<std::size_t>(r)];
   if (span.row_index < row.events.size()) row.events[span.row_index].end = span.end;
 }
 
@@ -219,16 +251,21 @@ void TimelineBuilder::on_clock(const ClockPoint &point) { timeline_.clock.push_b
 SeTimeline TimelineBuilder::finish() {
   std::sort(exec_rows_.begin(), exec_rows_.end(),
             [](const TimelineRow &a, const TimelineRow &b) { return a.name < b.name; });
+  exec_keys_.clear();
   auto &rows = timeline_.rows;
   rows.clear();
+  rows.reserve(exec_rows_.size() + wave_rows_.size());
   for (auto &r : exec_rows_) rows.push_back(std::move(r));
-  std::vector<int> row_of_slot(wave_rows_.size(), -1);
-  for (auto &r : wave_rows_)
-    if (!r.events.empty()) {
-      row_of_slot[r.slot] = static_cast<int>(rows.size());
-      r.name = fmt::format("WAVE:{}", r.slot);
-      rows.push_back(std::move(r));
-    }
+  std::array<int, 32> row_of_slot;
+  row_of_slot.fill(-1);
+  for (unsigned s = 0; s < slot_row_.size(); ++s) {
+    if (slot_row_[s] < 0) continue;
+    auto &r = wave_rows_[static_cast<std::size_t>(slot_row_[s])];
+    if (r.events.empty()) continue;
+    row_of_slot[s] = static_cast<int>(rows.size());
+    r.name = "WAVE:" + std::to_string(s);
+    rows.push_back(std::move(r));
+  }
   bool any = false;
   auto extend = [&](std::int64_t a, std::int64_t b) {
     timeline_.begin = any ? std::min(timeline_.begin, a) : a;
@@ -237,9 +274,7 @@ SeTimeline TimelineBuilder::finish() {
   };
   for (auto &r : rows) {
     if (r.kind == RowKind::ExecUnit) {
-      std::stable_sort(
-          r.events.begin(), r.events.end(),
-          [](const TimelineEvent &a, const TimelineEvent &b) { return a.start < b.start; });
+      sort_by_start(r.events);
       for (auto &e : r.events)
         if (e.link_row >= 0) e.link_row = row_of_slot[static_cast<std::size_t>(e.link_row) % 32];
     }
@@ -251,6 +286,7 @@ SeTimeline TimelineBuilder::finish() {
   for (const auto &w : timeline_.waves) extend(w.start, w.end);
   exec_rows_.clear();
   wave_rows_.clear();
+  slot_row_.fill(-1);
   return std::move(timeline_);
 }
 

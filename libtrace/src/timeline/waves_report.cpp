@@ -32,9 +32,9 @@ void write_wave(std::string &out, const CaptureBlob &blob, const WaveTrace &t, b
       j.field("asm", i.instruction ? std::string_view(i.instruction->text) : "s_endpgm");
       if (i.barrier_wait) j.field("barrier_wait", i.barrier_wait);
       if (i.duration >= 0) j.field("duration", i.duration);
-      if (!i.exec.empty()) {
+      if (i.exec_count) {
         j.key("exec").begin_array();
-        for (const auto &e : i.exec) {
+        for (const auto &e : t.exec(i)) {
           j.begin_array();
           j.value(e.row);
           j.value(e.name);

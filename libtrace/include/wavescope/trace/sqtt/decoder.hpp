@@ -110,6 +110,15 @@ concept TakesBatches = requires(Sink &sink, const Packet &packet,
   sink.on_batch(batch);
 };
 
+// A batch sink may want, of the TS_DELTA_OR_MARK* packets, only the realtime markers
+// (Packet::is_marker), not the time deltas (`static constexpr bool kMarkersOnly = true`). The
+// decoder tells the two apart on the out-of-line path those packets take anyway, so the
+// filter costs nothing per packet and wants() need not look at the marker bits.
+template <class Sink>
+concept WantsMarkersOnly = TakesBatches<Sink> && requires {
+  requires Sink::kMarkersOnly;
+};
+
 class PacketDecoder {
 public:
   explicit PacketDecoder(const DecodeOptions &options = {})
@@ -236,10 +245,12 @@ private:
       PacketRecord records[kBatchPackets];
     } batch;
     unsigned batched = 0;
+    // 0 for a time delta a WantsMarkersOnly sink leaves out, else 1.
+    unsigned keep = 1;
     const auto hand_over = [&](const Packet &p) {
       if constexpr (kBatches) {
         batch.records[batched] = PacketRecord::of(p);
-        batched += sink.wants(p) ? 1u : 0u;
+        batched += sink.wants(p) ? keep : 0u;
         if (batched == kBatchPackets) [[unlikely]] {
           sink.on_batch(std::span<const PacketRecord>(batch.records, batched));
           batched = 0;
@@ -282,7 +293,10 @@ private:
           continue;
         }
         if (e->flags & DecodeEntry::kMarker) {
-          if (packet.is_marker()) step = 0;  // the field holds a realtime sample, not a delta
+          if (packet.is_marker())
+            step = 0;  // the field holds a realtime sample, not a delta
+          else if constexpr (WantsMarkersOnly<Sink>)
+            keep = 0;
         } else if (e->flags & DecodeEntry::kInst) {
           summary_.notes.unknown_ops += !inst_ops->names_op_of(packet.raw);
         } else {
@@ -306,6 +320,7 @@ private:
       packet.raw_high = high_bits_at(r);
       packet.time = time;
       hand_over(packet);
+      if constexpr (WantsMarkersOnly<Sink>) keep = 1;
       ++index;
       // The step to the next packet, written as a branch on "the same size as the previous
       // packet" (runs of one type are common: CDNA_MISC, NOPs, REG). The CPU predicts the branch
@@ -372,7 +387,12 @@ private:
       time_ = time;
       packet.time = time;
       if constexpr (TakesBatches<Sink>) {
-        if (!in_tail && sink.wants(packet)) {
+        bool wanted = !in_tail && sink.wants(packet);
+        if constexpr (WantsMarkersOnly<Sink>)
+          wanted = wanted && !((packet.type == PacketType::TsDeltaOrMark ||
+                                packet.type == PacketType::TsDeltaOrMarkRdna4) &&
+                               !packet.is_marker());
+        if (wanted) {
           const PacketRecord record = PacketRecord::of(packet);
           sink.on_batch(std::span<const PacketRecord>(&record, 1));
         }

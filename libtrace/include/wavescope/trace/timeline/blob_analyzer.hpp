@@ -58,12 +58,16 @@ public:
   // ...or as a batch sink of the decoder (sqtt::TakesBatches: decode() straight into the
   // analyzer). The analyzer acts on a third of RDNA packets (the rest are NOPs, registers, time
   // deltas, wave states); the decoder hands those over a block at a time, without a call or a
-  // branch per packet in its loop. It takes every TS_DELTA_OR_MARK*: the few realtime markers
-  // among them are told apart in handle(), not in the decoder's loop.
+  // branch per packet in its loop. wants() takes every TS_DELTA_OR_MARK*; the decoder leaves
+  // their time deltas out (kMarkersOnly), and handle() tells the markers apart again.
   bool wants(const sqtt::Packet &packet) const {
     return (kHandled >> static_cast<unsigned>(packet.type) & 1) & !packet.in_tail;
   }
   void on_batch(std::span<const sqtt::PacketRecord> records);
+  // Of the TS_DELTA_OR_MARK* packets it acts on the realtime markers only: the decoder leaves
+  // the time deltas out of the batches (sqtt::WantsMarkersOnly: a fifth of the records of a
+  // gfx1100 gemm blob), on the path it takes for those packets anyway.
+  static constexpr bool kMarkersOnly = true;
   // Call once after the last packet: counts waves that never ended (and closes them).
   void finish();
 

@@ -13,6 +13,7 @@
 // Rows keep their events sorted by start time; overlapping() finds the events of a time range by
 // binary search, so a view can draw any window of a long trace cheaply.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -115,15 +116,24 @@ public:
 
 private:
   TimelineRow &exec_row(std::string_view name);
-  struct PendingLink {
-    std::size_t exec_row, exec_index;
-    unsigned slot;
-    std::uint32_t row_index;
+  // An event name's category, remembered by the name's address (every dispatch and exec event
+  // name has static storage): the same few dozen names recur on every event.
+  struct Remembered {
+    const char *data = nullptr;
+    std::size_t size = 0;
+    EventCategory category = EventCategory::Other;
+    bool valu = false;  // exec rows: the VALU unit's, where WMMA events are Wmma
   };
+  EventCategory category_of(std::string_view name);
+  EventCategory exec_category_of(std::string_view row, std::string_view name);
   SeTimeline timeline_;
-  std::vector<TimelineRow> wave_rows_;  // by slot
+  // A slot's row, made when the slot has its first event (a blob uses a few of the 32 slots).
+  TimelineRow &wave_row(unsigned slot);
+  std::vector<TimelineRow> wave_rows_;    // in the order their slots first had an event
+  std::array<std::int8_t, 32> slot_row_;  // each slot's index in wave_rows_, -1 without one
   std::vector<TimelineRow> exec_rows_;
-  std::vector<PendingLink> links_;
+  std::vector<std::string_view> exec_keys_;  // exec_rows_[i]'s name as the events gave it
+  std::array<Remembered, 64> names_{}, units_{}, wmma_{};
 };
 
 }  // namespace wavescope::trace::timeline

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <llvm/ADT/DenseSet.h>
 
+#include "ir/graph_having.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/sha256.hpp"
 
@@ -33,6 +34,34 @@ std::vector<UOp> toposort(const UOp &root, bool enter_calls) {
     if (f.next < src.size()) {
       const UOp &s = src[f.next++];
       if (seen.insert(s.get()).second) stack.push_back({&s, first_source(s)});  // f is stale now
+      continue;
+    }
+    order.push_back(*f.node);
+    stack.pop_back();
+  }
+  return order;
+}
+
+std::vector<UOp> toposort_having(const UOp &root, OpSet ops) {
+  // As toposort (every source, left to right), entering only sources that hold one of `ops`.
+  struct Frame {
+    const UOp *node;
+    std::size_t next;
+  };
+  std::vector<UOp> order;
+  if (!root.subtree_ops().intersects(ops)) return order;
+  llvm::DenseSet<const UOpNode *> seen;
+  std::vector<Frame> stack;
+  stack.reserve(64);
+  seen.insert(root.get());
+  stack.push_back({&root, 0});
+  while (!stack.empty()) {
+    Frame &f = stack.back();
+    const auto &src = f.node->src();
+    if (f.next < src.size()) {
+      const UOp &s = src[f.next++];
+      if (s.subtree_ops().intersects(ops) && seen.insert(s.get()).second)
+        stack.push_back({&s, 0});  // f is stale now
       continue;
     }
     order.push_back(*f.node);

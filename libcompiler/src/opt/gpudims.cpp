@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "graph_util.hpp"
+#include "ir/graph_having.hpp"
 #include "wavescope/compiler/ir/builders.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
 #include "wavescope/compiler/opt/front_half.hpp"
@@ -121,7 +122,7 @@ struct GpuContext {
 };
 
 UOp gpudims(const GpuContext &ctx, const UOp &sink) {
-  const auto nodes = toposort(sink);
+  const auto nodes = toposort_having(sink, {Op::SPECIAL, Op::RANGE, Op::STORE});
   for (const auto &n : nodes)
     if (n.op() == Op::SPECIAL) return {};
   std::map<std::int64_t, UOp> global, local;

@@ -144,6 +144,22 @@ TEST_CASE("toposort is children first and deterministic, substitute rebuilds anc
   CHECK(to_text(a + 1).find("ADD index (%0, %1)") != std::string::npos);
 }
 
+TEST_CASE("substitute rebuilds only the subgraphs that can hold a replaced node") {
+  const UOp a = variable("a", 0, 8), b = variable("b", 0, 8);
+  const UOp r = range(const_int(4), 0), r2 = range(const_int(2), 1);
+  const UOp x = a * r + b, y = a + b;
+  const UOp sink = UOp::make(Op::SINK, dtypes::void_, {y, x, r});
+  // y holds no RANGE and stays the same node; the rest is rebuilt around r2
+  const UOp s = substitute(sink, {{r, r2}});
+  CHECK(s == UOp::make(Op::SINK, dtypes::void_, {y, a * r2 + b, r2}));
+  CHECK(s.src(0).get() == y.get());
+  // a replaced root; a RANGE that is not in the graph leaves it as it is
+  CHECK(substitute(sink, {{sink, a}}) == a);
+  CHECK(substitute(sink, {{r2, r}}).get() == sink.get());
+  // a replacement is not entered: its own RANGE stays
+  CHECK(substitute(x, {{r, r + r}}) == a * (r + r) + b);
+}
+
 TEST_CASE("toposort is the depth-first post-order, sources left to right") {
   const UOp a = variable("a", 0, 8), b = variable("b", 0, 8);
   const UOp two = const_int(2);

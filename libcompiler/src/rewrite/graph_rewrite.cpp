@@ -144,6 +144,11 @@ private:
   const UOp *keep(UOp &&u) { return &made_.emplace_back(std::move(u)); }
 
   State &state(const UOp *u) { return states_[u->get()]; }
+  // The node's state if the rewrite has one (valid until the next insertion).
+  State *find_state(const UOp *u) {
+    auto it = states_.find(u->get());
+    return it == states_.end() ? nullptr : &it->second;
+  }
   const UOp *result_of(const UOp *u) const {
     auto it = states_.find(u->get());
     return it == states_.end() ? nullptr : it->second.result;
@@ -190,7 +195,10 @@ private:
   }
 
   void resolve(const UOp *n, const UOp *result, std::vector<Item> &stack) {
-    State &s = state(n);
+    resolve(state(n), result, stack);
+  }
+  // The same with the node's state at hand (found since the last insertion).
+  void resolve(State &s, const UOp *result, std::vector<Item> &stack) {
     s.result = result;
     for (std::uint32_t w = s.first_waiter; w != kNoWaiter; w = waiters_[w].next)
       stack.push_back(waiters_[w].item);
@@ -219,9 +227,10 @@ private:
       const Item item = stack.back();
       stack.pop_back();
       if (item.stage == 0) {
-        if (result_of(item.n)) continue;
+        State *s = find_state(item.n);
+        if (s && s->result) continue;
         if (settled(item.n)) {
-          resolve(item.n, item.n, stack);
+          resolve(s ? *s : state(item.n), item.n, stack);
           continue;
         }
         ++visited_;
@@ -253,7 +262,9 @@ private:
           stack.push_back({x, 0, x});
         }
       } else if (item.stage == 1) {
-        if (result_of(item.n)) continue;
+        // (no insertion into states_ happens before its resolve below: s stays valid)
+        State *s = find_state(item.n);
+        if (s && s->result) continue;
         const UOp &nn = *item.new_n;
         bool changed = false;
         bool sources_settled = memo_.own != 0;  // every source a memoized fixed point
@@ -276,7 +287,7 @@ private:
           if (post_) next = post_rewrite(nn);
           if (!next) {
             if (sources_settled) detail::mark_fixed_point(nn.get(), memo_.own);
-            resolve(item.n, item.new_n, stack);
+            resolve(s ? *s : state(item.n), item.new_n, stack);
             continue;
           }
         } else {

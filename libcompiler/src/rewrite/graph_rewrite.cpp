@@ -76,7 +76,8 @@ public:
   Rewriter(const PatternMatcher *post, const PatternMatcher *pre, const RewriteOptions &options,
            StepRecorder *recorder)
       : post_(post), pre_(pre), options_(options), recorder_(recorder) {
-    if (post_) rule_ops_ = rule_ops_ | post_->root_ops();
+    if (post_) post_ops_ = post_->root_ops();
+    rule_ops_ = post_ops_;
     if (pre_) rule_ops_ = rule_ops_ | pre_->root_ops();
     if (options_.memoize && post_ && !pre_ && !options_.walk && !options_.context)
       memo_ = detail::memo_bits(*post_);
@@ -155,6 +156,7 @@ private:
   }
 
   const UOp *post_rewrite(const UOp &n) {
+    if (!post_ops_.contains(n.op())) return nullptr;  // no rule is filed under its op
     const CompiledRule *fired = nullptr;
     UOp r = post_->rewrite(n, options_.context, recorder_, &fired);
     if (!r) return nullptr;
@@ -380,6 +382,7 @@ private:
   llvm::DenseMap<Key, const UOp *> pre_cache_;
   std::vector<Waiter> waiters_;
   std::deque<UOp> made_;
+  OpSet post_ops_;         // the ops some rule of the post-order matcher is filed under
   OpSet rule_ops_;         // the ops some rule is filed under
   detail::MemoBits memo_;  // this matcher's fixed-point bits when memoizing
   RecentRules recent_;

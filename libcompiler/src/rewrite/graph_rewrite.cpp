@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -87,10 +88,18 @@ public:
     // The passes of a lowering see about as many nodes as the previous one: an outermost
     // rewrite starts its table at that size instead of growing it through every smaller one
     // (rewrites that rules run inside a rewrite are small and leave the hint alone).
+    // The outermost rewrite also takes its work stack and waiter list from the thread's last
+    // outermost rewrite (cleared, with their capacity: no allocation per pass).
     thread_local std::size_t size_hint = 0;
     thread_local int depth = 0;
+    thread_local std::vector<Item> spare_stack;
+    thread_local std::vector<Waiter> spare_waiters;
     const bool outermost = depth == 0;
-    if (outermost) states_.reserve(size_hint);
+    if (outermost) {
+      states_.reserve(size_hint);
+      stack_.swap(spare_stack);
+      waiters_.swap(spare_waiters);
+    }
     ++depth;
     const UOp *out = nullptr;
     try {
@@ -100,7 +109,13 @@ public:
       throw;
     }
     --depth;
-    if (outermost) size_hint = states_.size();
+    if (outermost) {
+      size_hint = states_.size();
+      stack_.clear();
+      waiters_.clear();
+      stack_.swap(spare_stack);
+      waiters_.swap(spare_waiters);
+    }
     if (options_.stats) *options_.stats = {visited_, settled_, firings_};
     return *out;
   }
@@ -142,7 +157,10 @@ private:
   }
 
   // Keeps a node made during the rewrite alive until it ends.
-  const UOp *keep(UOp &&u) { return &made_.emplace_back(std::move(u)); }
+  const UOp *keep(UOp &&u) {
+    if (!made_) made_.emplace();  // (many passes make nothing: no deque for them)
+    return &made_->emplace_back(std::move(u));
+  }
 
   State &state(const UOp *u) { return states_[u->get()]; }
   // The node's state if the rewrite has one (valid until the next insertion).
@@ -219,7 +237,7 @@ private:
   }
 
   const UOp *fixed_point(const UOp &root) {
-    std::vector<Item> stack;
+    std::vector<Item> &stack = stack_;
     stack.reserve(64);
     stack.push_back({&root, 0, &root});
     state(&root).on_stack = true;
@@ -380,8 +398,9 @@ private:
   // insertion, which may move its entries).
   llvm::DenseMap<Key, State> states_;
   llvm::DenseMap<Key, const UOp *> pre_cache_;
+  std::vector<Item> stack_;  // fixed_point's work stack
   std::vector<Waiter> waiters_;
-  std::deque<UOp> made_;
+  std::optional<std::deque<UOp>> made_;
   OpSet post_ops_;         // the ops some rule of the post-order matcher is filed under
   OpSet rule_ops_;         // the ops some rule is filed under
   detail::MemoBits memo_;  // this matcher's fixed-point bits when memoizing

@@ -94,8 +94,10 @@ public:
     thread_local int depth = 0;
     thread_local std::vector<Item> spare_stack;
     thread_local std::vector<Waiter> spare_waiters;
+    thread_local llvm::DenseMap<Key, State> spare_states;
     const bool outermost = depth == 0;
     if (outermost) {
+      states_.swap(spare_states);
       states_.reserve(size_hint);
       stack_.swap(spare_stack);
       waiters_.swap(spare_waiters);
@@ -113,8 +115,10 @@ public:
       size_hint = states_.size();
       stack_.clear();
       waiters_.clear();
+      states_.clear();
       stack_.swap(spare_stack);
       waiters_.swap(spare_waiters);
+      states_.swap(spare_states);
     }
     if (options_.stats) *options_.stats = {visited_, settled_, firings_};
     return *out;

@@ -197,7 +197,7 @@ UOp add_gpudims(const UOp &sink, const Target &target, lower::Launch &launch) {
   o.name = "add gpudims";
   o.context = ctx;
   UOp g = graph_rewrite(sink, pm, o);
-  for (const auto &n : toposort(g)) {
+  for (const auto &n : toposort_having(g, Op::SPECIAL)) {
     if (n.op() != Op::SPECIAL) continue;
     const auto &name = std::get<std::string>(n.arg());
     const auto dim = static_cast<std::size_t>(name.back() - '0');

@@ -88,8 +88,8 @@ public:
     // The passes of a lowering see about as many nodes as the previous one: an outermost
     // rewrite starts its table at that size instead of growing it through every smaller one
     // (rewrites that rules run inside a rewrite are small and leave the hint alone).
-    // The outermost rewrite also takes its work stack and waiter list from the thread's last
-    // outermost rewrite (cleared, with their capacity: no allocation per pass).
+    // The outermost rewrite also takes its node table, work stack and waiter list from the
+    // thread's last outermost rewrite (cleared, with their capacity: no allocation per pass).
     thread_local std::size_t size_hint = 0;
     thread_local int depth = 0;
     thread_local std::vector<Item> spare_stack;

@@ -171,16 +171,16 @@ std::optional<Interval> node_bounds(Op op, DType dtype, const std::vector<UOp> &
 }  // namespace
 
 Interval compute_bounds(Op op, DType dtype, const std::vector<UOp> &src, const Arg &arg) {
-  const Interval full = full_range(dtype);
   auto r = node_bounds(op, dtype, src, arg);
-  if (!r) return full;
+  if (!r) return full_range(dtype);
   r->lo = saturate(r->lo);
   r->hi = saturate(r->hi);
   // Values of sized ints wrap: an interval that leaves the dtype's range says nothing. (WHERE and
   // TRUNC pass their operand's value through unchanged.)
-  if (is_sized_int(dtype) && op != Op::WHERE && op != Op::TRUNC &&
-      (r->lo < full.lo || r->hi > full.hi))
-    return full;
+  if (is_sized_int(dtype) && op != Op::WHERE && op != Op::TRUNC) {
+    const Interval full = full_range(dtype);
+    if (r->lo < full.lo || r->hi > full.hi) return full;
+  }
   if (is_bool(dtype)) return {std::clamp<Int>(r->lo, 0, 1), std::clamp<Int>(r->hi, 0, 1)};
   return *r;
 }

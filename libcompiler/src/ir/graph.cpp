@@ -3,8 +3,10 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
 
+#include "ir/graph_having.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/base/sha256.hpp"
 
@@ -41,30 +43,74 @@ std::vector<UOp> toposort(const UOp &root, bool enter_calls) {
   return order;
 }
 
+std::vector<UOp> toposort_having(const UOp &root, OpSet ops) {
+  // As toposort (every source, left to right), entering only sources that hold one of `ops`.
+  struct Frame {
+    const UOp *node;
+    std::size_t next;
+  };
+  std::vector<UOp> order;
+  if (!root.subtree_ops().intersects(ops)) return order;
+  llvm::DenseSet<const UOpNode *> seen;
+  std::vector<Frame> stack;
+  stack.reserve(64);
+  seen.insert(root.get());
+  stack.push_back({&root, 0});
+  while (!stack.empty()) {
+    Frame &f = stack.back();
+    const auto &src = f.node->src();
+    if (f.next < src.size()) {
+      const UOp &s = src[f.next++];
+      if (s.subtree_ops().intersects(ops) && seen.insert(s.get()).second)
+        stack.push_back({&s, 0});  // f is stale now
+      continue;
+    }
+    order.push_back(*f.node);
+    stack.pop_back();
+  }
+  return order;
+}
+
 UOp substitute(const UOp &root, const std::unordered_map<UOp, UOp> &replacements) {
   if (replacements.empty()) return root;
-  std::unordered_map<const UOpNode *, UOp> result;
+  // A subgraph without any replaced node's op holds no replaced node: it stays as it is.
+  OpSet replaced_ops;
+  for (const auto &[from, to] : replacements) replaced_ops.add(from.op());
+  llvm::DenseMap<const UOpNode *, UOp> result;  // open addressing: no allocation per node
+  auto done = [&](const UOp &u) -> const UOp * {
+    if (!u.subtree_ops().intersects(replaced_ops)) return &u;
+    auto it = result.find(u.get());
+    return it == result.end() ? nullptr : &it->second;
+  };
   std::vector<std::pair<const UOp *, bool>> stack{{&root, false}};
+  std::vector<UOp> src;
   while (!stack.empty()) {
     auto [node, expanded] = stack.back();
     stack.pop_back();
-    if (result.count(node->get())) continue;
+    if (done(*node)) continue;
     if (!expanded) {
       if (auto it = replacements.find(*node); it != replacements.end()) {
-        result.emplace(node->get(), it->second);
+        result.try_emplace(node->get(), it->second);
         continue;
       }
       stack.emplace_back(node, true);
       for (std::size_t i = node->size(); i-- > 0;)
-        if (!result.count(node->src(i).get())) stack.emplace_back(&node->src(i), false);
+        if (!done(node->src(i))) stack.emplace_back(&node->src(i), false);
       continue;
     }
-    std::vector<UOp> src;
-    src.reserve(node->size());
-    for (const auto &s : node->src()) src.push_back(result.at(s.get()));
-    result.emplace(node->get(), node->with_src(std::move(src)));
+    bool changed = false;
+    for (const auto &s : node->src()) changed |= done(s)->get() != s.get();
+    if (!changed) {
+      result.try_emplace(node->get(), *node);
+      continue;
+    }
+    src.clear();
+    for (const auto &s : node->src()) src.push_back(*done(s));
+    UOp rebuilt = node->with_src(std::move(src));
+    src = {};
+    result.try_emplace(node->get(), std::move(rebuilt));
   }
-  return result.at(root.get());
+  return *done(root);
 }
 
 bool in_graph(const UOp &root, const UOp &node) {

@@ -4,8 +4,10 @@
 #include <array>
 #include <cmath>
 #include <mutex>
+#include <new>
 
 #include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/SmallVector.h>
 
 #include "ir/bounds.hpp"
 #include "wavescope/base/error.hpp"
@@ -83,7 +85,53 @@ std::size_t node_hash(Op op, DType dtype, const std::vector<UOp> &src, const Arg
   return h;
 }
 
-thread_local std::vector<const UOpNode *> *pending_deletes = nullptr;
+thread_local llvm::SmallVectorImpl<const UOpNode *> *pending_deletes = nullptr;
+
+// Node memory. A lowering builds and drops hundreds of nodes of one size, more than glibc's
+// per-thread cache keeps (7 blocks a size): each thread keeps the blocks of the nodes it
+// destroyed (up to kKeepBlocks) for the next nodes it builds. After the thread's keeper is
+// destroyed (thread or process exit, where static nodes may still die), blocks go straight
+// back to the allocator.
+static_assert(alignof(UOpNode) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+constexpr std::size_t kKeepBlocks = 4096;
+
+enum class Keeper : unsigned char { None, Live, Gone };
+thread_local Keeper keeper_state = Keeper::None;
+thread_local std::vector<void *> *kept_blocks = nullptr;
+
+struct BlockKeeper {
+  std::vector<void *> blocks;
+  BlockKeeper() {
+    kept_blocks = &blocks;
+    keeper_state = Keeper::Live;
+  }
+  ~BlockKeeper() {
+    keeper_state = Keeper::Gone;
+    kept_blocks = nullptr;
+    for (void *p : blocks) ::operator delete(p);
+  }
+};
+thread_local BlockKeeper block_keeper;
+
+void *node_block() {
+  if (keeper_state == Keeper::None) (void)&block_keeper;  // made on the thread's first use
+  if (keeper_state == Keeper::Live && !kept_blocks->empty()) {
+    void *p = kept_blocks->back();
+    kept_blocks->pop_back();
+    return p;
+  }
+  return ::operator new(sizeof(UOpNode));
+}
+
+void free_node(const UOpNode *node) {
+  auto *n = const_cast<UOpNode *>(node);
+  n->~UOpNode();
+  if (keeper_state == Keeper::None) (void)&block_keeper;
+  if (keeper_state == Keeper::Live && kept_blocks->size() < kKeepBlocks)
+    kept_blocks->push_back(n);
+  else
+    ::operator delete(n);
+}
 
 }  // namespace
 
@@ -99,7 +147,7 @@ UOp UOpTable::intern(Op op, DType dtype, std::vector<UOp> &&src, Arg &&arg, Arg 
     retain(*it);
     return UOp(*it);
   }
-  auto *node = new UOpNode;
+  auto *node = new (node_block()) UOpNode;
   node->op = op;
   node->dtype = dtype;
   node->src = std::move(src);
@@ -142,12 +190,12 @@ void UOpTable::destroy(const UOpNode *node) {
     pending_deletes->push_back(node);
     return;
   }
-  std::vector<const UOpNode *> list{node};
+  llvm::SmallVector<const UOpNode *, 16> list{node};
   pending_deletes = &list;
   while (!list.empty()) {
     const UOpNode *n = list.back();
     list.pop_back();
-    delete n;
+    free_node(n);
   }
   pending_deletes = nullptr;
 }

@@ -275,9 +275,9 @@ std::vector<KernelParam> kernel_params(const UOp &sink) {
 void validate_kernel(const UOp &sink) {
   if (!sink) throw bad("kernel AST: empty graph");
   const auto nodes = toposort(sink);
-  std::unordered_map<const UOpNode *, std::size_t> ids;
-  for (std::size_t i = 0; i < nodes.size(); ++i) ids.emplace(nodes[i].get(), i);
   auto fail = [&](const UOp &u, const std::string &what) {
+    std::unordered_map<const UOpNode *, std::size_t> ids;  // (only for the message)
+    for (std::size_t i = 0; i < nodes.size(); ++i) ids.emplace(nodes[i].get(), i);
     return bad(fmt::format("kernel AST: {}: {}", node_label(u, ids), what));
   };
   if (sink.op() != Op::SINK) throw fail(sink, "the root must be a SINK");

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "../symbolic/algebra.hpp"
+#include "ir/graph_having.hpp"
 #include "lower_util.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
 #include "wavescope/compiler/lower/passes.hpp"
@@ -68,7 +69,8 @@ bool clamp_fits(const UOp &clamp, const UOp &mem, unsigned len) {
 // Plans the vector accesses of the graph: which LOAD/STORE becomes what.
 Replacements plan(const UOp &sink, const RenderTarget &target, Op which) {
   std::map<GroupKey, std::vector<Access>> groups;
-  const std::vector<UOp> nodes = toposort(sink);
+  // the LOADs (STOREs) and the nodes above them: every user of a LOAD is one of them
+  const std::vector<UOp> nodes = toposort_having(sink, OpSet(which));
   std::unordered_map<const UOpNode *, std::vector<UOp>> users;  // of the LOADs
   if (which == Op::LOAD)
     for (const UOp &u : nodes)

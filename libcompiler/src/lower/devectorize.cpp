@@ -17,6 +17,24 @@ UOp stack(std::vector<UOp> lanes, DType base) {
   return UOp::make(Op::STACK, base.vec(n), std::move(lanes));
 }
 
+// Lane k of a STACK: the element holding it.
+UOp stack_lane(const UOp &s, Int k) {
+  for (const auto &e : s.src()) {
+    const unsigned n = e.dtype().lanes;
+    if (k < n) return n == 1 ? e : lane(e, static_cast<unsigned>(static_cast<std::int64_t>(k)));
+    k = k - Int(n);
+  }
+  return {};
+}
+
+// Lane k of x, already in the form the rule "lane k of a STACK" gives it (the rules below
+// build their lanes directly so, instead of building INDEX(STACK, k) for that rule to fold).
+UOp lane_of(const UOp &x, unsigned k) {
+  if (x.op() == Op::STACK && x.dtype().is_vector())
+    if (UOp e = stack_lane(x, k)) return e;
+  return lane(x, k);
+}
+
 // An elementwise op on vectors as the STACK of the op on each lane.
 UOp split_elementwise(const UOp &u) {
   const DType t = u.dtype();
@@ -28,20 +46,10 @@ UOp split_elementwise(const UOp &u) {
   std::vector<UOp> lanes;
   for (unsigned k = 0; k < t.lanes; ++k) {
     std::vector<UOp> src;
-    for (const auto &s : u.src()) src.push_back(lane(s, k));
+    for (const auto &s : u.src()) src.push_back(lane_of(s, k));
     lanes.push_back(UOp::make(u.op(), t.base(), std::move(src), arg));
   }
   return stack(std::move(lanes), t.base());
-}
-
-// Lane k of a STACK: the element holding it.
-UOp stack_lane(const UOp &s, Int k) {
-  for (const auto &e : s.src()) {
-    const unsigned n = e.dtype().lanes;
-    if (k < n) return n == 1 ? e : lane(e, static_cast<unsigned>(static_cast<std::int64_t>(k)));
-    k = k - Int(n);
-  }
-  return {};
 }
 
 const PatternMatcher &devectorize_rules() {
@@ -58,9 +66,9 @@ const PatternMatcher &devectorize_rules() {
                  const DType t = m["l"].dtype().base();
                  std::vector<UOp> lanes;
                  for (unsigned k = 0; k < i.dtype().lanes; ++k)
-                   lanes.push_back(
-                       UOp::make(Op::LOAD, t,
-                                 {UOp::make(Op::INDEX, t, {m["buf"], lane(i, k)}, m["a"].arg())}));
+                   lanes.push_back(UOp::make(
+                       Op::LOAD, t,
+                       {UOp::make(Op::INDEX, t, {m["buf"], lane_of(i, k)}, m["a"].arg())}));
                  return stack(std::move(lanes), t);
                }),
           rule("vector STORE(INDEX(buf, i), v) -> GROUP of lane stores",
@@ -74,7 +82,7 @@ const PatternMatcher &devectorize_rules() {
                  for (unsigned k = 0; k < i.dtype().lanes; ++k)
                    stores.push_back(UOp::make(
                        Op::STORE, dtypes::void_,
-                       {UOp::make(Op::INDEX, t, {m["buf"], lane(i, k)}), lane(m["v"], k)}));
+                       {UOp::make(Op::INDEX, t, {m["buf"], lane_of(i, k)}), lane_of(m["v"], k)}));
                  return UOp::make(Op::GROUP, dtypes::void_, std::move(stores));
                }),
           rule("lane k of a STACK -> its element",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "ir/graph_having.hpp"
 #include "lower_util.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
 #include "wavescope/compiler/lower/passes.hpp"
@@ -80,7 +81,7 @@ UOp split_end(const UOp &e) {
 UOp clone_shared_ranges(const UOp &sink) {
   std::unordered_map<const UOpNode *, std::vector<UOp>> ends;
   std::int64_t next_axis = 0;
-  for (const UOp &u : toposort(sink)) {
+  for (const UOp &u : toposort_having(sink, {Op::RANGE, Op::END})) {
     if (auto ra = std::get_if<RangeArg>(&u.arg()); ra && u.op() == Op::RANGE)
       next_axis = std::max(next_axis, ra->axis + 1);
     if (u.op() == Op::END)

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "graph_util.hpp"
+#include "ir/graph_having.hpp"
 #include "wavescope/compiler/ir/builders.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
 #include "wavescope/compiler/opt/front_half.hpp"
@@ -121,7 +122,7 @@ struct GpuContext {
 };
 
 UOp gpudims(const GpuContext &ctx, const UOp &sink) {
-  const auto nodes = toposort(sink);
+  const auto nodes = toposort_having(sink, {Op::SPECIAL, Op::RANGE, Op::STORE});
   for (const auto &n : nodes)
     if (n.op() == Op::SPECIAL) return {};
   std::map<std::int64_t, UOp> global, local;
@@ -196,7 +197,7 @@ UOp add_gpudims(const UOp &sink, const Target &target, lower::Launch &launch) {
   o.name = "add gpudims";
   o.context = ctx;
   UOp g = graph_rewrite(sink, pm, o);
-  for (const auto &n : toposort(g)) {
+  for (const auto &n : toposort_having(g, Op::SPECIAL)) {
     if (n.op() != Op::SPECIAL) continue;
     const auto &name = std::get<std::string>(n.arg());
     const auto dim = static_cast<std::size_t>(name.back() - '0');

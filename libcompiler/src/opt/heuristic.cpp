@@ -204,9 +204,12 @@ void threads(Scheduler &k) {
 
 void hand_coded_optimizations(Scheduler &k) {
   if (matvec(k)) return;
-  if (k.target().has_local && product(k.output_shape(), k.upcastable_dims()) <= 2048)
+  if (k.target().has_local && product(k.output_shape(), k.upcastable_dims()) <= 2048) {
+    // (an axis past the reduce axes is an invalid opt: not tried, no exception thrown)
+    const auto reduce_axes = static_cast<std::int64_t>(k.axes_of({AxisType::Reduce}).size());
     for (std::int64_t axis : {0, 1, 2})
-      if (try_opt(k, {OptOp::GroupTop, axis, 16})) break;
+      if (axis >= reduce_axes || try_opt(k, {OptOp::GroupTop, axis, 16})) break;
+  }
   if (k.group_for_reduces()) return;
   upcast_masked(k);
   upcast_broadcast_axes(k);

@@ -182,17 +182,19 @@ UOp merge_adjacent(const UOp &orig) {
     if (!in_u(r0) || !in_u(r1) || range_arg(r0).type != range_arg(r1).type) continue;
     // Both or neither must be open at every REDUCE below (merging must not move a range into or
     // out of a reduce).
-    const auto nodes = toposort(u);
-    const auto open = kernel::open_ranges(nodes);
-    bool same = true;
-    for (const auto &x : nodes) {
-      if (x.op() != Op::REDUCE) continue;
-      const auto &o = open.at(x.get());
-      const bool has0 = std::find(o.begin(), o.end(), r0.get()) != o.end();
-      const bool has1 = std::find(o.begin(), o.end(), r1.get()) != o.end();
-      same &= has0 == has1;
+    if (u.subtree_ops().contains(Op::REDUCE)) {
+      const auto nodes = toposort(u);
+      const auto open = kernel::open_ranges(nodes);
+      bool same = true;
+      for (const auto &x : nodes) {
+        if (x.op() != Op::REDUCE) continue;
+        const auto &o = open.at(x.get());
+        const bool has0 = std::find(o.begin(), o.end(), r0.get()) != o.end();
+        const bool has1 = std::find(o.begin(), o.end(), r1.get()) != o.end();
+        same &= has0 == has1;
+      }
+      if (!same) continue;
     }
-    if (!same) continue;
     const std::int64_t s0 = extent(r0), s1 = extent(r1);
     const UOp merged = r0.with_src({const_int(s0 * s1, r0.src(0).dtype())});
     MergeContext ctx{{{r0, floordiv(merged, s1)}, {r1, floormod(merged, s1)}}};

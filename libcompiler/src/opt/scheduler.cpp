@@ -69,13 +69,18 @@ const std::vector<UOp> &Scheduler::nodes() const {
 }
 
 std::vector<UOp> Scheduler::rngs() const {
-  std::vector<UOp> out;
-  for (const auto &r : nodes())
-    if (r.op() == Op::RANGE && std::holds_alternative<RangeArg>(r.arg()) &&
-        r.dtype() != dtypes::void_ && r.vmax() > 0 && axis_type(r) != AxisType::Device)
-      out.push_back(r);
-  std::stable_sort(out.begin(), out.end(), detail::range_before);
-  return out;
+  // The heuristic asks for the shape many times between changes of the kernel: kept per kernel
+  // (ids are never reused).
+  if (rngs_of_ != ast_.id()) {
+    rngs_.clear();
+    for (const auto &r : nodes())
+      if (r.op() == Op::RANGE && std::holds_alternative<RangeArg>(r.arg()) &&
+          r.dtype() != dtypes::void_ && r.vmax() > 0 && axis_type(r) != AxisType::Device)
+        rngs_.push_back(r);
+    std::stable_sort(rngs_.begin(), rngs_.end(), detail::range_before);
+    rngs_of_ = ast_.id();
+  }
+  return rngs_;
 }
 
 std::vector<std::int64_t> Scheduler::full_shape() const {

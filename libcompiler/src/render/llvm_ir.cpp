@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
@@ -180,14 +181,38 @@ private:
   }
 
   std::string tmp() { return fmt::format("%v{}", n_++); }
-  void ins(const std::string &text) { body_ += "  " + text + "\n"; }
+  void ins(const std::string &text) {
+    body_ += "  ";
+    body_ += text;
+    body_ += '\n';
+  }
+  // An instruction formatted in place at the end of the body.
+  template <class... A> void insf(fmt::format_string<A...> format, A &&...args) {
+    body_ += "  ";
+    fmt::format_to(std::back_inserter(body_), format, std::forward<A>(args)...);
+    body_ += '\n';
+  }
   void label(const std::string &name) {
     body_ += name + ":\n";
     block_ = name;
   }
   std::string emit(const std::string &expr) {
-    const std::string v = tmp();
-    ins(v + " = " + expr);
+    std::string v = tmp();
+    body_ += "  ";
+    body_ += v;
+    body_ += " = ";
+    body_ += expr;
+    body_ += '\n';
+    return v;
+  }
+  // A new value's instruction formatted in place (no string per expression); its name.
+  template <class... A> std::string emitf(fmt::format_string<A...> format, A &&...args) {
+    std::string v = tmp();
+    body_ += "  ";
+    body_ += v;
+    body_ += " = ";
+    fmt::format_to(std::back_inserter(body_), format, std::forward<A>(args)...);
+    body_ += '\n';
     return v;
   }
   std::string intrinsic(const std::string &name, const std::string &t, int args) {
@@ -239,8 +264,8 @@ private:
     case Op::SHRINK:
       if (is_buffer_ref(u.src(0))) return address(u);
       if (op == Op::SHRINK) throw fail(u, "a SHRINK of a value");
-      r_[u.get()] = emit(fmt::format("extractelement {} {}, {} {}", ty(u.src(0)), get(u.src(0)),
-                                     ty(u.src(1)), operand(u.src(1), u.src(1).dtype())));
+      r_[u.get()] = emitf("extractelement {} {}, {} {}", ty(u.src(0)), get(u.src(0)), ty(u.src(1)),
+                          operand(u.src(1), u.src(1).dtype()));
       return;
     case Op::LOAD: return load(u);
     case Op::STORE: return store(u);
@@ -249,8 +274,8 @@ private:
       unsigned lane = 0;
       for (const auto &s : u.src()) {
         if (s.dtype().is_vector()) throw fail(u, "a STACK of vectors");
-        v = emit(fmt::format("insertelement {} {}, {} {}, i32 {}", ty(u), v, ty(u, t.base()),
-                             operand(s, t.base()), lane++));
+        v = emitf("insertelement {} {}, {} {}, i32 {}", ty(u), v, ty(u, t.base()),
+                  operand(s, t.base()), lane++);
       }
       r_[u.get()] = v;
       return;
@@ -259,8 +284,7 @@ private:
     case Op::END: return close_loop(u);
     case Op::IF: {
       const std::size_t id = n_++;
-      ins(fmt::format("br i1 {}, label %if{}, label %if{}.end", operand(u.src(0), dtypes::bool_),
-                      id, id));
+      insf("br i1 {}, label %if{}, label %if{}.end", operand(u.src(0), dtypes::bool_), id, id);
       label(fmt::format("if{}", id));
       ifs_[u.get()] = fmt::format("if{}.end", id);
       return;
@@ -268,7 +292,7 @@ private:
     case Op::ENDIF: {
       auto it = ifs_.find(u.src(0).get());
       if (it == ifs_.end()) throw fail(u, "an ENDIF without its IF");
-      ins(fmt::format("br label %{}", it->second));
+      insf("br label %{}", it->second);
       label(it->second);
       return;
     }
@@ -290,14 +314,14 @@ private:
       const std::string fn =
           fmt::format("llvm.amdgcn.{}.id.{}", (*name)[0] == 'g' ? "workgroup" : "workitem", dim);
       decls_.insert(fmt::format("declare i32 @{}()", fn));
-      std::string v = emit(fmt::format("call i32 @{}()", fn));
+      std::string v = emitf("call i32 @{}()", fn);
       if (ty(u) != "i32") v = convert(u, v, dtypes::int32, t);
       r_[u.get()] = v;
       return;
     }
     case Op::WHERE:
-      r_[u.get()] = emit(fmt::format("select i1 {}, {} {}, {} {}", operand(u.src(0), dtypes::bool_),
-                                     ty(u), operand(u.src(1), t), ty(u), operand(u.src(2), t)));
+      r_[u.get()] = emitf("select i1 {}, {} {}, {} {}", operand(u.src(0), dtypes::bool_), ty(u),
+                          operand(u.src(1), t), ty(u), operand(u.src(2), t));
       return;
     case Op::CAST: {
       const UOp &x = u.src(0);
@@ -309,10 +333,9 @@ private:
       if (byte_size(from) != byte_size(t) || is_bool(t) || is_bool(from))
         throw fail(u, fmt::format("a bitcast from {} to {} changes the size", to_string(from),
                                   to_string(t)));
-      r_[u.get()] =
-          ty(u.src(0)) == ty(u)
-              ? get(u.src(0))
-              : emit(fmt::format("bitcast {} {} to {}", ty(u.src(0)), get(u.src(0)), ty(u)));
+      r_[u.get()] = ty(u.src(0)) == ty(u)
+                        ? get(u.src(0))
+                        : emitf("bitcast {} {} to {}", ty(u.src(0)), get(u.src(0)), ty(u));
       return;
     }
     default: break;
@@ -348,9 +371,8 @@ private:
   void address(const UOp &u) {
     const UOp &buf = u.src(0);
     const std::string p = ptr_of(buf);
-    r_[u.get()] =
-        emit(fmt::format("getelementptr inbounds {}, {} {}, {} {}", mem_ty(u, u.dtype().base()), p,
-                         get(buf), ty(u.src(1)), operand(u.src(1), u.src(1).dtype())));
+    r_[u.get()] = emitf("getelementptr inbounds {}, {} {}, {} {}", mem_ty(u, u.dtype().base()), p,
+                        get(buf), ty(u.src(1)), operand(u.src(1), u.src(1).dtype()));
     ptr_[u.get()] = p;
   }
 
@@ -358,11 +380,10 @@ private:
 
   std::string load_value(const UOp &u, const UOp &addr) {
     const DType t = u.dtype();
-    std::string v = emit(fmt::format("load {}, {} {}, align {}", mem_ty(u, t), ptr_of(addr),
-                                     get(addr), align_of(t)));
+    std::string v =
+        emitf("load {}, {} {}, align {}", mem_ty(u, t), ptr_of(addr), get(addr), align_of(t));
     if (t.scalar == ScalarType::Bool)
-      v = emit(fmt::format("icmp ne {} {}, {}", mem_ty(u, t), v,
-                           t.is_vector() ? "zeroinitializer" : "0"));
+      v = emitf("icmp ne {} {}, {}", mem_ty(u, t), v, t.is_vector() ? "zeroinitializer" : "0");
     return v;
   }
 
@@ -376,14 +397,13 @@ private:
     const std::string gate = operand(u.src(2), dtypes::bool_);
     const std::size_t id = n_++;
     const std::string from = block_;
-    ins(fmt::format("br i1 {}, label %ld{}, label %ld{}.end", gate, id, id));
+    insf("br i1 {}, label %ld{}, label %ld{}.end", gate, id, id);
     label(fmt::format("ld{}", id));
     const std::string v = load_value(u, addr);
     const std::string loaded_in = block_;
-    ins(fmt::format("br label %ld{}.end", id));
+    insf("br label %ld{}.end", id);
     label(fmt::format("ld{}.end", id));
-    r_[u.get()] =
-        emit(fmt::format("phi {} [ {}, %{} ], [ {}, %{} ]", ty(u), alt, from, v, loaded_in));
+    r_[u.get()] = emitf("phi {} [ {}, %{} ], [ {}, %{} ]", ty(u), alt, from, v, loaded_in);
   }
 
   void store(const UOp &u) {
@@ -394,10 +414,8 @@ private:
       throw fail(u,
                  fmt::format("a {} value stored as {}", to_string(u.src(1).dtype()), to_string(t)));
     std::string v = operand(u.src(1), t);
-    if (t.scalar == ScalarType::Bool)
-      v = emit(fmt::format("zext {} {} to {}", ty(u.src(1)), v, mem_ty(u, t)));
-    ins(fmt::format("store {} {}, {} {}, align {}", mem_ty(u, t), v, ptr_of(addr), get(addr),
-                    align_of(t)));
+    if (t.scalar == ScalarType::Bool) v = emitf("zext {} {} to {}", ty(u.src(1)), v, mem_ty(u, t));
+    insf("store {} {}, {} {}, align {}", mem_ty(u, t), v, ptr_of(addr), get(addr), align_of(t));
   }
 
   struct Loop {
@@ -410,13 +428,12 @@ private:
            fmt::format("loop{}.exit", id), ty(u)};
     const std::string ext = operand(u.src(0), u.dtype());
     const std::string from = block_;
-    ins(fmt::format("br label %{}", l.header));
+    insf("br label %{}", l.header);
     label(l.header);
-    ins(fmt::format("{0} = phi {1} [ 0, %{2} ], [ {0}.inc, %{3} ]", l.counter, l.type, from,
-                    l.footer));
-    const std::string c = emit(fmt::format(
-        "icmp {} {} {}, {}", is_unsigned(u.dtype()) ? "ult" : "slt", l.type, l.counter, ext));
-    ins(fmt::format("br i1 {}, label %{}.body, label %{}", c, l.header, l.exit));
+    insf("{0} = phi {1} [ 0, %{2} ], [ {0}.inc, %{3} ]", l.counter, l.type, from, l.footer);
+    const std::string c =
+        emitf("icmp {} {} {}, {}", is_unsigned(u.dtype()) ? "ult" : "slt", l.type, l.counter, ext);
+    insf("br i1 {}, label %{}.body, label %{}", c, l.header, l.exit);
     label(l.header + ".body");
     loops_[u.get()] = l;
     r_[u.get()] = l.counter;
@@ -427,10 +444,10 @@ private:
     auto it = loops_.find(u.src(1).get());
     if (it == loops_.end()) throw fail(u, "an END of a loop that is not open");
     const Loop l = it->second;
-    ins(fmt::format("br label %{}", l.footer));
+    insf("br label %{}", l.footer);
     label(l.footer);
-    ins(fmt::format("{0}.inc = add {1} {0}, 1", l.counter, l.type));
-    ins(fmt::format("br label %{}", l.header));
+    insf("{0}.inc = add {1} {0}, 1", l.counter, l.type);
+    insf("br label %{}", l.header);
     label(l.exit);
   }
 
@@ -446,15 +463,15 @@ private:
     if (ft == tt && is_float(from) == is_float(to)) return v;
     const bool from_unsigned = is_bool(from) || is_unsigned(from);
     if (is_float(from) && is_float(to))
-      return emit(fmt::format("{} {} {} to {}", tt == "double" ? "fpext" : "fptrunc", ft, v, tt));
+      return emitf("{} {} {} to {}", tt == "double" ? "fpext" : "fptrunc", ft, v, tt);
     if (is_float(from))
-      return emit(fmt::format("{} {} {} to {}", is_unsigned(to) ? "fptoui" : "fptosi", ft, v, tt));
+      return emitf("{} {} {} to {}", is_unsigned(to) ? "fptoui" : "fptosi", ft, v, tt);
     if (is_float(to))
-      return emit(fmt::format("{} {} {} to {}", from_unsigned ? "uitofp" : "sitofp", ft, v, tt));
+      return emitf("{} {} {} to {}", from_unsigned ? "uitofp" : "sitofp", ft, v, tt);
     const unsigned fb = is_bool(from) ? 1 : int_bits(from), tb = int_bits(to);
     if (fb == tb) return v;
-    if (fb > tb) return emit(fmt::format("trunc {} {} to {}", ft, v, tt));
-    return emit(fmt::format("{} {} {} to {}", from_unsigned ? "zext" : "sext", ft, v, tt));
+    if (fb > tb) return emitf("trunc {} {} to {}", ft, v, tt);
+    return emitf("{} {} {} to {}", from_unsigned ? "zext" : "sext", ft, v, tt);
   }
 
   std::string alu(const UOp &u) {
@@ -474,17 +491,17 @@ private:
     const std::string t = ty(u, ot);
     const bool f = is_float(ot), b = is_bool(ot), un = is_unsigned(ot) || b;
     auto bin = [&](const char *fop, const char *iop) {
-      if (f) return emit(fmt::format("{} {} {} {}, {}", fop, kFastMath, t, a[0], a[1]));
-      return emit(fmt::format("{} {} {}, {}", iop, t, a[0], a[1]));
+      if (f) return emitf("{} {} {} {}, {}", fop, kFastMath, t, a[0], a[1]);
+      return emitf("{} {} {}, {}", iop, t, a[0], a[1]);
     };
     auto int_only = [&](const char *iop) {
       if (f) throw fail(u, fmt::format("{} of floats", to_string(op)));
-      return emit(fmt::format("{} {} {}, {}", iop, t, a[0], a[1]));
+      return emitf("{} {} {}, {}", iop, t, a[0], a[1]);
     };
     auto call1 = [&](const char *name) {
       if (!f) throw fail(u, fmt::format("{} of {}", to_string(op), to_string(ot)));
       const std::string fn = intrinsic(fmt::format("llvm.{}.{}", name, suffix(t)), t, 1);
-      return emit(fmt::format("call {} {} {}({} {})", kFastMath, t, fn, t, a[0]));
+      return emitf("call {} {} {}({} {})", kFastMath, t, fn, t, a[0]);
     };
     switch (op) {
     case Op::EXP2: return call1("exp2");
@@ -497,9 +514,9 @@ private:
       return emit(
           fmt::format("fdiv {} {} {}, {}", kFastMath, t, float_literal(1.0, t == "float"), a[0]));
     case Op::NEG:
-      if (f) return emit(fmt::format("fneg {} {} {}", kFastMath, t, a[0]));
-      if (b) return emit(fmt::format("xor i1 {}, true", a[0]));
-      return emit(fmt::format("sub {} 0, {}", t, a[0]));
+      if (f) return emitf("fneg {} {} {}", kFastMath, t, a[0]);
+      if (b) return emitf("xor i1 {}, true", a[0]);
+      return emitf("sub {} 0, {}", t, a[0]);
     case Op::ADD: return b ? int_only("or") : bin("fadd", "add");
     case Op::SUB: return bin("fsub", "sub");
     case Op::MUL: return b ? int_only("and") : bin("fmul", "mul");
@@ -509,20 +526,19 @@ private:
     case Op::POW: {
       if (!f) throw fail(u, "POW of integers");
       const std::string fn = intrinsic(fmt::format("llvm.pow.{}", suffix(t)), t, 2);
-      return emit(fmt::format("call {} {} {}({} {}, {} {})", kFastMath, t, fn, t, a[0], t, a[1]));
+      return emitf("call {} {} {}({} {}, {} {})", kFastMath, t, fn, t, a[0], t, a[1]);
     }
     case Op::MAX: {
       if (!f) {
-        const std::string gt =
-            emit(fmt::format("icmp {} {} {}, {}", un ? "ugt" : "sgt", t, a[0], a[1]));
-        return emit(fmt::format("select i1 {}, {} {}, {} {}", gt, t, a[0], t, a[1]));
+        const std::string gt = emitf("icmp {} {} {}, {}", un ? "ugt" : "sgt", t, a[0], a[1]);
+        return emitf("select i1 {}, {} {}, {} {}", gt, t, a[0], t, a[1]);
       }
       // a NaN wins, as in the interpreter
-      const std::string nan = emit(fmt::format("fcmp uno {} {}, {}", t, a[0], a[1]));
-      const std::string sum = emit(fmt::format("fadd {} {}, {}", t, a[0], a[1]));
-      const std::string gt = emit(fmt::format("fcmp ogt {} {}, {}", t, a[0], a[1]));
-      const std::string m = emit(fmt::format("select i1 {}, {} {}, {} {}", gt, t, a[0], t, a[1]));
-      return emit(fmt::format("select i1 {}, {} {}, {} {}", nan, t, sum, t, m));
+      const std::string nan = emitf("fcmp uno {} {}, {}", t, a[0], a[1]);
+      const std::string sum = emitf("fadd {} {}, {}", t, a[0], a[1]);
+      const std::string gt = emitf("fcmp ogt {} {}, {}", t, a[0], a[1]);
+      const std::string m = emitf("select i1 {}, {} {}, {} {}", gt, t, a[0], t, a[1]);
+      return emitf("select i1 {}, {} {}, {} {}", nan, t, sum, t, m);
     }
     case Op::CMPLT:
       return emit(f ? fmt::format("fcmp olt {} {}, {}", t, a[0], a[1])

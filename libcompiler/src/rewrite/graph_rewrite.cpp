@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -76,7 +77,8 @@ public:
   Rewriter(const PatternMatcher *post, const PatternMatcher *pre, const RewriteOptions &options,
            StepRecorder *recorder)
       : post_(post), pre_(pre), options_(options), recorder_(recorder) {
-    if (post_) rule_ops_ = rule_ops_ | post_->root_ops();
+    if (post_) post_ops_ = post_->root_ops();
+    rule_ops_ = post_ops_;
     if (pre_) rule_ops_ = rule_ops_ | pre_->root_ops();
     if (options_.memoize && post_ && !pre_ && !options_.walk && !options_.context)
       memo_ = detail::memo_bits(*post_);
@@ -86,10 +88,20 @@ public:
     // The passes of a lowering see about as many nodes as the previous one: an outermost
     // rewrite starts its table at that size instead of growing it through every smaller one
     // (rewrites that rules run inside a rewrite are small and leave the hint alone).
+    // The outermost rewrite also takes its node table, work stack and waiter list from the
+    // thread's last outermost rewrite (cleared, with their capacity: no allocation per pass).
     thread_local std::size_t size_hint = 0;
     thread_local int depth = 0;
+    thread_local std::vector<Item> spare_stack;
+    thread_local std::vector<Waiter> spare_waiters;
+    thread_local llvm::DenseMap<Key, State> spare_states;
     const bool outermost = depth == 0;
-    if (outermost) states_.reserve(size_hint);
+    if (outermost) {
+      states_.swap(spare_states);
+      states_.reserve(size_hint);
+      stack_.swap(spare_stack);
+      waiters_.swap(spare_waiters);
+    }
     ++depth;
     const UOp *out = nullptr;
     try {
@@ -99,7 +111,15 @@ public:
       throw;
     }
     --depth;
-    if (outermost) size_hint = states_.size();
+    if (outermost) {
+      size_hint = states_.size();
+      stack_.clear();
+      waiters_.clear();
+      states_.clear();
+      stack_.swap(spare_stack);
+      waiters_.swap(spare_waiters);
+      states_.swap(spare_states);
+    }
     if (options_.stats) *options_.stats = {visited_, settled_, firings_};
     return *out;
   }
@@ -141,15 +161,24 @@ private:
   }
 
   // Keeps a node made during the rewrite alive until it ends.
-  const UOp *keep(UOp &&u) { return &made_.emplace_back(std::move(u)); }
+  const UOp *keep(UOp &&u) {
+    if (!made_) made_.emplace();  // (many passes make nothing: no deque for them)
+    return &made_->emplace_back(std::move(u));
+  }
 
   State &state(const UOp *u) { return states_[u->get()]; }
+  // The node's state if the rewrite has one (valid until the next insertion).
+  State *find_state(const UOp *u) {
+    auto it = states_.find(u->get());
+    return it == states_.end() ? nullptr : &it->second;
+  }
   const UOp *result_of(const UOp *u) const {
     auto it = states_.find(u->get());
     return it == states_.end() ? nullptr : it->second.result;
   }
 
   const UOp *post_rewrite(const UOp &n) {
+    if (!post_ops_.contains(n.op())) return nullptr;  // no rule is filed under its op
     const CompiledRule *fired = nullptr;
     UOp r = post_->rewrite(n, options_.context, recorder_, &fired);
     if (!r) return nullptr;
@@ -190,7 +219,10 @@ private:
   }
 
   void resolve(const UOp *n, const UOp *result, std::vector<Item> &stack) {
-    State &s = state(n);
+    resolve(state(n), result, stack);
+  }
+  // The same with the node's state at hand (found since the last insertion).
+  void resolve(State &s, const UOp *result, std::vector<Item> &stack) {
     s.result = result;
     for (std::uint32_t w = s.first_waiter; w != kNoWaiter; w = waiters_[w].next)
       stack.push_back(waiters_[w].item);
@@ -209,7 +241,7 @@ private:
   }
 
   const UOp *fixed_point(const UOp &root) {
-    std::vector<Item> stack;
+    std::vector<Item> &stack = stack_;
     stack.reserve(64);
     stack.push_back({&root, 0, &root});
     state(&root).on_stack = true;
@@ -219,9 +251,10 @@ private:
       const Item item = stack.back();
       stack.pop_back();
       if (item.stage == 0) {
-        if (result_of(item.n)) continue;
+        State *s = find_state(item.n);
+        if (s && s->result) continue;
         if (settled(item.n)) {
-          resolve(item.n, item.n, stack);
+          resolve(s ? *s : state(item.n), item.n, stack);
           continue;
         }
         ++visited_;
@@ -253,7 +286,9 @@ private:
           stack.push_back({x, 0, x});
         }
       } else if (item.stage == 1) {
-        if (result_of(item.n)) continue;
+        // (no insertion into states_ happens before its resolve below: s stays valid)
+        State *s = find_state(item.n);
+        if (s && s->result) continue;
         const UOp &nn = *item.new_n;
         bool changed = false;
         bool sources_settled = memo_.own != 0;  // every source a memoized fixed point
@@ -276,7 +311,7 @@ private:
           if (post_) next = post_rewrite(nn);
           if (!next) {
             if (sources_settled) detail::mark_fixed_point(nn.get(), memo_.own);
-            resolve(item.n, item.new_n, stack);
+            resolve(s ? *s : state(item.n), item.new_n, stack);
             continue;
           }
         } else {
@@ -367,8 +402,10 @@ private:
   // insertion, which may move its entries).
   llvm::DenseMap<Key, State> states_;
   llvm::DenseMap<Key, const UOp *> pre_cache_;
+  std::vector<Item> stack_;  // fixed_point's work stack
   std::vector<Waiter> waiters_;
-  std::deque<UOp> made_;
+  std::optional<std::deque<UOp>> made_;
+  OpSet post_ops_;         // the ops some rule of the post-order matcher is filed under
   OpSet rule_ops_;         // the ops some rule is filed under
   detail::MemoBits memo_;  // this matcher's fixed-point bits when memoizing
   RecentRules recent_;

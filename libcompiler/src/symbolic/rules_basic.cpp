@@ -285,7 +285,10 @@ const PatternMatcher &cast_rules() {
                  return x.dtype() == m["b"].dtype() ? x : cast(x, m["b"].dtype());
                }),
           rule("op(int64 x, int64 y) -> int64(op(int32 x, int32 y)) when nothing leaves int32",
-               pat(ops::kBinary - OpSet{Op::THREEFRY}, {var("x"), var("y")}).named("u"),
+               // (int64/index operands only: the matcher rejects the rest before the body runs)
+               pat(ops::kBinary - OpSet{Op::THREEFRY}, {var("x", {dtypes::int64, dtypes::index}),
+                                                        var("y", {dtypes::int64, dtypes::index})})
+                   .named("u"),
                [](const Match &m) -> UOp {
                  // (the pattern's root and its two sources, without looking the names up)
                  const UOp &u = m.root(), &x = u.src(0), &y = u.src(1);

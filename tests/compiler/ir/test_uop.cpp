@@ -132,6 +132,32 @@ TEST_CASE("range analysis follows the children's intervals") {
   CHECK_FALSE(is_finite(variable("u", -kIntInfinity, kIntInfinity).vmax()));
 }
 
+TEST_CASE("nodes dropped on one thread and built on another keep their fields and their count") {
+  // Node memory is kept per thread for the next nodes (uop.cpp): build many nodes, drop them on
+  // a worker that then exits, build them again here and on a second worker.
+  const UOp v = variable("reuse_test_v", 0, 1000);
+  const std::size_t before = live_node_count();  // with v and what it holds
+  auto build = [&](int n) {
+    std::vector<UOp> out;
+    for (int i = 0; i < n; ++i) out.push_back(v * (i + 2) + i);
+    return out;
+  };
+  std::vector<UOp> made = build(5000);
+  std::thread([list = std::move(made)]() mutable { list.clear(); }).join();
+  CHECK(live_node_count() == before);
+  std::vector<UOp> again = build(5000);
+  std::vector<UOp> other;
+  std::thread([&] { other = build(5000); }).join();
+  REQUIRE(again.size() == 5000);
+  for (int i = 0; i < 5000; i += 499) {
+    CHECK(again[static_cast<std::size_t>(i)] == other[static_cast<std::size_t>(i)]);
+    CHECK(again[static_cast<std::size_t>(i)].vmax() == 1000 * (i + 2) + i);
+  }
+  again.clear();
+  other.clear();
+  CHECK(live_node_count() == before);
+}
+
 TEST_CASE("toposort is children first and deterministic, substitute rebuilds ancestors") {
   const UOp a = variable("a", 0, 8), b = variable("b", 0, 8);
   const UOp e = (a + b) * (a + b) + a;
@@ -142,6 +168,22 @@ TEST_CASE("toposort is children first and deterministic, substitute rebuilds anc
   CHECK(s == const_int(3) * const_int(3) + a);
   CHECK(substitute(e, {{variable("zz", 0, 1), a}}) == e);
   CHECK(to_text(a + 1).find("ADD index (%0, %1)") != std::string::npos);
+}
+
+TEST_CASE("substitute rebuilds only the subgraphs that can hold a replaced node") {
+  const UOp a = variable("a", 0, 8), b = variable("b", 0, 8);
+  const UOp r = range(const_int(4), 0), r2 = range(const_int(2), 1);
+  const UOp x = a * r + b, y = a + b;
+  const UOp sink = UOp::make(Op::SINK, dtypes::void_, {y, x, r});
+  // y holds no RANGE and stays the same node; the rest is rebuilt around r2
+  const UOp s = substitute(sink, {{r, r2}});
+  CHECK(s == UOp::make(Op::SINK, dtypes::void_, {y, a * r2 + b, r2}));
+  CHECK(s.src(0).get() == y.get());
+  // a replaced root; a RANGE that is not in the graph leaves it as it is
+  CHECK(substitute(sink, {{sink, a}}) == a);
+  CHECK(substitute(sink, {{r2, r}}).get() == sink.get());
+  // a replacement is not entered: its own RANGE stays
+  CHECK(substitute(x, {{r, r + r}}) == a * (r + r) + b);
 }
 
 TEST_CASE("toposort is the depth-first post-order, sources left to right") {

@@ -82,6 +82,8 @@ private:
   std::int64_t next_axis_ = 0;
   mutable std::vector<UOp> nodes_;
   mutable std::uint64_t nodes_of_ = 0;  // the id of the kernel nodes_ belongs to
+  mutable std::vector<UOp> rngs_;       // rngs() of the kernel rngs_of_ names
+  mutable std::uint64_t rngs_of_ = 0;
 };
 
 // Stage 7, "apply_opts": the KernelInfo's opts to apply, or (when it has none and none were

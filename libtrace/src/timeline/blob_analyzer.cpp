@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "op_info.hpp"
+#include "wavescope/trace/sqtt/blob_file.hpp"
 #include "wavescope/trace/timeline/capture_analysis.hpp"
 #include "wavescope/trace/timeline/pc_stats.hpp"
 #include "wavescope/trace/timeline/timeline_model.hpp"
@@ -121,6 +122,29 @@ void BlobAnalyzer::reset(const ProgramMap *program, unsigned se, const AnalysisS
 
 void BlobAnalyzer::on_batch(std::span<const sqtt::PacketRecord> records) {
   for (const auto &r : records) handle(r.type(), r.raw, r.time, r.index());
+}
+
+// The decoder's sink for decode(): per packet, the analyzer's type mask and, for the third of
+// the packets it acts on, handle() inlined. NOP runs are nothing to it.
+struct BlobAnalyzer::Direct {
+  BlobAnalyzer *analyzer;
+  void operator()(const sqtt::Packet &p) const {
+    if (analyzer->wants(p)) [[unlikely]]
+      analyzer->handle(p.type, p.raw, p.time, p.index);
+  }
+  void on_nops(const sqtt::Packet &, unsigned) const {}
+};
+
+sqtt::DecodeSummary BlobAnalyzer::decode(std::span<const std::uint8_t> blob,
+                                         const sqtt::DecodeOptions &options) {
+  sqtt::PacketDecoder decoder(options);
+  return decoder.decode(blob, Direct{this});
+}
+
+sqtt::DecodeSummary BlobAnalyzer::decode(const sqtt::BlobFile &file,
+                                         const sqtt::DecodeOptions &options,
+                                         const ProgressSink *progress) {
+  return sqtt::decode_file(file, options, Direct{this}, progress);
 }
 
 void BlobAnalyzer::handle(PacketType type, std::uint64_t raw, std::int64_t time,

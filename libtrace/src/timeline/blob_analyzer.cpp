@@ -174,12 +174,7 @@ void BlobAnalyzer::handle(PacketType type, std::uint64_t raw, std::int64_t time,
   case PacketType::Immediate:
     instruction(type, time, static_cast<unsigned>(f.wave(raw)), ops_.immediate);
     break;
-  case PacketType::ImmediateMask: {
-    const auto mask = f.mask(raw);
-    for (unsigned w = 0; w < 16; ++w)
-      if (mask & (1u << w)) instruction(type, time, w, ops_.immediate_mask);
-    break;
-  }
+  case PacketType::ImmediateMask: immediate_mask(time, f.mask(raw)); break;
   case PacketType::TsDeltaOrMark:
     // A realtime marker (rt = 1, pl = 0; Packet::is_marker), else a time delta.
     if ((raw >> 9 & 1) && !(raw >> 8 & 1)) marker(type, raw, time);
@@ -191,20 +186,7 @@ void BlobAnalyzer::handle(PacketType type, std::uint64_t raw, std::int64_t time,
     // Only the timing model and the events see it.
     if (events_) wave_ready(time, f.mask(raw));
     break;
-  case PacketType::Aluexec: {
-    // NONE, SALU, VALU; 3 is VALU_SALU: one exec event for each.
-    static constexpr ExecSource sources[] = {{"NONE", "NONE_WMMA", -1, "ALUEXEC:0 NONE", false},
-                                             {"SALU", "SALU_WMMA", kSalu, "ALUEXEC:0 SALU", true},
-                                             {"VALU", "VALU_WMMA", kValu, "ALUEXEC:0 VALU", false}};
-    const auto src = f.src(raw) & 3;
-    if (src == 3) {
-      exec(time, sources[2]);
-      exec(time, sources[1]);
-    } else {
-      exec(time, sources[src]);
-    }
-    break;
-  }
+  case PacketType::Aluexec: alu_exec(time, static_cast<unsigned>(f.src(raw) & 3)); break;
   case PacketType::Vmemexec: {
     static constexpr ExecSource sources[] = {
         {"LDS", "LDS_WMMA", kLds, "VMEMEXEC:0 LDS", true},
@@ -215,6 +197,25 @@ void BlobAnalyzer::handle(PacketType type, std::uint64_t raw, std::int64_t time,
     break;
   }
   default: break;
+  }
+}
+
+// Out of handle(), so that each of its cases is a tail call and it saves no registers.
+[[gnu::noinline]] void BlobAnalyzer::immediate_mask(std::int64_t time, std::uint64_t mask) {
+  for (unsigned w = 0; w < 16; ++w)
+    if (mask & (1u << w)) instruction(PacketType::ImmediateMask, time, w, ops_.immediate_mask);
+}
+
+[[gnu::noinline]] void BlobAnalyzer::alu_exec(std::int64_t time, unsigned src) {
+  // NONE, SALU, VALU; 3 is VALU_SALU: one exec event for each.
+  static constexpr ExecSource sources[] = {{"NONE", "NONE_WMMA", -1, "ALUEXEC:0 NONE", false},
+                                           {"SALU", "SALU_WMMA", kSalu, "ALUEXEC:0 SALU", true},
+                                           {"VALU", "VALU_WMMA", kValu, "ALUEXEC:0 VALU", false}};
+  if (src == 3) {
+    exec(time, sources[2]);
+    exec(time, sources[1]);
+  } else {
+    exec(time, sources[src]);
   }
 }
 

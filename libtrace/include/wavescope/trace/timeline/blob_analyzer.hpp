@@ -174,6 +174,8 @@ private:
   void wave_end(sqtt::PacketType type, std::uint64_t raw, std::int64_t time, std::uint64_t index);
   void instruction(sqtt::PacketType type, std::int64_t time, unsigned slot, const OpInfo &op);
   void wave_ready(std::int64_t time, std::uint64_t mask);
+  void immediate_mask(std::int64_t time, std::uint64_t mask);
+  void alu_exec(std::int64_t time, unsigned src);  // an ALUEXEC's exec event(s)
   [[gnu::always_inline]] inline void add_dispatch(DispatchEvent &event, const OpInfo &op);
   // Queues a dispatch for its exec packet (spec §12.2).
   [[gnu::always_inline]] inline void enqueue(const Pending &pending, int queue);

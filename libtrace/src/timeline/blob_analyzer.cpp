@@ -73,6 +73,18 @@ std::int64_t floor_div(i128 a, i128 b) {
   return static_cast<std::int64_t>(q);
 }
 
+// floor(cycles * 1e9 / (realtime * 10)): in 64 bits where neither product overflows (always, on
+// real traces), else in 128 (a 128-bit division is a library call, ~0.7% of a full analysis).
+std::int64_t clock_hz(std::int64_t cycles, std::int64_t realtime) {
+  std::int64_t a, b;
+  if (__builtin_mul_overflow(cycles, std::int64_t{1'000'000'000}, &a) ||
+      __builtin_mul_overflow(realtime, std::int64_t{10}, &b))
+    return floor_div(static_cast<i128>(cycles) * 1'000'000'000, static_cast<i128>(realtime) * 10);
+  std::int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
 }  // namespace
 
 std::string_view to_string(WaveState state) {
@@ -640,8 +652,7 @@ void BlobAnalyzer::marker(PacketType type, std::uint64_t raw, std::int64_t time)
     } else if (clock_events_) {
       ClockPoint c;
       c.time = time;
-      c.freq_hz = floor_div(static_cast<i128>(time - marker_time_) * 1'000'000'000,
-                            static_cast<i128>(dr) * 10);
+      c.freq_hz = clock_hz(time - marker_time_, dr);
       if (sinks_.clock) sinks_.clock->on_clock(c);
       if (sinks_.timeline) sinks_.timeline->on_clock(c);
       if (sinks_.observer) sinks_.observer->on_clock(c);

@@ -328,8 +328,7 @@ void BM_DecodeAnalyze(benchmark::State &state) {
         analyzer->reset(&program, item.se, sinks);
       else
         analyzer.emplace(&program, item.se, sinks);
-      sqtt::PacketDecoder decoder;
-      decoder.decode(item.bytes, *analyzer);
+      analyzer->decode(item.bytes);  // as CaptureAnalyzer does
       analyzer->finish();
       if (full) {
         benchmark::DoNotOptimize(traces->take().size());

@@ -4,10 +4,12 @@
 // and anomalies, the same per-PC statistics, wave traces and timeline.
 
 #include <algorithm>
+#include <memory>
 
 #include <catch2/catch.hpp>
 
 #include "sqtt_support/corpus.hpp"
+#include "wavescope/trace/sqtt/blob_file.hpp"
 #include "wavescope/trace/timeline/blob_analyzer.hpp"
 #include "wavescope/trace/timeline/capture_analysis.hpp"
 #include "wavescope/trace/timeline/pc_stats.hpp"
@@ -144,4 +146,83 @@ TEST_CASE("AnalysisSinks give what the observer fan-out gives, and counts need n
   }
   CHECK(blobs == 150);
   CHECK(with_mapped > 0);
+}
+
+TEST_CASE("BlobAnalyzer::decode gives what the decoder's batch and per-packet paths give") {
+  WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
+  std::size_t blobs = 0, mapped = 0;
+  for (const auto &c : corpus_captures()) {
+    CaptureAnalyzer capture_analyzer(c.capture);
+    for (const auto &blob : c.capture.blobs) {
+      INFO(c.dir.string() << " " << blob.file_name);
+      const ProgramMap &program = capture_analyzer.program(blob.kernel_tag);
+      const auto bytes = wavescope::testing::sqtt::blob_bytes(blob.bytes);
+      struct Run {
+        Run(const ProgramMap &program, unsigned se, const std::string &name)
+            : stats(program), timeline(se, name) {}
+        PcStatsAccumulator stats;
+        WaveTraceCollector traces;
+        TimelineBuilder timeline;
+        ClockSummary clock;
+        wavescope::trace::sqtt::DecodeSummary summary;
+        std::uint64_t waves = 0, traced = 0, mapped = 0;
+        AnalysisAnomalies anomalies;
+      };
+      // 0: the decoder's batch sink; 1: one packet at a time; 2: decode(), in memory; 3:
+      // decode() from a BlobFile.
+      std::vector<std::unique_ptr<Run>> runs;
+      for (int way = 0; way < 4; ++way) {
+        auto run = std::make_unique<Run>(program, blob.se, blob.file_name);
+        AnalysisSinks sinks;
+        sinks.pc_stats = &run->stats;
+        sinks.waves = &run->traces;
+        sinks.timeline = &run->timeline;
+        sinks.clock = &run->clock;
+        BlobAnalyzer analyzer(&program, blob.se, sinks);
+        wavescope::trace::sqtt::PacketDecoder decoder;
+        if (way == 0)
+          run->summary = decoder.decode(bytes, analyzer);
+        else if (way == 1)
+          run->summary = decoder.decode(
+              bytes, [&](const wavescope::trace::sqtt::Packet &p) { analyzer.on_packet(p); });
+        else if (way == 2)
+          run->summary = analyzer.decode(bytes);
+        else
+          run->summary = analyzer.decode(
+              wavescope::trace::sqtt::BlobFile(wavescope::ByteSource::owned(bytes)), {});
+        analyzer.finish();
+        run->waves = analyzer.waves();
+        run->traced = analyzer.traced_waves();
+        run->mapped = analyzer.mapped_instructions();
+        run->anomalies = analyzer.anomalies();
+        runs.push_back(std::move(run));
+      }
+      const Run &a = *runs[0];
+      for (std::size_t k = 1; k < runs.size(); ++k) {
+        INFO("way " << k);
+        Run &b = *runs[k];
+        CHECK(b.summary.packets == a.summary.packets);
+        CHECK(b.summary.decoded_nibbles == a.summary.decoded_nibbles);
+        CHECK(b.summary.last_time == a.summary.last_time);
+        CHECK(b.waves == a.waves);
+        CHECK(b.traced == a.traced);
+        CHECK(b.mapped == a.mapped);
+        check_same_anomalies(b.anomalies, a.anomalies);
+        check_same_stats(b.stats, a.stats);
+        CHECK(b.clock.points() == a.clock.points());
+      }
+      // The traces and timeline are taken once each.
+      const auto traces0 = runs[0]->traces.take();
+      const auto timeline0 = runs[0]->timeline.finish();
+      for (std::size_t k = 1; k < runs.size(); ++k) {
+        INFO("way " << k);
+        check_same_traces(runs[k]->traces.take(), traces0);
+        check_same_timeline(runs[k]->timeline.finish(), timeline0);
+      }
+      ++blobs;
+      mapped += a.mapped;
+    }
+  }
+  CHECK(blobs == 150);
+  CHECK(mapped > 0);
 }

@@ -124,3 +124,41 @@ TEST_CASE("an exec packet with nothing pending and instructions without a wave a
   REQUIRE(wave_row >= 0);
   CHECK(model.rows[std::size_t(wave_row)].events.size() == 2);  // VALUINST and WAVEEND
 }
+
+TEST_CASE("the clock between two realtime markers is exact, however far apart they are") {
+  // floor(cycles * 1e9 / (realtime * 10)), in 64 bits where the products fit, else in 128: a
+  // time delta of 2^35 cycles between the markers takes the second way, 1000 cycles the first.
+  struct Clocks final : timeline::AnalysisObserver {
+    std::vector<timeline::ClockPoint> points;
+    std::vector<timeline::RealtimePair> markers;
+    void on_clock(const timeline::ClockPoint &c) override { points.push_back(c); }
+    void on_realtime(const timeline::RealtimePair &r) override { markers.push_back(r); }
+  };
+  for (const std::uint64_t cycles : {std::uint64_t{1000}, std::uint64_t{1} << 35}) {
+    for (const std::uint64_t second_realtime : {std::uint64_t{130}, std::uint64_t{7}}) {
+      INFO(cycles << " cycles, realtime 100 -> " << second_realtime);
+      sqtt::PacketWriter w;
+      w.add(sqtt::PacketType::LayoutHeader, {{"layout", 3}});
+      w.add(sqtt::PacketType::TsDeltaOrMark, {{"rt", 1}, {"delta", 100}});
+      w.add(sqtt::PacketType::TsDeltaOrMark, {{"delta", cycles}});
+      w.add(sqtt::PacketType::TsDeltaOrMark, {{"rt", 1}, {"delta", second_realtime}});
+      w.nops(16);
+      Clocks clocks;
+      timeline::BlobAnalyzer analyzer(nullptr, 0, clocks);
+      analyzer.decode(w.finish());
+      analyzer.finish();
+      REQUIRE(clocks.markers.size() == 2);
+      REQUIRE(clocks.points.size() == 1);
+      const std::int64_t dt = clocks.markers[1].shader_clock - clocks.markers[0].shader_clock;
+      CHECK(dt >= static_cast<std::int64_t>(cycles));
+      // The same figure in 128-bit arithmetic, rounded toward minus infinity.
+      __extension__ typedef __int128 i128;
+      const i128 a = static_cast<i128>(dt) * 1'000'000'000;
+      const i128 b = (static_cast<i128>(second_realtime) - 100) * 10;
+      i128 q = a / b;
+      if (a % b != 0 && ((a < 0) != (b < 0))) --q;
+      CHECK(clocks.points[0].freq_hz == static_cast<std::int64_t>(q));
+      CHECK(clocks.points[0].time == clocks.markers[1].shader_clock);
+    }
+  }
+}

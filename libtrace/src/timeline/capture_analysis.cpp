@@ -119,8 +119,8 @@ BlobReport CaptureAnalyzer::analyze(const CaptureBlob &blob, const AnalysisSinks
   } else if (tap) {
     report.decode = decode_into(file, options, progress, to_analyzer);
   } else {
-    // Straight into the analyzer, which takes the packets it acts on in batches.
-    report.decode = sqtt::decode_file(file, options, analyzer, progress);
+    // Straight into the analyzer, its dispatch inlined into the decoder's loop.
+    report.decode = analyzer.decode(file, options, progress);
   }
   analyzer.finish();
   report.anomalies = analyzer.anomalies();

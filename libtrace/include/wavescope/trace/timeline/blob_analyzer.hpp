@@ -14,10 +14,15 @@
 #include <span>
 #include <vector>
 
+#include "wavescope/base/progress.hpp"
 #include "wavescope/trace/sqtt/decoder.hpp"
 #include "wavescope/trace/sqtt/packet.hpp"
 #include "wavescope/trace/timeline/events.hpp"
 #include "wavescope/trace/timeline/program_map.hpp"
+
+namespace wavescope::trace::sqtt {
+class BlobFile;
+}
 
 namespace wavescope::trace::timeline {
 
@@ -68,6 +73,14 @@ public:
   // the time deltas out of the batches (sqtt::WantsMarkersOnly: a fifth of the records of a
   // gfx1100 gemm blob), on the path it takes for those packets anyway.
   static constexpr bool kMarkersOnly = true;
+  // Decodes a whole blob (in memory, or chunk by chunk from where it lives) straight into the
+  // analyzer: the decoder's loop is instantiated beside handle(), so the analyzer's dispatch is
+  // inlined into it (no batch of records, no call per packet). The fastest way in; the same
+  // results as on_packet() and on_batch(). Call finish() afterwards as with those.
+  sqtt::DecodeSummary decode(std::span<const std::uint8_t> blob,
+                             const sqtt::DecodeOptions &options = {});
+  sqtt::DecodeSummary decode(const sqtt::BlobFile &file, const sqtt::DecodeOptions &options,
+                             const ProgressSink *progress = nullptr);
   // Call once after the last packet: counts waves that never ended (and closes them).
   void finish();
 
@@ -149,6 +162,7 @@ private:
   };
   enum Queue { kSalu, kValu, kLds, kVmem, kAlt = 4, kQueues = 8 };
   struct ExecSource;
+  struct Direct;  // decode()'s sink
 
   // The open wave at a hardware slot: array (sa/sh), unit (wgp/cu), SIMD, wave.
   // The hot helpers are inlined into their callers (a call per packet costs as much as their
@@ -160,6 +174,8 @@ private:
   void wave_end(sqtt::PacketType type, std::uint64_t raw, std::int64_t time, std::uint64_t index);
   void instruction(sqtt::PacketType type, std::int64_t time, unsigned slot, const OpInfo &op);
   void wave_ready(std::int64_t time, std::uint64_t mask);
+  void immediate_mask(std::int64_t time, std::uint64_t mask);
+  void alu_exec(std::int64_t time, unsigned src);  // an ALUEXEC's exec event(s)
   [[gnu::always_inline]] inline void add_dispatch(DispatchEvent &event, const OpInfo &op);
   // Queues a dispatch for its exec packet (spec §12.2).
   [[gnu::always_inline]] inline void enqueue(const Pending &pending, int queue);

@@ -195,24 +195,41 @@ unsigned byte_size(DType t) {
   return (info(t.scalar).bits + 7) / 8 * t.lanes;
 }
 
-Int dtype_min(DType t) {
-  if (is_bool(t)) return 0;
-  if (is_sized_int(t)) {
-    if (is_unsigned(t)) return 0;
-    return -(Int(1) << (bit_width(t.scalar) - 1));
+namespace {
+
+// The value range of each scalar type (not a pointer), computed once: dtype_min and dtype_max
+// run for most nodes made (value bounds, the rules' range checks).
+struct ScalarRange {
+  Int lo, hi;
+};
+
+constexpr ScalarRange scalar_range(ScalarType s) {
+  if (s == ScalarType::Bool) return {0, 1};
+  if (s == ScalarType::Void) return {0, 0};
+  if (s >= ScalarType::Int8 && s <= ScalarType::UInt64) {
+    const unsigned bits = kScalars[static_cast<std::size_t>(s)].bits;
+    const bool is_unsigned = s == ScalarType::UInt8 || s == ScalarType::UInt16 ||
+                             s == ScalarType::UInt32 || s == ScalarType::UInt64;
+    if (is_unsigned) return {0, (Int(1) << bits) - 1};
+    return {-(Int(1) << (bits - 1)), (Int(1) << (bits - 1)) - 1};
   }
-  if (t.scalar == ScalarType::Void && !t.is_pointer()) return 0;
-  return -kIntInfinity;
+  return {-kIntInfinity, kIntInfinity};
+}
+
+constexpr std::array<ScalarRange, kScalarCount> kRanges = [] {
+  std::array<ScalarRange, kScalarCount> out{};
+  for (std::size_t i = 0; i < kScalarCount; ++i) out[i] = scalar_range(static_cast<ScalarType>(i));
+  return out;
+}();
+
+}  // namespace
+
+Int dtype_min(DType t) {
+  return t.is_pointer() ? -kIntInfinity : kRanges[static_cast<std::size_t>(t.scalar)].lo;
 }
 
 Int dtype_max(DType t) {
-  if (is_bool(t)) return 1;
-  if (is_sized_int(t)) {
-    const unsigned bits = bit_width(t.scalar);
-    return is_unsigned(t) ? (Int(1) << bits) - 1 : (Int(1) << (bits - 1)) - 1;
-  }
-  if (t.scalar == ScalarType::Void && !t.is_pointer()) return 0;
-  return kIntInfinity;
+  return t.is_pointer() ? kIntInfinity : kRanges[static_cast<std::size_t>(t.scalar)].hi;
 }
 
 Int wrap_value(Int v, DType t) {

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "ir/dtype_traits.hpp"
+
 namespace wavescope::compiler {
 namespace {
 
@@ -161,15 +163,11 @@ int compare(DType a, DType b) {
   return 0;
 }
 
-bool is_bool(DType t) { return !t.is_pointer() && t.scalar == ScalarType::Bool; }
+bool is_bool(DType t) { return detail::is_bool(t); }
 
-bool is_sized_int(DType t) {
-  return !t.is_pointer() && t.scalar >= ScalarType::Int8 && t.scalar <= ScalarType::UInt64;
-}
+bool is_sized_int(DType t) { return detail::is_sized_int(t); }
 
-bool is_int(DType t) {
-  return is_sized_int(t) || (!t.is_pointer() && t.scalar == ScalarType::Index);
-}
+bool is_int(DType t) { return detail::is_int(t); }
 
 bool is_unsigned(DType t) {
   if (t.is_pointer()) return false;
@@ -182,7 +180,7 @@ bool is_unsigned(DType t) {
   }
 }
 
-bool is_float(DType t) { return !t.is_pointer() && t.scalar >= ScalarType::WeakFloat; }
+bool is_float(DType t) { return detail::is_float(t); }
 
 bool is_weak(DType t) {
   return !t.is_pointer() && (t.scalar == ScalarType::Index || t.scalar == ScalarType::WeakFloat);
@@ -195,42 +193,19 @@ unsigned byte_size(DType t) {
   return (info(t.scalar).bits + 7) / 8 * t.lanes;
 }
 
-namespace {
-
-// The value range of each scalar type (not a pointer), computed once: dtype_min and dtype_max
-// run for most nodes made (value bounds, the rules' range checks).
-struct ScalarRange {
-  Int lo, hi;
-};
-
-constexpr ScalarRange scalar_range(ScalarType s) {
-  if (s == ScalarType::Bool) return {0, 1};
-  if (s == ScalarType::Void) return {0, 0};
-  if (s >= ScalarType::Int8 && s <= ScalarType::UInt64) {
-    const unsigned bits = kScalars[static_cast<std::size_t>(s)].bits;
-    const bool is_unsigned = s == ScalarType::UInt8 || s == ScalarType::UInt16 ||
-                             s == ScalarType::UInt32 || s == ScalarType::UInt64;
-    if (is_unsigned) return {0, (Int(1) << bits) - 1};
-    return {-(Int(1) << (bits - 1)), (Int(1) << (bits - 1)) - 1};
+// The inline value ranges (ir/dtype_traits.hpp) agree with the widths of the table above.
+static_assert([] {
+  for (auto s = static_cast<std::size_t>(ScalarType::Int8);
+       s <= static_cast<std::size_t>(ScalarType::UInt64); ++s) {
+    const auto r = detail::scalar_range(static_cast<ScalarType>(s));
+    if (r.hi - r.lo + 1 != Int(1) << kScalars[s].bits) return false;
   }
-  return {-kIntInfinity, kIntInfinity};
-}
+  return true;
+}());
 
-constexpr std::array<ScalarRange, kScalarCount> kRanges = [] {
-  std::array<ScalarRange, kScalarCount> out{};
-  for (std::size_t i = 0; i < kScalarCount; ++i) out[i] = scalar_range(static_cast<ScalarType>(i));
-  return out;
-}();
+Int dtype_min(DType t) { return detail::value_range(t).lo; }
 
-}  // namespace
-
-Int dtype_min(DType t) {
-  return t.is_pointer() ? -kIntInfinity : kRanges[static_cast<std::size_t>(t.scalar)].lo;
-}
-
-Int dtype_max(DType t) {
-  return t.is_pointer() ? kIntInfinity : kRanges[static_cast<std::size_t>(t.scalar)].hi;
-}
+Int dtype_max(DType t) { return detail::value_range(t).hi; }
 
 Int wrap_value(Int v, DType t) {
   if (!is_sized_int(t)) return v;

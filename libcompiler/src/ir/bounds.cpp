@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <initializer_list>
 
+#include "ir/dtype_traits.hpp"
+
 namespace wavescope::compiler {
 namespace {
 
-Interval full_range(DType t) { return {dtype_min(t), dtype_max(t)}; }
+Interval full_range(DType t) {
+  const detail::ValueRange r = detail::value_range(t);
+  return {r.lo, r.hi};
+}
 
 Interval hull(std::initializer_list<Int> values) { return {std::min(values), std::max(values)}; }
 
@@ -44,11 +49,12 @@ std::optional<Interval> binary_bounds(Op op, DType dtype, const UOp &x, const UO
     return hull({saturating_mul(x0, y0), saturating_mul(x0, y1), saturating_mul(x1, y0),
                  saturating_mul(x1, y1)});
   case Op::AND:
-    if (is_int(dtype) && is_point(y) && y0 >= 0) return Interval{0, x0 < 0 ? y1 : std::min(x1, y1)};
-    if (is_bool(dtype)) return Interval{x0 && y0 ? 1 : 0, x1 && y1 ? 1 : 0};
+    if (detail::is_int(dtype) && is_point(y) && y0 >= 0)
+      return Interval{0, x0 < 0 ? y1 : std::min(x1, y1)};
+    if (detail::is_bool(dtype)) return Interval{x0 && y0 ? 1 : 0, x1 && y1 ? 1 : 0};
     return std::nullopt;
   case Op::OR:
-    if (is_bool(dtype)) return Interval{x0 || y0 ? 1 : 0, x1 || y1 ? 1 : 0};
+    if (detail::is_bool(dtype)) return Interval{x0 || y0 ? 1 : 0, x1 || y1 ? 1 : 0};
     return std::nullopt;
   case Op::SHL:
     if (auto k = shift_amount(y)) return Interval{saturating_mul(x0, *k), saturating_mul(x1, *k)};
@@ -91,7 +97,7 @@ std::optional<Interval> binary_bounds(Op op, DType dtype, const UOp &x, const UO
     if (y1 < 0 && is_finite(y0)) return Interval{y0 + 1, 0};
     return std::nullopt;
   case Op::XOR:
-    if (is_int(dtype) && is_point(y) && y0 == -1) return Interval{-x1 - 1, -x0 - 1};
+    if (detail::is_int(dtype) && is_point(y) && y0 == -1) return Interval{-x1 - 1, -x0 - 1};
     return std::nullopt;
   case Op::MAX: return Interval{std::max(x0, y0), std::max(x1, y1)};
   case Op::CMPLT: return Interval{x1 < y0 ? 1 : 0, x0 < y1 ? 1 : 0};
@@ -111,12 +117,12 @@ std::optional<Interval> binary_bounds(Op op, DType dtype, const UOp &x, const UO
 
 std::optional<Interval> cast_bounds(DType to, const UOp &x) {
   const Int lo = x.vmin(), hi = x.vmax();
-  if (is_bool(to)) {
+  if (detail::is_bool(to)) {
     if (lo > 0 || hi < 0) return Interval{1, 1};
     if (lo == 0 && hi == 0) return Interval{0, 0};
     return Interval{0, 1};
   }
-  if (!is_int(to) || is_float(x.dtype())) return std::nullopt;
+  if (!detail::is_int(to) || detail::is_float(x.dtype())) return std::nullopt;
   if (lo >= dtype_min(to) && hi <= dtype_max(to)) return Interval{lo, hi};
   return std::nullopt;
 }
@@ -124,7 +130,7 @@ std::optional<Interval> cast_bounds(DType to, const UOp &x) {
 std::optional<Interval> node_bounds(Op op, DType dtype, const std::vector<UOp> &src,
                                     const Arg &arg) {
   if (dtype.is_pointer() || dtype.scalar == ScalarType::Void) return std::nullopt;
-  if (ops::kBinary.contains(op) && src.size() == 2 && !is_float(dtype))
+  if (ops::kBinary.contains(op) && src.size() == 2 && !detail::is_float(dtype))
     return binary_bounds(op, dtype, src[0], src[1]);
   switch (op) {
   case Op::CONST:
@@ -141,15 +147,15 @@ std::optional<Interval> node_bounds(Op op, DType dtype, const std::vector<UOp> &
     if (src.empty()) return std::nullopt;
     return Interval{0, saturating_add(src[0].vmax(), -1)};
   case Op::WHERE:
-    if (src.size() == 3 && (is_int(dtype) || is_bool(dtype)))
+    if (src.size() == 3 && (detail::is_int(dtype) || detail::is_bool(dtype)))
       return Interval{std::min(src[1].vmin(), src[2].vmin()),
                       std::max(src[1].vmax(), src[2].vmax())};
     return std::nullopt;
   case Op::NEG:
-    if (src.size() == 1 && is_int(dtype)) return Interval{-src[0].vmax(), -src[0].vmin()};
+    if (src.size() == 1 && detail::is_int(dtype)) return Interval{-src[0].vmax(), -src[0].vmin()};
     return std::nullopt;
   case Op::TRUNC:
-    if (src.size() == 1 && is_int(dtype)) return Interval{src[0].vmin(), src[0].vmax()};
+    if (src.size() == 1 && detail::is_int(dtype)) return Interval{src[0].vmin(), src[0].vmax()};
     return std::nullopt;
   case Op::AFTER:
   case Op::INDEX:
@@ -177,11 +183,11 @@ Interval compute_bounds(Op op, DType dtype, const std::vector<UOp> &src, const A
   r->hi = saturate(r->hi);
   // Values of sized ints wrap: an interval that leaves the dtype's range says nothing. (WHERE and
   // TRUNC pass their operand's value through unchanged.)
-  if (is_sized_int(dtype) && op != Op::WHERE && op != Op::TRUNC) {
+  if (detail::is_sized_int(dtype) && op != Op::WHERE && op != Op::TRUNC) {
     const Interval full = full_range(dtype);
     if (r->lo < full.lo || r->hi > full.hi) return full;
   }
-  if (is_bool(dtype)) return {std::clamp<Int>(r->lo, 0, 1), std::clamp<Int>(r->hi, 0, 1)};
+  if (detail::is_bool(dtype)) return {std::clamp<Int>(r->lo, 0, 1), std::clamp<Int>(r->hi, 0, 1)};
   return *r;
 }
 

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "ir/dtype_traits.hpp"
+
 namespace wavescope::compiler {
 namespace {
 
@@ -161,15 +163,11 @@ int compare(DType a, DType b) {
   return 0;
 }
 
-bool is_bool(DType t) { return !t.is_pointer() && t.scalar == ScalarType::Bool; }
+bool is_bool(DType t) { return detail::is_bool(t); }
 
-bool is_sized_int(DType t) {
-  return !t.is_pointer() && t.scalar >= ScalarType::Int8 && t.scalar <= ScalarType::UInt64;
-}
+bool is_sized_int(DType t) { return detail::is_sized_int(t); }
 
-bool is_int(DType t) {
-  return is_sized_int(t) || (!t.is_pointer() && t.scalar == ScalarType::Index);
-}
+bool is_int(DType t) { return detail::is_int(t); }
 
 bool is_unsigned(DType t) {
   if (t.is_pointer()) return false;
@@ -182,7 +180,7 @@ bool is_unsigned(DType t) {
   }
 }
 
-bool is_float(DType t) { return !t.is_pointer() && t.scalar >= ScalarType::WeakFloat; }
+bool is_float(DType t) { return detail::is_float(t); }
 
 bool is_weak(DType t) {
   return !t.is_pointer() && (t.scalar == ScalarType::Index || t.scalar == ScalarType::WeakFloat);
@@ -195,25 +193,19 @@ unsigned byte_size(DType t) {
   return (info(t.scalar).bits + 7) / 8 * t.lanes;
 }
 
-Int dtype_min(DType t) {
-  if (is_bool(t)) return 0;
-  if (is_sized_int(t)) {
-    if (is_unsigned(t)) return 0;
-    return -(Int(1) << (bit_width(t.scalar) - 1));
+// The inline value ranges (ir/dtype_traits.hpp) agree with the widths of the table above.
+static_assert([] {
+  for (auto s = static_cast<std::size_t>(ScalarType::Int8);
+       s <= static_cast<std::size_t>(ScalarType::UInt64); ++s) {
+    const auto r = detail::scalar_range(static_cast<ScalarType>(s));
+    if (r.hi - r.lo + 1 != Int(1) << kScalars[s].bits) return false;
   }
-  if (t.scalar == ScalarType::Void && !t.is_pointer()) return 0;
-  return -kIntInfinity;
-}
+  return true;
+}());
 
-Int dtype_max(DType t) {
-  if (is_bool(t)) return 1;
-  if (is_sized_int(t)) {
-    const unsigned bits = bit_width(t.scalar);
-    return is_unsigned(t) ? (Int(1) << bits) - 1 : (Int(1) << (bits - 1)) - 1;
-  }
-  if (t.scalar == ScalarType::Void && !t.is_pointer()) return 0;
-  return kIntInfinity;
-}
+Int dtype_min(DType t) { return detail::value_range(t).lo; }
+
+Int dtype_max(DType t) { return detail::value_range(t).hi; }
 
 Int wrap_value(Int v, DType t) {
   if (!is_sized_int(t)) return v;

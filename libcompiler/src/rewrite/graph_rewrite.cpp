@@ -316,6 +316,7 @@ private:
           }
         } else {
           src.clear();
+          src.reserve(nn.size());  // (one allocation: the vector becomes the new node's sources)
           for (const auto &x : nn.src()) src.push_back(*result_of(&x));
           next = keep(nn.with_src(std::move(src)));
           src = {};
@@ -378,6 +379,7 @@ private:
         const UOp *rebuilt = n;
         if (changed) {  // copies (references) only for a node that is rebuilt
           src.clear();
+          src.reserve(n->size());
           for (const auto &x : n->src()) {
             const UOp *r = result_of(&x);
             src.push_back(r ? *r : x);

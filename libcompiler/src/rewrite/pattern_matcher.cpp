@@ -47,7 +47,8 @@ struct MatchState {
 bool match_node(int index, const UOp &node, MatchState &st, const Continuation &k);
 
 // The pattern's own checks on the node: op, dtype, arg and tag (not its sources or name).
-bool fields_match(const CompiledRule::Node &p, const UOp &node) {
+// (Inlined into its callers: it runs for every pattern node tried, mostly failing at once.)
+[[gnu::always_inline]] inline bool fields_match(const CompiledRule::Node &p, const UOp &node) {
   if (!p.any_op && !p.ops.contains(node.op())) return false;
   if (!p.dtypes.empty() &&
       std::find(p.dtypes.begin(), p.dtypes.end(), node.dtype()) == p.dtypes.end())

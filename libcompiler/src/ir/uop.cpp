@@ -59,9 +59,11 @@ private:
     return n->hash == p.hash && n->op == p.op && n->dtype == p.dtype && n->src == p.src &&
            n->arg == p.arg && n->tag == p.tag;
   }
+  // Never destroyed: a thread that exits during static destruction (Qt's pool threads end then)
+  // still releases the nodes its thread_local memos hold, after this file's statics are gone.
   static Shard &shard(std::size_t hash) {
-    static std::array<Shard, kShards> shards;
-    return shards[(hash ^ (hash >> 17)) % kShards];
+    static auto *const shards = new std::array<Shard, kShards>;
+    return (*shards)[(hash ^ (hash >> 17)) % kShards];
   }
   static void destroy(const UOpNode *node);
 };

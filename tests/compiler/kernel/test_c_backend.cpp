@@ -2,6 +2,9 @@
 // the system C compiler, run, and compared with the reference interpreter; the lowering recorded
 // in a rewrite trace; errors for what the renderer or compiler refuses.
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -217,4 +220,19 @@ TEST_CASE("C backend: a*b+c is two roundings, not a fused multiply-add, whatever
   render::CKernel::compile(render::render_c(render::lower_for_c(sink)), kernel_params(sink))
       .run(buffers);
   CHECK(buffers[0].data[0] == 0.0);
+}
+
+TEST_CASE("C backend: $CC, else LLVM 22's own clang compiles the C target",
+          "[compiler][kernel][c]") {
+  const char *set = std::getenv("CC");
+  const std::string saved = set ? set : "";
+  ::setenv("CC", "my-cc", 1);
+  CHECK(render::host_c_compiler() == "my-cc");
+  ::unsetenv("CC");
+  const std::string own = std::string(WAVESCOPE_LLVM_TOOLS_DIR) + "/clang";
+  if (::access(own.c_str(), X_OK) == 0)
+    CHECK(render::host_c_compiler() == own);  // before any clang on PATH
+  else
+    WARN("no " << own << ": clang on PATH or cc is used");
+  if (set) ::setenv("CC", saved.c_str(), 1);
 }

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "codegen/llvm_tool.hpp"
 #include "wavescope/base/error.hpp"
 
 #if WAVESCOPE_HAVE_LLD
@@ -153,10 +154,7 @@ std::string linker_description() {
 
 std::string ld_lld_path() {
   if (const char *env = std::getenv("WAVESCOPE_LD_LLD"); env && *env) return env;
-  const std::filesystem::path own = std::filesystem::path(WAVESCOPE_LLVM_TOOLS_DIR) / "ld.lld";
-  std::error_code ec;
-  if (std::filesystem::exists(own, ec)) return own.string();
-  return "ld.lld-22";
+  return own_llvm_tool("ld.lld").value_or("ld.lld-22");
 }
 
 }  // namespace wavescope::compiler::codegen

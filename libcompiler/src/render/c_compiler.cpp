@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "codegen/llvm_tool.hpp"
 #include "host_buffers.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
@@ -56,8 +57,7 @@ std::string host_c_compiler() {
   static const std::string found = [] {
     // LLVM 22's clang (clang-22, installed with the LLVM the project builds on) first: on the
     // heuristic's conv2d it makes 37 GFLOP/s of what clang 14 makes 30 and gcc 12 28.
-    const auto own = std::filesystem::path(WAVESCOPE_LLVM_TOOLS_DIR) / "clang";
-    if (access(own.c_str(), X_OK) == 0) return own.string();
+    if (auto own = codegen::own_llvm_tool("clang")) return *own;
     return std::string(on_path("clang") ? "clang" : "cc");
   }();
   return found;

@@ -78,25 +78,17 @@ UOp lower_weak_leaf(const UOp &u) {
   return {};
 }
 
-// An int32 node of index math whose value (as unbounded index math) leaves int32: computed in
-// int64. Only signed results are widened; unsigned math wraps by design (tinygrad's THREEFRY).
-UOp widen_overflow(const UOp &u) {
-  if (u.dtype() != dtypes::int32 || ops::kComparison.contains(u.op())) return {};
-  // index math: an int32 computed from memory is the kernel's own (wrapping) int32 math
-  if (graph_has_op(u, Op::LOAD)) return {};
-  bool any_int32 = false;
-  for (const auto &s : u.src()) any_int32 |= s.dtype() == dtypes::int32;
-  if (!any_int32) return {};
-  std::vector<UOp> as_index;
-  for (const auto &s : u.src())
-    as_index.push_back(
-        s.dtype() == dtypes::int32 ? UOp::make(Op::CAST, dtypes::index, {s}, dtypes::index) : s);
-  const UOp math = UOp::make(u.op(), dtypes::index, as_index, u.arg());
-  if (fits_int32(math)) return {};
+// Index math whose values leave int32, computed in int64 while it is still index math: its
+// operands widened, the result an index again for its consumers. Deciding it here, before the
+// lowering gives index nodes their widths, keeps the kernel's own int32 math (which wraps, as
+// tinygrad's does) from ever being widened.
+UOp widen_index_math(const UOp &u) {
+  if (u.dtype() != dtypes::index || ops::kComparison.contains(u.op()) || fits_int32(u)) return {};
   std::vector<UOp> src = u.src();
   for (std::size_t k = u.op() == Op::WHERE ? 1 : 0; k < src.size(); ++k)
-    if (src[k].dtype() == dtypes::int32) src[k] = commit(src[k], dtypes::int64);
-  return UOp::make(u.op(), dtypes::int64, std::move(src), u.arg(), u.tag());
+    if (!src[k].is_invalid()) src[k] = commit(src[k], dtypes::int64);
+  const UOp wide = UOp::make(u.op(), dtypes::int64, std::move(src), u.arg(), u.tag());
+  return UOp::make(Op::CAST, dtypes::index, {wide}, dtypes::index);
 }
 
 const PatternMatcher &commit_weak_rules() {
@@ -106,6 +98,8 @@ const PatternMatcher &commit_weak_rules() {
           rule("weak operands of a typed op -> that dtype",
                pat_any_src(ops::kBroadcastable).named("u"),
                [](const Match &m) { return commit_weak_operands(m["u"]); }),
+          rule("index math beyond int32 -> int64", pat_any_src(ops::kAlu).named("u"),
+               [](const Match &m) { return widen_index_math(m["u"]); }),
           rule("STORE of a weak value -> the buffer's dtype", pat_any_src(Op::STORE).named("u"),
                [](const Match &m) -> UOp {
                  const UOp &u = m["u"];
@@ -120,7 +114,7 @@ const PatternMatcher &commit_weak_rules() {
 }
 
 // Post-order: leaves and casts get their width; the nodes above re-derive theirs from their
-// operands (promotion), and a node whose values leave int32 is widened.
+// operands (promotion).
 const PatternMatcher &lower_index_rules() {
   static const PatternMatcher pm(
       "lower all index dtypes",
@@ -128,8 +122,6 @@ const PatternMatcher &lower_index_rules() {
           rule("index constant/variable/cast -> int32 (int64 beyond), weakfloat -> float",
                pat_any_src({Op::CONST, Op::PARAM, Op::BUFFER, Op::CAST, Op::BITCAST}).named("u"),
                [](const Match &m) { return lower_weak_leaf(m["u"]); }),
-          rule("int32 index math beyond int32 -> int64", pat_any_src(ops::kAlu).named("u"),
-               [](const Match &m) { return widen_overflow(m["u"]); }),
       });
   return pm;
 }

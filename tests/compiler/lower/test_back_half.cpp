@@ -3,6 +3,7 @@
 // barriers, scalar arguments, magic-number division, index widths; every pass in the trace.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -350,6 +351,34 @@ TEST_CASE("back half: index math is int32, int64 where a value does not fit", "[
       }
     }
     CHECK(ranges == 1);
+  }
+}
+
+TEST_CASE("back half: the kernel's own int32 math stays int32 (wraps), vectorized or not",
+          "[compiler][lower]") {
+  // tinygrad's ((arange(100).int() * 7 + 3) % 11 // 2 - (x >> 1)) ^ 5: int32 operations on weak
+  // (index) constants. The xor's bounds are loose; it must not be widened to int64 (a vector
+  // int64 value was then stored into the int32 buffer: a render error).
+  KernelBuilder b("E_int_ops");
+  const UOp out = b.buffer(dtypes::int32, 100);
+  const UOp i = b.range(100);
+  const UOp x = cast(i, dtypes::int32);
+  const auto k = [](std::int64_t v) { return const_int(v); };
+  const UOp value =
+      bit_xor(floordiv(floormod(x * k(7) + k(3), k(11)), k(2)) + shr(x, k(1)) * k(-1), k(5));
+  b.store(out, i, value, {i});
+  const UOp ast = b.finish();
+  for (const auto &choice : {opt::OptChoice::none(), opt::OptChoice::heuristic()}) {
+    const UOp chosen = opt::with_opt_choice(ast, choice);
+    const auto c = render::lower_for_c(chosen);
+    const auto cpu = lower::lower(chosen, lower::render_target("cpu"));
+    for (const UOp &u : toposort(cpu.sink)) CHECK(u.dtype().base() != dtypes::int64);
+    auto bufs = make_buffers(c.buffers, 1);
+    auto expected = bufs;
+    interpret(ast, expected);
+    for (const auto &g : run_host(c, cpu, bufs)) CHECK(g[0].data == expected[0].data);
+    CHECK(expected[0].data[99] == static_cast<double>((((99 * 7 + 3) % 11 / 2) - (99 >> 1)) ^ 5));
+    CHECK_NOTHROW(codegen::compile_amdgpu(chosen, "gfx1100"));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <bit>
+#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -28,6 +29,21 @@ std::optional<unsigned> log2_exact(const UOp &c) {
 UOp c(const UOp &like, Int v) { return const_int(v, like.dtype()); }
 UOp alu2(Op op, const UOp &a, const UOp &b, DType t) { return UOp::make(op, t, {a, b}); }
 UOp cmp(Op op, const UOp &a, const UOp &b) { return UOp::make(op, dtypes::bool_, {a, b}); }
+
+// max(a, b) as a where, NaN-propagating like the interpreter and the targets with a MAX
+// instruction: a<b is false for a NaN on either side, so the side not tested by the compare is
+// returned on false (a constant goes there: relu's max(0, x) is where(x<0, 0, x)), and with two
+// variables a NaN b is tested for.
+UOp max_to_where(const UOp &a, const UOp &b) {
+  const auto nan_free = [](const UOp &x) {
+    auto f = std::get_if<FloatValue>(&x.arg());
+    return x.is_const() && !(f && std::isnan(f->value));
+  };
+  if (!is_float(a.dtype()) || nan_free(b)) return where(cmp(Op::CMPLT, a, b), b, a);
+  if (nan_free(a)) return where(cmp(Op::CMPLT, b, a), a, b);
+  return where(UOp::make(Op::OR, dtypes::bool_, {cmp(Op::CMPLT, a, b), cmp(Op::CMPNE, b, b)}), b,
+               a);
+}
 
 bool both_same_sign(const UOp &a, const UOp &b) {
   return (a.vmin() >= 0 && b.vmin() > 0) || (a.vmax() <= 0 && b.vmax() < 0);
@@ -117,9 +133,9 @@ const PatternMatcher &early_rules(const RenderTarget &target) {
              }),
     };
     if (!has_max)
-      rules.push_back(rule(
-          "max(a, b) -> where(a<b, b, a)", pat(Op::MAX, {var("a"), var("b")}),
-          [](const Match &m) { return where(cmp(Op::CMPLT, m["a"], m["b"]), m["b"], m["a"]); }));
+      rules.push_back(rule("max(a, b) -> where(a<b, b, a); NaN wins",
+                           pat(Op::MAX, {var("a"), var("b")}),
+                           [](const Match &m) { return max_to_where(m["a"], m["b"]); }));
     return PatternMatcher("early decompositions", std::move(rules));
   };
   static const PatternMatcher with_max = make(true), without_max = make(false);

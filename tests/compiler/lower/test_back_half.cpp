@@ -382,6 +382,41 @@ TEST_CASE("back half: the kernel's own int32 math stays int32 (wraps), vectorize
   }
 }
 
+TEST_CASE("back half: max propagates NaN on every target, as the interpreter does",
+          "[compiler][lower]") {
+  // The C target has no MAX: it becomes a where, which must not drop a NaN on either side
+  // (a batchnorm over a negative variance gives NaN, relu of it was 0 in C only).
+  KernelBuilder b("max_nan");
+  const UOp out0 = b.buffer(dtypes::float32, 8), out1 = b.buffer(dtypes::float32, 8),
+            out2 = b.buffer(dtypes::float32, 8), x = b.buffer(dtypes::float32, 8),
+            y = b.buffer(dtypes::float32, 8);
+  const UOp i = b.range(8);
+  const UOp xi = b.read(x, i), yi = b.read(y, i);
+  b.store(out0, i, maximum(xi, yi), {i});
+  b.store(out1, i, maximum(b.f(0.0), yi), {i});  // relu as tinygrad writes it
+  b.store(out2, i, maximum(xi, b.f(-1.0)), {i});
+  const UOp ast = b.finish();
+  const auto c = render::lower_for_c(ast);
+  const auto cpu = lower::lower(ast, lower::render_target("cpu"));
+  auto bufs = make_buffers(c.buffers, 2);
+  bufs[3].data[1] = bufs[4].data[2] = NAN;  // x[1], y[2]
+  bufs[3].data[3] = bufs[4].data[3] = NAN;  // both
+  auto want = bufs;
+  interpret(ast, want);
+  std::size_t nans = 0;
+  for (const auto &g : run_host(c, cpu, bufs))
+    for (std::size_t o = 0; o < 3; ++o)
+      for (std::size_t e = 0; e < 8; ++e) {
+        INFO("output " << o << " element " << e);
+        CHECK(std::isnan(g[o].data[e]) == std::isnan(want[o].data[e]));
+        if (std::isnan(want[o].data[e]))
+          ++nans;
+        else
+          CHECK(g[o].data[e] == want[o].data[e]);
+      }
+  CHECK(nans == 2 * (3 + 2 + 2));  // out0 at 1, 2, 3; out1 at 2, 3; out2 at 1, 3
+}
+
 TEST_CASE("back half: what it cannot lower or render is a clear error", "[compiler][lower]") {
   try {
     lower::lower(const_int(3), lower::render_target("c"));

@@ -162,6 +162,19 @@ TEST_CASE("finder: kernels, runs, buffers, tracks and rewrite passes of a profil
   CHECK((w.current_view() == "timeline" || w.current_view() == "rewrite"));
 }
 
+TEST_CASE("a rewrite trace opens on the rewrite view, a profile on the timeline") {
+  wavescope::testing::gui_app();
+  WAVESCOPE_REQUIRE_TESTDATA(run, "tinygrad-viz/softmax");
+  MainWindow w;
+  w.set_interactive(false);
+  w.open_path(QString::fromStdString((run / "rewrites.pkl").string()));
+  w.wait_until_idle();
+  CHECK(w.current_view() == "rewrite");
+  w.open_path(QString::fromStdString((run / "profile.pkl").string()));
+  w.wait_until_idle();
+  CHECK(w.current_view() == "timeline");
+}
+
 TEST_CASE("finder: a PC by address selects it in the ISA view") {
   wavescope::testing::gui_app();
   WAVESCOPE_REQUIRE_TESTDATA(file, "tinygrad-viz/amd-sqtt/gfx1100_plus.pkl");

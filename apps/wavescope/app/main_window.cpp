@@ -426,7 +426,8 @@ void MainWindow::on_document_added(int index) {
   if (!focus_next_document_) return;
   focus_next_document_ = false;
   // Focus the document's first child (its first kernel), else the document itself; a capture
-  // opens on its waves, a code object on its disassembly.
+  // opens on its waves, a code object on its disassembly, a profile on its timeline, a rewrite
+  // trace (or symbolic cases) on its graph.
   const QModelIndex first = navigator_model_->index(0, 0, root);
   selection_->set_focus(
       (first.isValid() ? first : root).data(NavigatorModel::FocusRole).value<Focus>());
@@ -438,6 +439,9 @@ void MainWindow::on_document_added(int index) {
   if (document->kind() == DocumentKind::Capture && !capture_view)
     show_view(QStringLiteral("waves"));
   if (document->kind() == DocumentKind::Profile) show_view(QStringLiteral("timeline"));
+  if (document->kind() == DocumentKind::RewriteTrace ||
+      document->kind() == DocumentKind::SymbolicCases)
+    show_view(QStringLiteral("rewrite"));
 }
 
 void MainWindow::on_focus_changed(const Focus &focus) {

@@ -45,6 +45,25 @@ UOp max_to_where(const UOp &a, const UOp &b) {
                a);
 }
 
+// b ** e as exp2(e * log2|b|) (tinygrad's decomposition, for a target without POW): a negative
+// base gives NaN for a non-integer exponent (-inf excepted) and flips the sign for an odd one;
+// e == 0 gives 1, 0 ** 0 and inf ** 0 included.
+UOp pow_to_exp2(const UOp &b, const UOp &e) {
+  const DType t = b.dtype(), i32 = dtypes::int32;
+  auto f = [&](double v) { return const_float(v, t); };
+  auto mul = [&](const UOp &x, const UOp &y) { return alu2(Op::MUL, x, y, t); };
+  auto unary = [&](Op op, const UOp &x) { return UOp::make(op, t, {x}); };
+  auto to = [](const UOp &x, DType d) { return UOp::make(Op::CAST, d, {x}, d); };
+  const UOp negative = cmp(Op::CMPLT, b, f(0));
+  const UOp ret = unary(Op::EXP2, mul(unary(Op::LOG2, where(negative, mul(b, f(-1)), b)), e));
+  const UOp non_int = cmp(Op::CMPNE, e, to(to(e, i32), t));
+  const UOp abs_e = to(where(cmp(Op::CMPLT, e, f(0)), mul(e, f(-1)), e), i32);
+  const UOp odd = cmp(Op::CMPNE, alu2(Op::AND, abs_e, const_int(1, i32), i32), const_int(0, i32));
+  const UOp of_negative = where(non_int, where(cmp(Op::CMPNE, b, f(-INFINITY)), f(NAN), ret),
+                                where(odd, mul(ret, f(-1)), ret));
+  return where(cmp(Op::CMPEQ, e, f(0)), f(1), where(negative, of_negative, ret));
+}
+
 bool both_same_sign(const UOp &a, const UOp &b) {
   return (a.vmin() >= 0 && b.vmin() > 0) || (a.vmax() <= 0 && b.vmax() < 0);
 }
@@ -101,8 +120,8 @@ UOp threefry(const UOp &x, const UOp &key) {
 }
 
 const PatternMatcher &early_rules(const RenderTarget &target) {
-  // Two variants: with or without MAX.
-  static const auto make = [](bool has_max) {
+  // Four variants: with or without MAX, with or without POW.
+  static const auto make = [](bool has_max, bool has_pow) {
     std::vector<Rule> rules{
         rule("x//2^k -> x>>k", pat(Op::FLOORDIV, {var("x", sized_int_dtypes()), cvar("c")}),
              [](const Match &m) -> UOp {
@@ -136,10 +155,17 @@ const PatternMatcher &early_rules(const RenderTarget &target) {
       rules.push_back(rule("max(a, b) -> where(a<b, b, a); NaN wins",
                            pat(Op::MAX, {var("a"), var("b")}),
                            [](const Match &m) { return max_to_where(m["a"], m["b"]); }));
+    if (!has_pow)
+      rules.push_back(rule("b**e -> exp2(e*log2|b|) with the sign and zero fix-ups",
+                           pat(Op::POW, {var("b"), var("e")}), [](const Match &m) -> UOp {
+                             if (!is_float(m["b"].dtype()) || m["b"].dtype().is_vector()) return {};
+                             return pow_to_exp2(m["b"], m["e"]);
+                           }));
     return PatternMatcher("early decompositions", std::move(rules));
   };
-  static const PatternMatcher with_max = make(true), without_max = make(false);
-  return target.supports(Op::MAX) ? with_max : without_max;
+  static const std::array<PatternMatcher, 4> variants{make(false, false), make(true, false),
+                                                      make(false, true), make(true, true)};
+  return variants[(target.supports(Op::MAX) ? 1 : 0) | (target.supports(Op::POW) ? 2 : 0)];
 }
 
 // m and s with x//d == (x*m) >> s for 0 <= x <= vmax (Hacker's Delight, chapter 10).
@@ -266,21 +292,22 @@ struct Decompositions {
 };
 
 const Decompositions &decompositions_for(const RenderTarget &target) {
-  static const std::array<Decompositions, 8> all = [] {
-    std::array<Decompositions, 8> out;
-    for (unsigned k = 0; k < 8; ++k) {
+  static const std::array<Decompositions, 16> all = [] {
+    std::array<Decompositions, 16> out;
+    for (unsigned k = 0; k < 16; ++k) {
       RenderTarget t;
       t.ops = OpSet{Op::ADD};
       if (k & 1) t.ops.add(Op::MAX);
       if (k & 2) t.ops.add(Op::MULACC);
       if (k & 4) t.ops.add(Op::FDIV);
+      if (k & 8) t.ops.add(Op::POW);
       out[k].early = symbolic::symbolic_simple() + early_rules(t);
       out[k].late = out[k].early + make_late_rules(t);
     }
     return out;
   }();
   const unsigned k = (target.supports(Op::MAX) ? 1 : 0) | (target.supports(Op::MULACC) ? 2 : 0) |
-                     (target.supports(Op::FDIV) ? 4 : 0);
+                     (target.supports(Op::FDIV) ? 4 : 0) | (target.supports(Op::POW) ? 8 : 0);
   return all[k];
 }
 

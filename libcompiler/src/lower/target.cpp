@@ -27,7 +27,9 @@ RenderTarget make(std::string name, TargetKind kind) {
     t.vector_widths = {4, 2};
     break;
   case TargetKind::Amdgpu:
-    t.ops = t.ops | OpSet{Op::MAX, Op::FDIV, Op::MULACC};
+    // POW as tinygrad lowers it (exp2, log2 and fix-ups): LLVM's own expansion of llvm.pow uses
+    // v_mul_legacy / v_dual_mul_dx9_zero, which tinygrad's emulator cannot run
+    t.ops = (t.ops - OpSet{Op::POW}) | OpSet{Op::MAX, Op::FDIV, Op::MULACC};
     t.has_local = true;
     t.vector_widths = {4, 2};
     t.max_local_size = 256;

@@ -417,6 +417,39 @@ TEST_CASE("back half: max propagates NaN on every target, as the interpreter doe
   CHECK(nans == 2 * (3 + 2 + 2));  // out0 at 1, 2, 3; out1 at 2, 3; out2 at 1, 3
 }
 
+TEST_CASE("back half: pow without a POW instruction is exp2/log2 with tinygrad's fix-ups",
+          "[compiler][lower]") {
+  KernelBuilder b("pow_cases");
+  const UOp out = b.buffer(dtypes::float32, 16), x = b.buffer(dtypes::float32, 16),
+            y = b.buffer(dtypes::float32, 16);
+  const UOp i = b.range(16);
+  b.store(out, i, alu(Op::POW, {b.read(x, i), b.read(y, i)}), {i});
+  const UOp ast = b.finish();
+  // The LLVM host target without POW runs the decomposition; AMDGPU uses it always.
+  lower::RenderTarget no_pow = lower::render_target("cpu");
+  no_pow.ops = no_pow.ops - OpSet{Op::POW};
+  const auto k = lower::lower(ast, no_pow);
+  CHECK_FALSE(graph_has_op(k.sink, Op::POW));
+  const std::vector<double> base{2,         -2,       -2,  -2, 0,  0,   0, 3,
+                                 -INFINITY, INFINITY, 1.5, -8, 10, NAN, 4, -0.5};
+  const std::vector<double> expo{3, 3, 2, 0.5, 0, 2, -1, 0, 0.5, -1, 2.5, 1.0 / 3, -2, 1, 0.5, -3};
+  auto bufs = make_buffers(k.buffers, 1);
+  bufs[1].data = base;
+  bufs[2].data = expo;
+  auto want = bufs;
+  interpret(ast, want);
+  codegen::CpuKernel::compile(render::render_llvm_ir(k), k.buffers, k.scalars).run(bufs, {});
+  for (std::size_t e = 0; e < 16; ++e) {
+    INFO(base[e] << " ** " << expo[e] << ": " << bufs[0].data[e] << " vs " << want[0].data[e]);
+    CHECK(std::isnan(bufs[0].data[e]) == std::isnan(want[0].data[e]));
+    if (!std::isnan(want[0].data[e]))
+      CHECK(bufs[0].data[e] == Approx(want[0].data[e]).epsilon(1e-5));
+  }
+  const auto gpu = codegen::compile_amdgpu(ast, "gfx1100");
+  CHECK_THAT(gpu.llvm_ir, !Contains("llvm.pow"));
+  CHECK_THAT(gpu.assembly, !Contains("dx9_zero") && !Contains("mul_legacy"));
+}
+
 TEST_CASE("back half: what it cannot lower or render is a clear error", "[compiler][lower]") {
   try {
     lower::lower(const_int(3), lower::render_target("c"));

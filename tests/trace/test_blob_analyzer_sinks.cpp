@@ -148,7 +148,7 @@ TEST_CASE("AnalysisSinks give what the observer fan-out gives, and counts need n
   CHECK(with_mapped > 0);
 }
 
-TEST_CASE("BlobAnalyzer::decode gives what the decoder's batch and per-packet paths give") {
+TEST_CASE("BlobAnalyzer::decode gives what the decoder's per-packet path gives") {
   WAVESCOPE_REQUIRE_TESTDATA(root, "sqtt");
   std::size_t blobs = 0, mapped = 0;
   for (const auto &c : corpus_captures()) {
@@ -168,10 +168,9 @@ TEST_CASE("BlobAnalyzer::decode gives what the decoder's batch and per-packet pa
         std::uint64_t waves = 0, traced = 0, mapped = 0;
         AnalysisAnomalies anomalies;
       };
-      // 0: the decoder's batch sink; 1: one packet at a time; 2: decode(), in memory; 3:
-      // decode() from a BlobFile.
+      // 0: one packet at a time; 1: decode(), in memory; 2: decode() from a BlobFile.
       std::vector<std::unique_ptr<Run>> runs;
-      for (int way = 0; way < 4; ++way) {
+      for (int way = 0; way < 3; ++way) {
         auto run = std::make_unique<Run>(program, blob.se, blob.file_name);
         AnalysisSinks sinks;
         sinks.pc_stats = &run->stats;
@@ -181,11 +180,9 @@ TEST_CASE("BlobAnalyzer::decode gives what the decoder's batch and per-packet pa
         BlobAnalyzer analyzer(&program, blob.se, sinks);
         wavescope::trace::sqtt::PacketDecoder decoder;
         if (way == 0)
-          run->summary = decoder.decode(bytes, analyzer);
-        else if (way == 1)
           run->summary = decoder.decode(
               bytes, [&](const wavescope::trace::sqtt::Packet &p) { analyzer.on_packet(p); });
-        else if (way == 2)
+        else if (way == 1)
           run->summary = analyzer.decode(bytes);
         else
           run->summary = analyzer.decode(

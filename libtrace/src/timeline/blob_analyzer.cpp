@@ -132,10 +132,6 @@ void BlobAnalyzer::reset(const ProgramMap *program, unsigned se, const AnalysisS
   anomalies_ = {};
 }
 
-void BlobAnalyzer::on_batch(std::span<const sqtt::PacketRecord> records) {
-  for (const auto &r : records) handle(r.type(), r.raw, r.time, r.index());
-}
-
 // The decoder's sink for decode(): per packet, the analyzer's type mask and, for the third of
 // the packets it acts on, handle() inlined. NOP runs are nothing to it.
 struct BlobAnalyzer::Direct {

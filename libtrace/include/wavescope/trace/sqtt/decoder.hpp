@@ -83,42 +83,6 @@ concept AcceptsNopRuns = requires(Sink &sink, const Packet &packet) {
   sink.on_nops(packet, 1u);
 };
 
-// What a batch sink (TakesBatches) gets of each packet it wants: the fields an analysis reads,
-// in three words (the decoder writes one per packet).
-struct PacketRecord {
-  std::uint64_t raw = 0;         // Packet::raw
-  std::int64_t time = 0;         // Packet::time
-  std::uint64_t index_type = 0;  // Packet::index << 8 | Packet::type
-
-  std::uint64_t index() const { return index_type >> 8; }
-  PacketType type() const { return static_cast<PacketType>(index_type & 0xFF); }
-  static PacketRecord of(const Packet &p) {
-    return {p.raw, p.time, p.index << 8 | static_cast<std::uint64_t>(p.type)};
-  }
-};
-
-// A sink that wants few of the packets may take them in batches: wants(packet) says whether it
-// wants one (cheaply: the decoder does not branch on the answer), on_batch(records) takes the
-// ones it wants, in order, a block at a time. The decoder collects them in a buffer of its own,
-// so its loop neither calls the sink nor mispredicts a branch per packet, and the sink's work
-// runs in a loop of its own. NOPs and tail packets (DecodeOptions::decode_tail) never reach such
-// a sink.
-template <class Sink>
-concept TakesBatches = requires(Sink &sink, const Packet &packet,
-                                std::span<const PacketRecord> batch) {
-  { sink.wants(packet) } -> std::convertible_to<bool>;
-  sink.on_batch(batch);
-};
-
-// A batch sink may want, of the TS_DELTA_OR_MARK* packets, only the realtime markers
-// (Packet::is_marker), not the time deltas (`static constexpr bool kMarkersOnly = true`). The
-// decoder tells the two apart on the out-of-line path those packets take anyway, so the
-// filter costs nothing per packet and wants() need not look at the marker bits.
-template <class Sink>
-concept WantsMarkersOnly = TakesBatches<Sink> && requires {
-  requires Sink::kMarkersOnly;
-};
-
 class PacketDecoder {
 public:
   explicit PacketDecoder(const DecodeOptions &options = {})
@@ -236,29 +200,6 @@ private:
     };
     std::size_t last_size = 1;
     Packet packet;
-    // TakesBatches: the wanted packets of the block, handed over at its end (or when full).
-    constexpr bool kBatches = TakesBatches<Sink>;
-    constexpr unsigned kBatchPackets = kBatches ? 128 : 1;
-    // Not initialised (a block is 512 bytes; clearing 5 KB for it would cost more than it).
-    union Batch {
-      Batch() {}
-      PacketRecord records[kBatchPackets];
-    } batch;
-    unsigned batched = 0;
-    // 0 for a time delta a WantsMarkersOnly sink leaves out, else 1.
-    unsigned keep = 1;
-    const auto hand_over = [&](const Packet &p) {
-      if constexpr (kBatches) {
-        batch.records[batched] = PacketRecord::of(p);
-        batched += sink.wants(p) ? keep : 0u;
-        if (batched == kBatchPackets) [[unlikely]] {
-          sink.on_batch(std::span<const PacketRecord>(batch.records, batched));
-          batched = 0;
-        }
-      } else {
-        sink(p);
-      }
-    };
     while (r < count) {
       packet.raw = bits_at(r);
       const DecodeEntry *e = &by_byte[packet.raw & 0xFF];
@@ -274,9 +215,7 @@ private:
           // sink takes runs, else one call each from a loop that only moves the window.
           const unsigned run_length = static_cast<unsigned>(
               std::min<std::size_t>((packet.raw & 0xF) ? 1u : zero_nibbles(packet.raw), count - r));
-          if constexpr (kBatches) {
-            // Not for batch sinks.
-          } else if constexpr (AcceptsNopRuns<Sink>) {
+          if constexpr (AcceptsNopRuns<Sink>) {
             sink.on_nops(static_cast<const Packet &>(packet), run_length);
           } else {
             for (unsigned k = 0;;) {
@@ -293,10 +232,7 @@ private:
           continue;
         }
         if (e->flags & DecodeEntry::kMarker) {
-          if (packet.is_marker())
-            step = 0;  // the field holds a realtime sample, not a delta
-          else if constexpr (WantsMarkersOnly<Sink>)
-            keep = 0;
+          if (packet.is_marker()) step = 0;  // the field holds a realtime sample, not a delta
         } else if (e->flags & DecodeEntry::kInst) {
           summary_.notes.unknown_ops += !inst_ops->names_op_of(packet.raw);
         } else {
@@ -308,7 +244,7 @@ private:
           time = rare_time;
           packet.type = rare.type;
           packet.time = time;
-          hand_over(packet);
+          sink(static_cast<const Packet &>(packet));
           ++index;
           r += e->size;
           if (by_byte_ != by_byte)
@@ -319,8 +255,7 @@ private:
       time += static_cast<std::int64_t>(step);
       packet.raw_high = high_bits_at(r);
       packet.time = time;
-      hand_over(packet);
-      if constexpr (WantsMarkersOnly<Sink>) keep = 1;
+      sink(static_cast<const Packet &>(packet));
       ++index;
       // The step to the next packet, written as a branch on "the same size as the previous
       // packet" (runs of one type are common: CDNA_MISC, NOPs, REG). The CPU predicts the branch
@@ -335,8 +270,6 @@ private:
         r += size;
       }
     }
-    if constexpr (kBatches)
-      if (batched) sink.on_batch(std::span<const PacketRecord>(batch.records, batched));
     index_ = index;
     time_ = time;
     return r;
@@ -386,19 +319,7 @@ private:
       }
       time_ = time;
       packet.time = time;
-      if constexpr (TakesBatches<Sink>) {
-        bool wanted = !in_tail && sink.wants(packet);
-        if constexpr (WantsMarkersOnly<Sink>)
-          wanted = wanted && !((packet.type == PacketType::TsDeltaOrMark ||
-                                packet.type == PacketType::TsDeltaOrMarkRdna4) &&
-                               !packet.is_marker());
-        if (wanted) {
-          const PacketRecord record = PacketRecord::of(packet);
-          sink.on_batch(std::span<const PacketRecord>(&record, 1));
-        }
-      } else {
-        sink(static_cast<const Packet &>(packet));
-      }
+      sink(static_cast<const Packet &>(packet));
       ++index_;
       ++(in_tail ? summary_.tail_packets : summary_.packets);
       nibble_ = s + e->size;

@@ -60,23 +60,15 @@ public:
   void on_packet(const sqtt::Packet &packet) {
     if (wants(packet)) handle(packet.type, packet.raw, packet.time, packet.index);
   }
-  // ...or as a batch sink of the decoder (sqtt::TakesBatches: decode() straight into the
-  // analyzer). The analyzer acts on a third of RDNA packets (the rest are NOPs, registers, time
-  // deltas, wave states); the decoder hands those over a block at a time, without a call or a
-  // branch per packet in its loop. wants() takes every TS_DELTA_OR_MARK*; the decoder leaves
-  // their time deltas out (kMarkersOnly), and handle() tells the markers apart again.
+  // The packets it acts on: a third of RDNA packets (the rest are NOPs, registers, wave states,
+  // time deltas). It takes every TS_DELTA_OR_MARK*; handle() keeps the realtime markers.
   bool wants(const sqtt::Packet &packet) const {
     return (kHandled >> static_cast<unsigned>(packet.type) & 1) & !packet.in_tail;
   }
-  void on_batch(std::span<const sqtt::PacketRecord> records);
-  // Of the TS_DELTA_OR_MARK* packets it acts on the realtime markers only: the decoder leaves
-  // the time deltas out of the batches (sqtt::WantsMarkersOnly: a fifth of the records of a
-  // gfx1100 gemm blob), on the path it takes for those packets anyway.
-  static constexpr bool kMarkersOnly = true;
   // Decodes a whole blob (in memory, or chunk by chunk from where it lives) straight into the
   // analyzer: the decoder's loop is instantiated beside handle(), so the analyzer's dispatch is
-  // inlined into it (no batch of records, no call per packet). The fastest way in; the same
-  // results as on_packet() and on_batch(). Call finish() afterwards as with those.
+  // inlined into it (no call per packet). The fastest way in; the same results as
+  // on_packet(). Call finish() afterwards as with it.
   sqtt::DecodeSummary decode(std::span<const std::uint8_t> blob,
                              const sqtt::DecodeOptions &options = {});
   sqtt::DecodeSummary decode(const sqtt::BlobFile &file, const sqtt::DecodeOptions &options,

@@ -1,8 +1,9 @@
 #pragma once
 // The transcendental decompositions of stage 21 (passes.hpp), private to libcompiler/src/lower:
-// float64 EXP2, LOG2, SIN and POW as polynomials, Cody-Waite and Payne-Hanek range reduction and
-// bit operations on the float's representation, for a target that cannot render the op for
-// float64 (RenderTarget::float64_lacks; AMDGPU: LLVM 22 has no f64 exp2/log2/sin/pow for it).
+// float64 EXP2, LOG2 and SIN as polynomials, Cody-Waite and Payne-Hanek range reduction and bit
+// operations on the float's representation, for a target that cannot render the op for float64
+// (RenderTarget::float64_lacks; AMDGPU: LLVM 22 has no f64 exp2/log2/sin for it). POW is
+// decomposed early into EXP2 and LOG2 where the target lacks it (decompositions.cpp).
 
 #include "wavescope/compiler/ir/uop.hpp"
 #include "wavescope/compiler/lower/target.hpp"
@@ -10,12 +11,10 @@
 
 namespace wavescope::compiler::lower::detail {
 
-// exp2, log2, sin of a float64 value and pow of two float64 values as graphs of basic ops (POW
-// through EXP2 and LOG2 nodes, which the same rule set then decomposes).
+// exp2, log2, sin of a float64 value as graphs of basic ops.
 UOp xexp2(const UOp &d);
 UOp xlog2(const UOp &d);
 UOp xsin(const UOp &d);
-UOp xpow(const UOp &base, const UOp &exponent);
 
 // The rules "transcendental decompositions" for the ops in target.float64_lacks; null when it
 // lacks none. Built once per combination.

@@ -8,8 +8,8 @@
 //   cpu      LLVM IR for the host: MAX, FDIV, vectors <4 x T>/<2 x T>
 //   gfx1100, gfx1201, gfx950
 //            LLVM IR for AMDGPU: MAX, FDIV, MULACC, LOCAL memory, barriers, workgroup ids; no
-//            float64 EXP2, LOG2, SIN or POW (LLVM 22's AMDGPU back end cannot select them), which
-//            the late decompositions expand (transcendental.cpp)
+//            float64 EXP2, LOG2 or SIN (LLVM 22's AMDGPU back end cannot select them), which the
+//            late decompositions expand (transcendental.cpp)
 
 #include <cstdint>
 #include <string>

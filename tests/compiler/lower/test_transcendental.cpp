@@ -151,6 +151,9 @@ TEST_CASE("transcendental: float64 exp2 decomposed is within 1 ulp of libm",
   add_uniform(in, rng, -1, 1, 4000);
   add_uniform(in, rng, -1100, 1100, 4000);
   add_log_uniform(in, rng, -1074, -1, 2000);  // tiny
+  std::vector<double> powers;
+  for (int k = -1074; k <= 1023; ++k) powers.push_back(k);
+  CHECK(measure(Op::EXP2, powers).max_ulps == 0);  // 2^k exactly, subnormal ones too
   const auto m = measure(Op::EXP2, in);
   report("exp2", m);
   CHECK_THAT(m.ir, !Contains("llvm.exp2.f64"));
@@ -171,6 +174,9 @@ TEST_CASE("transcendental: float64 log2 decomposed is within 3 ulps of libm",
   add_uniform(in, rng, 0, 4, 4000);
   add_uniform(in, rng, -4, 0, 200);  // NaN
   add_log_uniform(in, rng, -1074, 1024, 6000);
+  std::vector<double> powers;
+  for (int k = -1074; k <= 1023; ++k) powers.push_back(std::ldexp(1.0, k));
+  CHECK(measure(Op::LOG2, powers).max_ulps == 0);  // k exactly
   const auto m = measure(Op::LOG2, in);
   report("log2", m);
   CHECK_THAT(m.ir, !Contains("llvm.log2.f64"));

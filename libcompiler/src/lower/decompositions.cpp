@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "lower_util.hpp"
+#include "transcendental.hpp"
 #include "wavescope/compiler/lower/passes.hpp"
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
 #include "wavescope/compiler/rewrite/pattern_matcher.hpp"
@@ -319,7 +320,9 @@ UOp early_decompositions(const UOp &sink, const RenderTarget &target) {
 }
 
 UOp late_decompositions(const UOp &sink, const RenderTarget &target) {
-  return graph_rewrite(sink, decompositions_for(target).late, detail::pass("late decompositions"));
+  return graph_rewrite(sink,
+                       detail::with_transcendental_rules(decompositions_for(target).late, target),
+                       detail::pass("late decompositions"));
 }
 
 }  // namespace wavescope::compiler::lower

@@ -30,6 +30,8 @@ RenderTarget make(std::string name, TargetKind kind) {
     // POW as tinygrad lowers it (exp2, log2 and fix-ups): LLVM's own expansion of llvm.pow uses
     // v_mul_legacy / v_dual_mul_dx9_zero, which tinygrad's emulator cannot run
     t.ops = (t.ops - OpSet{Op::POW}) | OpSet{Op::MAX, Op::FDIV, Op::MULACC};
+    // LLVM 22 cannot select f64 exp2/log2/sin for AMDGPU; f64 SQRT and FDIV it expands itself
+    t.float64_lacks = {Op::EXP2, Op::LOG2, Op::SIN};
     t.has_local = true;
     t.vector_widths = {4, 2};
     t.max_local_size = 256;

@@ -7,13 +7,16 @@
 //            through `vector_size` types
 //   cpu      LLVM IR for the host: MAX, FDIV, vectors <4 x T>/<2 x T>
 //   gfx1100, gfx1201, gfx950
-//            LLVM IR for AMDGPU: MAX, FDIV, MULACC, LOCAL memory, barriers, workgroup ids
+//            LLVM IR for AMDGPU: MAX, FDIV, MULACC, LOCAL memory, barriers, workgroup ids; no
+//            float64 EXP2, LOG2 or SIN (LLVM 22's AMDGPU back end cannot select them), which the
+//            late decompositions expand (transcendental.cpp)
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "wavescope/compiler/ir/dtype.hpp"
 #include "wavescope/compiler/ir/ops.hpp"
 
 namespace wavescope::compiler::lower {
@@ -24,11 +27,15 @@ struct RenderTarget {
   std::string name;  // "c", "cpu", "gfx1100", ...
   TargetKind kind = TargetKind::C;
   OpSet ops;                            // ALU ops rendered natively
+  OpSet float64_lacks;                  // of those, the ones it cannot render for float64
   bool has_local = false;               // workgroups, LOCAL buffers, barriers, SPECIAL ids
   std::vector<unsigned> vector_widths;  // lanes a global load/store may take, widest first
   std::int64_t max_local_size = 1;      // work-items per workgroup at most
 
   bool supports(Op op) const { return ops.contains(op); }
+  bool supports(Op op, DType t) const {
+    return supports(op) && !(t.base() == dtypes::float64 && float64_lacks.contains(op));
+  }
   bool is_gpu() const { return kind == TargetKind::Amdgpu; }
 };
 

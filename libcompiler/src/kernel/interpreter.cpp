@@ -435,6 +435,26 @@ Comparison compare_outputs(const std::vector<KernelParam> &params,
   return c;
 }
 
+Tolerance tolerance_for(const UOp &sink) {
+  int bits = 52;  // the mantissa bits of the narrowest float computed in
+  for (const UOp &u : toposort(sink)) {
+    switch (u.dtype().scalar) {
+    case ScalarType::Float8E4M3:
+    case ScalarType::Float8E4M3Fnuz: bits = std::min(bits, 3); break;
+    case ScalarType::Float8E5M2:
+    case ScalarType::Float8E5M2Fnuz: bits = std::min(bits, 2); break;
+    case ScalarType::BFloat16: bits = std::min(bits, 7); break;
+    case ScalarType::Half: bits = std::min(bits, 10); break;
+    default: break;
+    }
+  }
+  Tolerance t;
+  const double wide = 8 * std::ldexp(1.0, -bits);
+  t.atol = std::max(t.atol, wide);
+  t.rtol = std::max(t.rtol, wide);
+  return t;
+}
+
 Comparison check_with_interpreter(const UOp &sink, std::uint64_t seed,
                                   const std::function<void(std::vector<HostBuffer> &)> &run) {
   const auto params = kernel_params(sink);
@@ -442,7 +462,8 @@ Comparison check_with_interpreter(const UOp &sink, std::uint64_t seed,
   auto want = got;
   run(got);
   interpret(sink, want);
-  return compare_outputs(params, got, want);
+  const Tolerance t = tolerance_for(sink);
+  return compare_outputs(params, got, want, t.atol, t.rtol);
 }
 
 }  // namespace wavescope::compiler::kernel

@@ -107,31 +107,34 @@ UOp clone_shared_ranges(const UOp &sink) {
 }
 
 const PatternMatcher &final_rules() {
-  static const PatternMatcher pm(
-      "final rewrite",
-      {
-          rule("a RANGE closed by several ENDs -> a clone per END",
-               pat_any_src(Op::SINK).named("s"),
-               [](const Match &m) { return clone_shared_ranges(m["s"]); }),
-          rule("END of several RANGEs -> nested ENDs of one each", pat_any_src(Op::END).named("e"),
-               [](const Match &m) { return split_end(m["e"]); }),
-          rule("where(c, x, invalid) -> where(c, x, 0)", where(var("c"), var("x"), invalid_pat()),
-               [](const Match &m) -> UOp {
-                 const UOp &x = m["x"];
-                 if (x.dtype().is_vector()) return {};
-                 return where(m["c"], x, const_int(0, x.dtype()));
-               }),
-          rule("a weak constant left -> int32/float", cvar("x"),
-               [](const Match &m) -> UOp {
-                 const UOp &x = m["x"];
-                 if (x.dtype() == dtypes::index && x.const_value())
-                   return const_int(*x.const_value(), dtypes::int32);
-                 if (auto f = std::get_if<FloatValue>(&x.arg());
-                     f && x.dtype() == dtypes::weakfloat)
-                   return const_float(f->value, dtypes::float32);
-                 return {};
-               }),
-      });
+  static const PatternMatcher pm =
+      PatternMatcher("final rewrite",
+                     {
+                         rule("a RANGE closed by several ENDs -> a clone per END",
+                              pat_any_src(Op::SINK).named("s"),
+                              [](const Match &m) { return clone_shared_ranges(m["s"]); }),
+                         rule("END of several RANGEs -> nested ENDs of one each",
+                              pat_any_src(Op::END).named("e"),
+                              [](const Match &m) { return split_end(m["e"]); }),
+                         rule("where(c, x, invalid) -> where(c, x, 0)",
+                              where(var("c"), var("x"), invalid_pat()),
+                              [](const Match &m) -> UOp {
+                                const UOp &x = m["x"];
+                                if (x.dtype().is_vector()) return {};
+                                return where(m["c"], x, const_int(0, x.dtype()));
+                              }),
+                         rule("a weak constant left -> int32/float", cvar("x"),
+                              [](const Match &m) -> UOp {
+                                const UOp &x = m["x"];
+                                if (x.dtype() == dtypes::index && x.const_value())
+                                  return const_int(*x.const_value(), dtypes::int32);
+                                if (auto f = std::get_if<FloatValue>(&x.arg());
+                                    f && x.dtype() == dtypes::weakfloat)
+                                  return const_float(f->value, dtypes::float32);
+                                return {};
+                              }),
+                     }) +
+      detail::float_emulation_rules();
   return pm;
 }
 

@@ -25,7 +25,12 @@
 //                                      !(x<c) -> c-1<x, (x!=y)!=true -> x==y, MULACC, FDIV
 //   22 "move gates from index"         INDEX(buf, where(g, i, invalid)) under a LOAD -> gated LOAD
 //                                      with alt 0, under a STORE -> gated STORE
-//   23 "final rewrite"                 each END closes one RANGE; a leftover invalid becomes 0
+//   23 "final rewrite"                 each END closes one RANGE; a leftover invalid becomes 0;
+//                                      with the rule set "emulate non-native floats": bfloat16
+//                                      ALU computed in float and rounded back, comparisons on
+//                                      floats, float <-> bfloat16 casts by their bits (round to
+//                                      nearest even); double -> half/bfloat16 and bfloat16 ->
+//                                      half through float (x86 libcalls otherwise)
 //   25 "add implicit barriers"         LOCAL read-after-write (AFTER) and write-after-read (loop)
 //   26 "add control flow"              nested and sibling loops ordered through RANGE sources
 //   27 "number params"                 variables without a slot get the next slots

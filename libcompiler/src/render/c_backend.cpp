@@ -279,6 +279,10 @@ private:
       if (byte_size(from) != byte_size(t))
         throw fail(u, fmt::format("a bitcast from {} to {} changes the size", to_string(from),
                                   to_string(t)));
+      if (c_type(from) == c_type(t)) {  // bfloat16 and uint16: both unsigned short
+        r_[u.get()] = std::string(get(u.src(0)));
+        return;
+      }
       const std::string src = fresh("bits"), name = fresh("cast");
       line("{} {} = {};", c_type(from), src, get(u.src(0)));
       line("{} {};", c_type(t), name);

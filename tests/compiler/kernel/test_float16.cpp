@@ -4,6 +4,8 @@
 // float <-> half casts round to nearest even and keep NaN, infinity and denormals; host buffers
 // of half and bfloat16 are their 16 bits.
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -307,4 +309,61 @@ TEST_CASE("16-bit floats: run --check's tolerance is 8 ulps of the narrowest flo
   const auto t = tolerance_for(k.finish());
   CHECK(t.atol == kDefaultAtol);
   CHECK(t.rtol == kDefaultRtol);
+}
+
+TEST_CASE("16-bit floats: a bitcast of half or bfloat16 to uint16 gives the same bits on c, cpu "
+          "and in the interpreter",
+          "[compiler][kernel][float16]") {
+  const std::vector<double> values{1.0,      -2.0, 65504.0, std::ldexp(1.0, -24), 0.1, 1e-40,
+                                   INFINITY, -0.0, 3.14159};
+  const auto n = static_cast<std::int64_t>(values.size());
+  for (const DType t : {dtypes::half, dtypes::bfloat16}) {
+    KernelBuilder k(fmt::format("bits_of_{}", to_string(t)));
+    auto out = k.buffer(dtypes::uint16, n), in = k.buffer(dtypes::float32, n);
+    auto i = k.range(n);
+    const UOp x = cast(k.read(in, i), t);
+    k.store(out, i, UOp::make(Op::BITCAST, dtypes::uint16, {x}, dtypes::uint16), {i});
+    const UOp ast = k.finish();
+    std::vector<HostBuffer> want{{dtypes::uint16, std::vector<double>(values.size())},
+                                 {dtypes::float32, {}}};
+    for (double v : values) want[1].data.push_back(static_cast<float>(v));
+    interpret(ast, want);
+    for (std::size_t e = 0; e < values.size(); ++e) {
+      INFO(to_string(t) << " " << values[e]);
+      CHECK(want[0].data[e] == float16_bits(static_cast<double>(static_cast<float>(values[e])), t));
+    }
+    for (const std::string target : {"c", "cpu"}) {
+      INFO(to_string(t) << " " << target);
+      auto got = want;
+      std::fill(got[0].data.begin(), got[0].data.end(), 0.0);
+      codegen::compile_for_host(ast, target)(got);
+      CHECK(got[0].data == want[0].data);
+    }
+  }
+}
+
+TEST_CASE("16-bit floats: the C target's half and bfloat16 kernels compile with gcc too",
+          "[compiler][kernel][float16][c]") {
+  if (std::system("gcc --version > /dev/null 2>&1") != 0) {
+    WARN("no gcc on PATH");
+    return;
+  }
+  const char *set = std::getenv("CC");
+  const std::string saved = set ? set : "";
+  ::setenv("CC", "gcc", 1);
+  std::size_t runs = 0;
+  for (const auto &[file, ast] : fixtures())
+    for (const auto &choice : {opt::OptChoice::none(), opt::OptChoice::heuristic()}) {
+      INFO(file);
+      const UOp k = opt::with_opt_choice(ast, choice);
+      const auto c = check_with_interpreter(k, 3, codegen::compile_for_host(k, "c"));
+      CHECK(c.ok);
+      CHECK(c.max_rel_err <= std::ldexp(1.0, -10));
+      ++runs;
+    }
+  if (set)
+    ::setenv("CC", saved.c_str(), 1);
+  else
+    ::unsetenv("CC");
+  CHECK(runs == 7 * 2);
 }

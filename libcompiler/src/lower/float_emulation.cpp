@@ -12,6 +12,8 @@
 #include <cmath>
 
 #include "lower_util.hpp"
+#include "wavescope/compiler/ir/graph.hpp"
+#include "wavescope/compiler/lower/passes.hpp"
 #include "wavescope/compiler/rewrite/pattern_matcher.hpp"
 
 namespace wavescope::compiler::lower {
@@ -59,6 +61,16 @@ UOp bf16_to_float(const UOp &x) {
 }
 
 }  // namespace
+
+bool needs_float_emulation(const UOp &graph) {
+  for (const UOp &u : toposort(graph)) {
+    if (u.dtype().scalar == ScalarType::BFloat16) return true;
+    if (u.dtype().scalar == ScalarType::Half)
+      for (const UOp &s : u.src())
+        if (s.dtype().scalar == ScalarType::Double) return true;
+  }
+  return false;
+}
 
 const PatternMatcher &detail::float_emulation_rules() {
   static const PatternMatcher pm(

@@ -107,34 +107,39 @@ UOp clone_shared_ranges(const UOp &sink) {
 }
 
 const PatternMatcher &final_rules() {
-  static const PatternMatcher pm =
-      PatternMatcher("final rewrite",
-                     {
-                         rule("a RANGE closed by several ENDs -> a clone per END",
-                              pat_any_src(Op::SINK).named("s"),
-                              [](const Match &m) { return clone_shared_ranges(m["s"]); }),
-                         rule("END of several RANGEs -> nested ENDs of one each",
-                              pat_any_src(Op::END).named("e"),
-                              [](const Match &m) { return split_end(m["e"]); }),
-                         rule("where(c, x, invalid) -> where(c, x, 0)",
-                              where(var("c"), var("x"), invalid_pat()),
-                              [](const Match &m) -> UOp {
-                                const UOp &x = m["x"];
-                                if (x.dtype().is_vector()) return {};
-                                return where(m["c"], x, const_int(0, x.dtype()));
-                              }),
-                         rule("a weak constant left -> int32/float", cvar("x"),
-                              [](const Match &m) -> UOp {
-                                const UOp &x = m["x"];
-                                if (x.dtype() == dtypes::index && x.const_value())
-                                  return const_int(*x.const_value(), dtypes::int32);
-                                if (auto f = std::get_if<FloatValue>(&x.arg());
-                                    f && x.dtype() == dtypes::weakfloat)
-                                  return const_float(f->value, dtypes::float32);
-                                return {};
-                              }),
-                     }) +
-      detail::float_emulation_rules();
+  static const PatternMatcher pm(
+      "final rewrite",
+      {
+          rule("a RANGE closed by several ENDs -> a clone per END",
+               pat_any_src(Op::SINK).named("s"),
+               [](const Match &m) { return clone_shared_ranges(m["s"]); }),
+          rule("END of several RANGEs -> nested ENDs of one each", pat_any_src(Op::END).named("e"),
+               [](const Match &m) { return split_end(m["e"]); }),
+          rule("where(c, x, invalid) -> where(c, x, 0)", where(var("c"), var("x"), invalid_pat()),
+               [](const Match &m) -> UOp {
+                 const UOp &x = m["x"];
+                 if (x.dtype().is_vector()) return {};
+                 return where(m["c"], x, const_int(0, x.dtype()));
+               }),
+          rule("a weak constant left -> int32/float", cvar("x"),
+               [](const Match &m) -> UOp {
+                 const UOp &x = m["x"];
+                 if (x.dtype() == dtypes::index && x.const_value())
+                   return const_int(*x.const_value(), dtypes::int32);
+                 if (auto f = std::get_if<FloatValue>(&x.arg());
+                     f && x.dtype() == dtypes::weakfloat)
+                   return const_float(f->value, dtypes::float32);
+                 return {};
+               }),
+      });
+  return pm;
+}
+
+// With the renderers' 16-bit float rules (float_emulation.cpp), as tinygrad runs a renderer's
+// extra_matcher in its final rewrite; the lowering leaves them out for a kernel that needs none,
+// so that its ALU and CAST nodes are not offered to rules that cannot fire.
+const PatternMatcher &final_rules_with_emulation() {
+  static const PatternMatcher pm = final_rules() + detail::float_emulation_rules();
   return pm;
 }
 
@@ -144,8 +149,9 @@ UOp move_gates_from_index(const UOp &sink) {
   return graph_rewrite(sink, move_gates_rules(), detail::pass("move gates from index"));
 }
 
-UOp final_rewrite(const UOp &sink, const RenderTarget &) {
-  return graph_rewrite(sink, final_rules(), detail::pass("final rewrite"));
+UOp final_rewrite(const UOp &sink, const RenderTarget &, bool float_emulation) {
+  return graph_rewrite(sink, float_emulation ? final_rules_with_emulation() : final_rules(),
+                       detail::pass("final rewrite"));
 }
 
 }  // namespace wavescope::compiler::lower

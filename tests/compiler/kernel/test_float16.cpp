@@ -28,6 +28,7 @@
 #include "wavescope/compiler/kernel/interpreter.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/lower/lowering.hpp"
+#include "wavescope/compiler/lower/passes.hpp"
 #include "wavescope/compiler/lower/target.hpp"
 #include "wavescope/compiler/opt/kernel_info.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
@@ -366,4 +367,37 @@ TEST_CASE("16-bit floats: the C target's half and bfloat16 kernels compile with 
   else
     ::unsetenv("CC");
   CHECK(runs == 7 * 2);
+}
+
+TEST_CASE("16-bit floats: the lowering runs the emulation rules only for a kernel that needs them",
+          "[compiler][kernel][float16]") {
+  std::size_t needing = 0;
+  for (const auto &[file, ast] : fixtures()) {
+    INFO(file);
+    bool bf16 = false;
+    for (const UOp &u : toposort(ast)) bf16 |= u.dtype() == dtypes::bfloat16;
+    CHECK(lower::needs_float_emulation(ast) == bf16);  // no fixture casts a double to half
+    needing += bf16;
+  }
+  CHECK(needing == 5);  // all but half_exp2 and half_matmul_sum
+  // a double cast to half goes through float (a libcall on x86 otherwise)
+  KernelBuilder k("double_to_half");
+  auto out = k.buffer(dtypes::half, 4), in = k.buffer(dtypes::float64, 4);
+  auto i = k.range(4);
+  k.store(out, i, cast(k.read(in, i), dtypes::half), {i});
+  const UOp ast = opt::with_opt_choice(k.finish(), opt::OptChoice::none());
+  CHECK(lower::needs_float_emulation(ast));
+  const auto lowered = lower::lower(ast, lower::render_target("cpu"));
+  std::size_t via_float = 0;
+  for (const UOp &u : lowered.program)
+    if (u.op() == Op::CAST && u.dtype() == dtypes::half) {
+      CHECK(u.src(0).dtype() == dtypes::float32);
+      ++via_float;
+    }
+  CHECK(via_float == 1);
+  for (const std::string target : {"c", "cpu"}) {
+    INFO(target);
+    const auto c = check_with_interpreter(ast, 5, codegen::compile_for_host(ast, target));
+    CHECK(c.ok);
+  }
 }

@@ -49,12 +49,21 @@ UOp cast_float_alu_operands(const UOp &sink);
 UOp early_decompositions(const UOp &sink, const RenderTarget &target);
 UOp late_decompositions(const UOp &sink, const RenderTarget &target);
 UOp move_gates_from_index(const UOp &sink);
-UOp final_rewrite(const UOp &sink, const RenderTarget &target);
+// With `float_emulation` false, the final rewrite leaves out the "emulate non-native floats"
+// rules: for a graph known to need none (needs_float_emulation), whose ALU and CAST nodes are
+// then not offered to rules that cannot fire.
+UOp final_rewrite(const UOp &sink, const RenderTarget &target, bool float_emulation = true);
 UOp add_implicit_barriers(const UOp &sink);
 UOp add_control_flow(const UOp &sink);
 UOp number_params(const UOp &sink);
 
+// Whether a kernel computes in bfloat16 or casts a double to half (the final rewrite's "emulate
+// non-native floats" rules): a bfloat16 node, or a half node with a double source. The lowering
+// asks this of the kernel AST, which is smaller than the graph the final rewrite sees and has
+// the same float dtypes.
+bool needs_float_emulation(const UOp &graph);
+
 // Stages 13-27 in order (with the symbolic passes between them).
-UOp lower_back_half(const UOp &sink, const RenderTarget &target);
+UOp lower_back_half(const UOp &sink, const RenderTarget &target, bool float_emulation = true);
 
 }  // namespace wavescope::compiler::lower

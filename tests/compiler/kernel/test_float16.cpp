@@ -125,7 +125,7 @@ TEST_CASE("16-bit floats: tinygrad's half and bfloat16 kernels run on c and cpu 
           "interpreter does, and compile for every GPU",
           "[compiler][kernel][float16]") {
   const auto ks = fixtures();
-  REQUIRE(ks.size() == 7);
+  REQUIRE(ks.size() == 14);
   std::size_t runs = 0, objects = 0, elements = 0, with_16bit_buffers = 0;
   for (const auto &[file, ast] : ks) {
     bool buffers16 = false;
@@ -153,10 +153,10 @@ TEST_CASE("16-bit floats: tinygrad's half and bfloat16 kernels run on c and cpu 
       }
     }
   }
-  CHECK(runs == 7 * 2 * 2 * 2);
-  CHECK(objects == 7 * 2 * 3);
-  CHECK(with_16bit_buffers == 4);
-  CHECK(elements == 64 + 1 + 1 + 64 + 64 + 64 + 1);
+  CHECK(runs == 14 * 2 * 2 * 2);
+  CHECK(objects == 14 * 2 * 3);
+  CHECK(with_16bit_buffers == 11);
+  CHECK(elements == 64 + 1 + 1 + 64 + 64 + 64 + 1 + 7 * 32);
 }
 
 TEST_CASE("16-bit floats: no bfloat16 arithmetic or cast reaches a renderer; half stays native",
@@ -176,7 +176,7 @@ TEST_CASE("16-bit floats: no bfloat16 arithmetic or cast reaches a renderer; hal
       ++lowered;
     }
   }
-  CHECK(lowered == 7 * 5);
+  CHECK(lowered == 14 * 5);
   CHECK(bf16_alus == 0);
   CHECK(half_alus > 0);  // half_exp2's multiply, add and exp2 on every target
 }
@@ -366,7 +366,7 @@ TEST_CASE("16-bit floats: the C target's half and bfloat16 kernels compile with 
     ::setenv("CC", saved.c_str(), 1);
   else
     ::unsetenv("CC");
-  CHECK(runs == 7 * 2);
+  CHECK(runs == 14 * 2);
 }
 
 TEST_CASE("16-bit floats: the lowering runs the emulation rules only for a kernel that needs them",
@@ -374,12 +374,16 @@ TEST_CASE("16-bit floats: the lowering runs the emulation rules only for a kerne
   std::size_t needing = 0;
   for (const auto &[file, ast] : fixtures()) {
     INFO(file);
-    bool bf16 = false;
-    for (const UOp &u : toposort(ast)) bf16 |= u.dtype() == dtypes::bfloat16;
-    CHECK(lower::needs_float_emulation(ast) == bf16);  // no fixture casts a double to half
-    needing += bf16;
+    bool needs = false;
+    for (const UOp &u : toposort(ast))
+      needs |= u.dtype() == dtypes::bfloat16 || (u.op() == Op::CAST && u.dtype() == dtypes::half &&
+                                                 u.src(0).dtype() == dtypes::float64);
+    CHECK(lower::needs_float_emulation(ast) == needs);
+    needing += needs;
   }
-  CHECK(needing == 5);  // all but half_exp2 and half_matmul_sum
+  // all but half_exp2, half_matmul_sum, cast_int64_half and cast_half_uint64 (half_max casts
+  // through bfloat16, cast_double_half a double to half)
+  CHECK(needing == 10);
   // a double cast to half goes through float (a libcall on x86 otherwise)
   KernelBuilder k("double_to_half");
   auto out = k.buffer(dtypes::half, 4), in = k.buffer(dtypes::float64, 4);

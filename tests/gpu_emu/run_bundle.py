@@ -41,9 +41,11 @@ SKIP = 77
 ARCH = {"gfx1100": "rdna3", "gfx1201": "rdna4", "gfx950": "cdna"}
 
 # array typecodes of the manifest's dtypes (libcompiler's to_string(DType)).
-TYPECODE = {"float": "f", "double": "d", "half": "e", "int8": "b", "uint8": "B", "int16": "h",
-            "uint16": "H", "int32": "i", "uint32": "I", "int64": "q", "uint64": "Q", "bool": "B"}
-FLOATS = {"float", "double", "half"}
+# half and bfloat16 are decoded by decode() (bfloat16: its 16 bits are the upper half of a float32).
+TYPECODE = {"float": "f", "double": "d", "half": "e", "bfloat16": "H", "int8": "b", "uint8": "B",
+            "int16": "h", "uint16": "H", "int32": "i", "uint32": "I", "int64": "q", "uint64": "Q",
+            "bool": "B"}
+FLOATS = {"float", "double", "half", "bfloat16"}
 
 GUARD = 4096          # bytes of pattern before and after every buffer
 GUARD_BYTE = 0xA5
@@ -307,7 +309,11 @@ def run_target(bundle: Path, manifest: dict, target: str, emu) -> dict:
 
 
 def decode(dtype: str, data: bytes):
+    if dtype == "half":  # array has no half typecode; struct does
+        return array.array("f", struct.unpack(f"<{len(data) // 2}e", data))
     values = array.array(TYPECODE[dtype], data)
+    if dtype == "bfloat16":
+        return array.array("f", array.array("I", (v << 16 for v in values)).tobytes())
     return values if dtype != "bool" else array.array("B", (v != 0 for v in values))
 
 

@@ -249,6 +249,36 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("wavectl run --check|--save: half and bfloat16 kernels, their buffers 16 bits a value") {
+  const std::string file = std::string(WAVESCOPE_KERNEL_FIXTURES) + "/half_plus_bf16.json";
+  for (const auto *target : {"c", "cpu"}) {
+    const auto r = wavectl({"run", file, "--target", target, "--check", "--heuristic", "--json"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto lines = json_lines(r.out);
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0]["ok"] == true);
+    CHECK(lines[0]["max_abs_err"].get<double>() == 0);
+  }
+  TempDir dir;
+  const auto r = wavectl({"run", file, "--save", dir.path.string(), "--json"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  std::ifstream in(dir.path / "0_E_16_4" / "manifest.json");
+  REQUIRE(in);
+  const auto manifest = nlohmann::json::parse(in);
+  // a bfloat16 sum: held to 8 bfloat16 ulps of 1.0
+  CHECK(manifest["tolerance"]["rtol"].get<double>() == 8.0 / 128);
+  std::vector<std::string> dtypes;
+  for (const auto &a : manifest["args"]) {
+    dtypes.push_back(a["dtype"]);
+    CHECK(a["bytes"] == 2 * a["elements"].get<int>());
+    CHECK(std::filesystem::file_size(dir.path / "0_E_16_4" / a["input"].get<std::string>()) ==
+          a["bytes"]);
+  }
+  CHECK(dtypes == std::vector<std::string>{"bfloat16", "half", "bfloat16"});
+}
+
 TEST_CASE("wavectl run --profile FILE: each kernel's run as a span the profile verbs read back") {
   TempDir dir;
   const auto file = dir.path / "runs.json";

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include <fmt/format.h>
@@ -274,6 +275,43 @@ double round_to_float(double v, DType t) {
     if (auto format = float_format(t.scalar)) return round_to_format(v, *format);
     return v;  // double and weakfloat keep the value
   }
+}
+
+std::uint16_t float16_bits(double v, DType t) {
+  v = round_to_float(v, t.base());
+  if (t.scalar == ScalarType::BFloat16) {
+    const float f = std::isnan(v) ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(v);
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    return static_cast<std::uint16_t>(bits >> 16);
+  }
+  const std::uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  if (std::isnan(v)) return 0x7e00;
+  v = std::fabs(v);
+  if (std::isinf(v)) return sign | 0x7c00;
+  if (v == 0) return sign;
+  int e = 0;
+  std::frexp(v, &e);  // v = m * 2^e with 0.5 <= m < 1: the exponent of v is e - 1
+  if (e - 1 < -14)    // subnormal: a multiple of 2^-24
+    return sign | static_cast<std::uint16_t>(std::ldexp(v, 24));
+  const auto mantissa = static_cast<std::uint16_t>(std::ldexp(v, 11 - e) - 1024);
+  return sign | static_cast<std::uint16_t>((e - 1 + 15) << 10) | mantissa;
+}
+
+double float16_value(std::uint16_t bits, DType t) {
+  if (t.scalar == ScalarType::BFloat16) {
+    const std::uint32_t wide = static_cast<std::uint32_t>(bits) << 16;
+    float f = 0;
+    std::memcpy(&f, &wide, sizeof f);
+    return f;
+  }
+  const double sign = (bits & 0x8000) ? -1.0 : 1.0;
+  const int exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  if (exponent == 0x1f)
+    return mantissa ? std::numeric_limits<double>::quiet_NaN()
+                    : sign * std::numeric_limits<double>::infinity();
+  if (exponent == 0) return sign * std::ldexp(mantissa, -24);
+  return sign * std::ldexp(mantissa + 1024, exponent - 25);
 }
 
 std::string_view scalar_name(ScalarType s) { return info(s).name; }

@@ -259,22 +259,43 @@ private:
     case Op::BITCAST: {
       const Value x = eval(u.src(0));
       const DType from = u.src(0).dtype().base();
-      if (byte_size(from) != 4 || byte_size(t) != 4)
-        throw fail(u, "only 32-bit bitcasts are interpreted");
-      std::uint32_t bits = 0;
+      const unsigned size = byte_size(from);
+      if (size != byte_size(t) || (size != 2 && size != 4 && size != 8) ||
+          (is_float(from) && size == 2 && from != dtypes::half && from != dtypes::bfloat16) ||
+          (is_float(t) && size == 2 && t != dtypes::half && t != dtypes::bfloat16))
+        throw fail(u, "only 16-, 32- and 64-bit bitcasts of ints, half, bfloat16, float and "
+                      "double are interpreted");
+      std::uint64_t bits = 0;
       if (is_float(from)) {
-        const float f = static_cast<float>(x.f);
-        std::memcpy(&bits, &f, 4);
+        if (size == 2) {
+          bits = float16_bits(x.f, from);
+        } else if (size == 4) {
+          const float f = static_cast<float>(x.f);
+          std::uint32_t b = 0;
+          std::memcpy(&b, &f, 4);
+          bits = b;
+        } else {
+          std::memcpy(&bits, &x.f, 8);
+        }
       } else {
-        bits = static_cast<std::uint32_t>(x.i & 0xffffffff);
+        bits =
+            static_cast<std::uint64_t>(static_cast<std::int64_t>(wrap_value(x.i, dtypes::int64)));
+        if (size < 8) bits &= (std::uint64_t{1} << (8 * size)) - 1;
       }
       if (is_float(t)) {
-        float f = 0;
-        std::memcpy(&f, &bits, 4);
-        return make_value(f, t);
+        if (size == 2) return make_value(float16_value(static_cast<std::uint16_t>(bits), t), t);
+        if (size == 4) {
+          float f = 0;
+          const auto b = static_cast<std::uint32_t>(bits);
+          std::memcpy(&f, &b, 4);
+          return make_value(f, t);
+        }
+        double d = 0;
+        std::memcpy(&d, &bits, 8);
+        return make_value(d, t);
       }
       Value v;
-      v.i = wrap_value(static_cast<Int>(bits), t);
+      v.i = wrap_value(Int(bits), t);
       return v;
     }
     default: break;
@@ -435,6 +456,26 @@ Comparison compare_outputs(const std::vector<KernelParam> &params,
   return c;
 }
 
+Tolerance tolerance_for(const UOp &sink) {
+  int bits = 52;  // the mantissa bits of the narrowest float computed in
+  for (const UOp &u : toposort(sink)) {
+    switch (u.dtype().scalar) {
+    case ScalarType::Float8E4M3:
+    case ScalarType::Float8E4M3Fnuz: bits = std::min(bits, 3); break;
+    case ScalarType::Float8E5M2:
+    case ScalarType::Float8E5M2Fnuz: bits = std::min(bits, 2); break;
+    case ScalarType::BFloat16: bits = std::min(bits, 7); break;
+    case ScalarType::Half: bits = std::min(bits, 10); break;
+    default: break;
+    }
+  }
+  Tolerance t;
+  const double wide = 8 * std::ldexp(1.0, -bits);
+  t.atol = std::max(t.atol, wide);
+  t.rtol = std::max(t.rtol, wide);
+  return t;
+}
+
 Comparison check_with_interpreter(const UOp &sink, std::uint64_t seed,
                                   const std::function<void(std::vector<HostBuffer> &)> &run) {
   const auto params = kernel_params(sink);
@@ -442,7 +483,8 @@ Comparison check_with_interpreter(const UOp &sink, std::uint64_t seed,
   auto want = got;
   run(got);
   interpret(sink, want);
-  return compare_outputs(params, got, want);
+  const Tolerance t = tolerance_for(sink);
+  return compare_outputs(params, got, want, t.atol, t.rtol);
 }
 
 }  // namespace wavescope::compiler::kernel

@@ -135,14 +135,23 @@ const PatternMatcher &final_rules() {
   return pm;
 }
 
+// With the renderers' 16-bit float rules (float_emulation.cpp), as tinygrad runs a renderer's
+// extra_matcher in its final rewrite; the lowering leaves them out for a kernel that needs none,
+// so that its ALU and CAST nodes are not offered to rules that cannot fire.
+const PatternMatcher &final_rules_with_emulation() {
+  static const PatternMatcher pm = final_rules() + detail::float_emulation_rules();
+  return pm;
+}
+
 }  // namespace
 
 UOp move_gates_from_index(const UOp &sink) {
   return graph_rewrite(sink, move_gates_rules(), detail::pass("move gates from index"));
 }
 
-UOp final_rewrite(const UOp &sink, const RenderTarget &) {
-  return graph_rewrite(sink, final_rules(), detail::pass("final rewrite"));
+UOp final_rewrite(const UOp &sink, const RenderTarget &, bool float_emulation) {
+  return graph_rewrite(sink, float_emulation ? final_rules_with_emulation() : final_rules(),
+                       detail::pass("final rewrite"));
 }
 
 }  // namespace wavescope::compiler::lower

@@ -6,6 +6,7 @@
 #include "wavescope/compiler/ir/builders.hpp"
 #include "wavescope/compiler/ir/uop.hpp"
 #include "wavescope/compiler/rewrite/graph_rewrite.hpp"
+#include "wavescope/compiler/rewrite/pattern_matcher.hpp"
 
 namespace wavescope::compiler::lower::detail {
 
@@ -23,6 +24,9 @@ UOp broadcast(const UOp &x, unsigned lanes);
 
 // The where(gate, idx, invalid) form of an index: (idx, gate) or (u, null).
 std::pair<UOp, UOp> split_gate(const UOp &index_operand);
+
+// The rule set "emulate non-native floats" (float_emulation.cpp) that "final rewrite" runs.
+const rewrite::PatternMatcher &float_emulation_rules();
 
 rewrite::RewriteOptions pass(const char *name);
 // The same for a pass whose matcher is static and whose rules need no context (the simplifier's

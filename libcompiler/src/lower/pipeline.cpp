@@ -34,7 +34,7 @@ UOp front_half(const UOp &ast, const opt::Target &front) {
 
 }  // namespace
 
-UOp lower_back_half(const UOp &sink, const RenderTarget &target) {
+UOp lower_back_half(const UOp &sink, const RenderTarget &target, bool float_emulation) {
   UOp g = add_loads(sink);
   g = devectorize(g);
   g = memory_coalescing(g, target);
@@ -45,14 +45,14 @@ UOp lower_back_half(const UOp &sink, const RenderTarget &target) {
   g = early_decompositions(g, target);
   g = late_decompositions(g, target);
   g = move_gates_from_index(g);
-  g = final_rewrite(g, target);
+  g = final_rewrite(g, target, float_emulation);
   g = add_implicit_barriers(g);
   g = add_control_flow(g);
   return number_params(g);
 }
 
 UOp lower_to_sink(const UOp &ast, const RenderTarget &target, const opt::Target &front) {
-  return lower_back_half(front_half(ast, front), target);
+  return lower_back_half(front_half(ast, front), target, needs_float_emulation(ast));
 }
 
 UOp lower_to_sink(const UOp &ast, const RenderTarget &target) {

@@ -33,6 +33,8 @@ std::string scalar_c_type(DType t) {
   case ScalarType::Int64:
   case ScalarType::Index: return "long long";
   case ScalarType::UInt64: return "unsigned long long";
+  case ScalarType::Half: return "_Float16";  // gcc (>= 12) and clang on x86-64 and AArch64
+  case ScalarType::BFloat16: return "unsigned short";  // storage only: its ALU is emulated
   case ScalarType::Float: return "float";
   case ScalarType::Double:
   case ScalarType::WeakFloat: return "double";
@@ -40,15 +42,23 @@ std::string scalar_c_type(DType t) {
   }
 }
 
-// The name of a vector type: float4, int2, uint4, ...
+// The name of a vector type: float4, int2, uint4, half4, bf16x4, ...
 std::string vector_name(DType t) {
+  if (t.scalar == ScalarType::Half) return fmt::format("half{}", t.lanes);
+  if (t.scalar == ScalarType::BFloat16) return fmt::format("bf16x{}", t.lanes);
   std::string base = scalar_c_type(t.base());
   if (base == "unsigned int") base = "uint";
   if (base == "long long") base = "long";
   return fmt::format("{}{}", base, t.lanes);
 }
 
+// A half constant is a float literal cast to _Float16 (every half is exact in float); a bfloat16
+// one is its 16 bits.
 std::string float_literal(double v, DType t) {
+  if (t.scalar == ScalarType::BFloat16)
+    return fmt::format("((unsigned short)0x{:04x})", float16_bits(v, t));
+  if (t.scalar == ScalarType::Half)
+    return fmt::format("((_Float16){})", float_literal(round_to_float(v, t), dtypes::float32));
   const bool f32 = t.scalar == ScalarType::Float;
   if (std::isnan(v)) return f32 ? "__builtin_nanf(\"\")" : "__builtin_nan(\"\")";
   if (std::isinf(v))
@@ -258,6 +268,8 @@ private:
       return;
     }
     case Op::CAST: {
+      if (t.scalar == ScalarType::BFloat16 || u.src(0).dtype().scalar == ScalarType::BFloat16)
+        throw fail(u, "a cast of bfloat16 left to the renderer (the lowering emulates it)");
       const std::string x = get(u.src(0));
       if (is_bool(t)) return value(u, fmt::format("({} != 0)", x), "cast");
       return value(u, fmt::format("(({})({}))", c_type(t), x), "cast");
@@ -267,6 +279,10 @@ private:
       if (byte_size(from) != byte_size(t))
         throw fail(u, fmt::format("a bitcast from {} to {} changes the size", to_string(from),
                                   to_string(t)));
+      if (c_type(from) == c_type(t)) {  // bfloat16 and uint16: both unsigned short
+        r_[u.get()] = std::string(get(u.src(0)));
+        return;
+      }
       const std::string src = fresh("bits"), name = fresh("cast");
       line("{} {} = {};", c_type(from), src, get(u.src(0)));
       line("{} {};", c_type(t), name);
@@ -300,11 +316,17 @@ private:
     if (u.size() < 1 || u.size() > 3)
       throw fail(u, fmt::format("an ALU op with {} operands", u.size()));
     std::array<std::string_view, 3> a;
-    for (std::size_t i = 0; i < u.size(); ++i) a[i] = get(u.src(i));
+    for (std::size_t i = 0; i < u.size(); ++i) {
+      if (u.src(i).dtype().scalar == ScalarType::BFloat16)
+        throw fail(u, "bfloat16 arithmetic left to the renderer (the lowering emulates it)");
+      a[i] = get(u.src(i));
+    }
     const DType ot = u.src(0).dtype();
-    const bool f = is_float(ot), f32 = ot.scalar == ScalarType::Float;
+    // half computes through the float functions (its values are exact in float)
+    const bool f = is_float(ot), f32 = ot.scalar == ScalarType::Float,
+               fn32 = f32 || ot.scalar == ScalarType::Half;
     auto fn = [&](const char *name) {
-      return fmt::format("__builtin_{}{}({})", name, f32 ? "f" : "", a[0]);
+      return fmt::format("__builtin_{}{}({})", name, fn32 ? "f" : "", a[0]);
     };
     std::string e;
     switch (op) {
@@ -321,7 +343,7 @@ private:
     case Op::FDIV:
     case Op::CDIV: e = fmt::format("({} / {})", a[0], a[1]); break;
     case Op::CMOD: e = fmt::format("({} % {})", a[0], a[1]); break;
-    case Op::POW: e = fmt::format("__builtin_pow{}({}, {})", f32 ? "f" : "", a[0], a[1]); break;
+    case Op::POW: e = fmt::format("__builtin_pow{}({}, {})", fn32 ? "f" : "", a[0], a[1]); break;
     case Op::MAX:
       e = f ? fmt::format("(({0} != {0} || {1} != {1}) ? ({0} + {1}) : ({0} > {1} ? {0} : {1}))",
                           a[0], a[1])

@@ -1,6 +1,7 @@
 #pragma once
 // Host buffers (doubles, kernel/interpreter.hpp) packed into the kernel's element types and back,
-// for the backends that run kernels on the CPU (C, LLVM). Bools are one byte.
+// for the backends that run kernels on the CPU (C, LLVM). Bools are one byte; half and bfloat16
+// are their 16 bits (rounded to nearest even).
 
 #include <algorithm>
 #include <cstdint>
@@ -16,10 +17,27 @@
 namespace wavescope::compiler::render {
 using kernel::HostBuffer;
 namespace detail {
+// The host type of a 16-bit float: its bits, converted by the dtype's rounding.
+template <ScalarType S> struct Float16 {
+  std::uint16_t bits;
+  static constexpr DType dtype{S};
+};
+template <class T> T to_host(double v) { return static_cast<T>(v); }
+template <class T> double from_host(T v) { return static_cast<double>(v); }
+template <> inline Float16<ScalarType::Half> to_host(double v) {
+  return {float16_bits(v, dtypes::half)};
+}
+template <> inline Float16<ScalarType::BFloat16> to_host(double v) {
+  return {float16_bits(v, dtypes::bfloat16)};
+}
+template <ScalarType S> double from_host(Float16<S> v) {
+  return float16_value(v.bits, Float16<S>::dtype);
+}
+
 template <class T> void pack(const HostBuffer &b, std::vector<unsigned char> &bytes) {
   bytes.resize(b.data.size() * sizeof(T));
   for (std::size_t i = 0; i < b.data.size(); ++i) {
-    const T v = static_cast<T>(b.data[i]);
+    const T v = to_host<T>(b.data[i]);
     std::memcpy(bytes.data() + i * sizeof(T), &v, sizeof(T));
   }
 }
@@ -27,7 +45,7 @@ template <class T> void unpack(const std::vector<unsigned char> &bytes, HostBuff
   for (std::size_t i = 0; i < b.data.size(); ++i) {
     T v;
     std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
-    b.data[i] = static_cast<double>(v);
+    b.data[i] = from_host(v);
   }
 }
 template <class F> void by_dtype(DType t, F &&f) {
@@ -42,6 +60,8 @@ template <class F> void by_dtype(DType t, F &&f) {
   case ScalarType::Int64:
   case ScalarType::Index: return f(std::int64_t{});
   case ScalarType::UInt64: return f(std::uint64_t{});
+  case ScalarType::Half: return f(Float16<ScalarType::Half>{});
+  case ScalarType::BFloat16: return f(Float16<ScalarType::BFloat16>{});
   case ScalarType::Float: return f(float{});
   case ScalarType::Double: return f(double{});
   default: throw Error(ErrorKind::BadInput, fmt::format("no host type for {}", to_string(t)));

@@ -25,8 +25,12 @@ unsigned int_bits(DType t) {
   return bit_width(t.scalar);
 }
 
-std::string float_literal(double v, bool f32) {
-  if (f32 && std::isfinite(v)) v = static_cast<double>(static_cast<float>(v));
+// A float constant of type t: half as 0xH and bfloat16 as 0xR with their 16 bits, float and
+// double as the double's 64 bits (LLVM's form for both).
+std::string float_literal(double v, DType t) {
+  if (t.scalar == ScalarType::Half) return fmt::format("0xH{:04X}", float16_bits(v, t));
+  if (t.scalar == ScalarType::BFloat16) return fmt::format("0xR{:04X}", float16_bits(v, t));
+  v = round_to_float(v, t.base());
   if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();
   std::uint64_t bits = 0;
   std::memcpy(&bits, &v, sizeof bits);
@@ -119,6 +123,8 @@ private:
     case ScalarType::Int64:
     case ScalarType::UInt64:
     case ScalarType::Index: return "i64";
+    case ScalarType::Half: return "half";
+    case ScalarType::BFloat16: return "bfloat";  // storage only: its ALU is emulated
     case ScalarType::Float: return "float";
     case ScalarType::Double:
     case ScalarType::WeakFloat: return "double";
@@ -161,7 +167,7 @@ private:
     } else {
       throw fail(u, "an Invalid constant outside an index");
     }
-    if (is_float(t)) return float_literal(f, t.scalar == ScalarType::Float);
+    if (is_float(t)) return float_literal(f, t);
     if (is_bool(t)) return (is_float(u.dtype()) ? f != 0 : i != 0) ? "true" : "false";
     return int_literal(u, i, t);
   }
@@ -222,7 +228,7 @@ private:
     return "@" + name;
   }
   static std::string suffix(const std::string &t) {
-    return t == "float" ? "f32" : t == "double" ? "f64" : t;
+    return t == "float" ? "f32" : t == "double" ? "f64" : t == "half" ? "f16" : t;
   }
 
   // The pointer type of an address or buffer (its address space).
@@ -457,13 +463,16 @@ private:
     if (is_bool(to)) {
       if (is_bool(from)) return v;
       return emit(is_float(from)
-                      ? fmt::format("fcmp une {} {}, {}", ft, v, float_literal(0.0, false))
+                      ? fmt::format("fcmp une {} {}, {}", ft, v, float_literal(0.0, from))
                       : fmt::format("icmp ne {} {}, 0", ft, v));
     }
     if (ft == tt && is_float(from) == is_float(to)) return v;
     const bool from_unsigned = is_bool(from) || is_unsigned(from);
+    if (from.scalar == ScalarType::BFloat16 || to.scalar == ScalarType::BFloat16)
+      throw fail(u, "a cast of bfloat16 left to the renderer (the lowering emulates it)");
     if (is_float(from) && is_float(to))
-      return emitf("{} {} {} to {}", tt == "double" ? "fpext" : "fptrunc", ft, v, tt);
+      return emitf("{} {} {} to {}",
+                   bit_width(to.scalar) > bit_width(from.scalar) ? "fpext" : "fptrunc", ft, v, tt);
     if (is_float(from))
       return emitf("{} {} {} to {}", is_unsigned(to) ? "fptoui" : "fptosi", ft, v, tt);
     if (is_float(to))
@@ -486,6 +495,9 @@ private:
           break;
         }
     }
+    for (const auto &s : u.src())
+      if (s.dtype().scalar == ScalarType::BFloat16)
+        throw fail(u, "bfloat16 arithmetic left to the renderer (the lowering emulates it)");
     std::vector<std::string> a;
     for (const auto &s : u.src()) a.push_back(operand(s, ot));
     const std::string t = ty(u, ot);
@@ -511,8 +523,7 @@ private:
     case Op::TRUNC: return f ? call1("trunc") : a[0];
     case Op::RECIPROCAL:
       if (!f) throw fail(u, "RECIPROCAL of an integer");
-      return emit(
-          fmt::format("fdiv {} {} {}, {}", kFastMath, t, float_literal(1.0, t == "float"), a[0]));
+      return emit(fmt::format("fdiv {} {} {}, {}", kFastMath, t, float_literal(1.0, ot), a[0]));
     case Op::NEG:
       if (f) return emitf("fneg {} {} {}", kFastMath, t, a[0]);
       if (b) return emitf("xor i1 {}, true", a[0]);

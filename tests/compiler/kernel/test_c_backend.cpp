@@ -16,6 +16,8 @@
 #include "wavescope/compiler/kernel/interpreter.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
 #include "wavescope/compiler/kernel/sources.hpp"
+#include "wavescope/compiler/lower/linearize.hpp"
+#include "wavescope/compiler/lower/lowering.hpp"
 #include "wavescope/compiler/opt/kernel_info.hpp"
 #include "wavescope/compiler/render/c_backend.hpp"
 #include "wavescope/compiler/rewrite/rewrite_trace.hpp"
@@ -159,15 +161,30 @@ TEST_CASE("C backend: floor division of negative values matches the interpreter"
 }
 
 TEST_CASE("C backend: what it cannot render or compile is a clear error", "[compiler][kernel][c]") {
-  KernelBuilder k("halves");
-  auto out = k.buffer(dtypes::half, 4), in = k.buffer(dtypes::half, 4);
+  // fp8 has no renderer (half and bfloat16 do: test_float16.cpp)
+  KernelBuilder k("fp8s");
+  auto out = k.buffer(dtypes::float8_e4m3, 4), in = k.buffer(dtypes::float8_e4m3, 4);
   auto i = k.range(4);
   k.store(out, i, k.read(in, i), {i});
   try {
     render::render_c(render::lower_for_c(k.finish()));
     FAIL("rendered");
   } catch (const wavescope::Error &e) {
-    CHECK_THAT(std::string(e.what()), Contains("does not support dtype half"));
+    CHECK_THAT(std::string(e.what()), Contains("does not support dtype float8_e4m3"));
+  }
+  // bfloat16 arithmetic is the lowering's to emulate: a graph that is not lowered is refused
+  try {
+    KernelBuilder b("bf16");
+    auto o = b.buffer(dtypes::float32, 4), x = b.buffer(dtypes::float32, 4);
+    auto r = b.range(4);
+    b.store(o, r, cast(cast(b.read(x, r), dtypes::bfloat16), dtypes::float32), {r});
+    lower::LoweredKernel raw;
+    raw.name = "raw";
+    raw.program = lower::linearize(b.finish());
+    render::render_c(raw);
+    FAIL("rendered");
+  } catch (const wavescope::Error &e) {
+    CHECK_THAT(std::string(e.what()), Contains("bfloat16 left to the renderer"));
   }
   try {
     render::CKernel::compile("this is not C", {});

@@ -121,8 +121,9 @@ TEST_CASE("LLVM CPU: softmax's reduces run once per row, before the column loop"
 
 TEST_CASE("LLVM CPU: what it cannot render or compile is a clear error",
           "[compiler][kernel][llvm]") {
-  KernelBuilder k("halves");
-  auto out = k.buffer(dtypes::half, 4), in = k.buffer(dtypes::half, 4);
+  // fp8 has no renderer (half and bfloat16 do: test_float16.cpp)
+  KernelBuilder k("fp8s");
+  auto out = k.buffer(dtypes::float8_e4m3, 4), in = k.buffer(dtypes::float8_e4m3, 4);
   auto i = k.range(4);
   k.store(out, i, k.read(in, i), {i});
   try {
@@ -130,7 +131,21 @@ TEST_CASE("LLVM CPU: what it cannot render or compile is a clear error",
     FAIL("rendered");
   } catch (const wavescope::Error &e) {
     CHECK(e.kind() == wavescope::ErrorKind::BadInput);
-    CHECK_THAT(std::string(e.what()), Contains("does not support dtype half"));
+    CHECK_THAT(std::string(e.what()), Contains("does not support dtype float8_e4m3"));
+  }
+  // bfloat16 arithmetic is the lowering's to emulate: a graph that is not lowered is refused
+  try {
+    KernelBuilder b("bf16");
+    auto o = b.buffer(dtypes::float32, 4), x = b.buffer(dtypes::float32, 4);
+    auto r = b.range(4);
+    b.store(o, r, cast(cast(b.read(x, r), dtypes::bfloat16), dtypes::float32), {r});
+    lower::LoweredKernel raw;
+    raw.name = "raw";
+    raw.program = lower::linearize(b.finish());
+    render::render_llvm_ir(raw);
+    FAIL("rendered");
+  } catch (const wavescope::Error &e) {
+    CHECK_THAT(std::string(e.what()), Contains("bfloat16 left to the renderer"));
   }
   try {
     codegen::CpuKernel::compile("define void @f() {\n  ret i32 0\n}\n", {});

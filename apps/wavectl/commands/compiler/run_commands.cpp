@@ -69,6 +69,9 @@ void run(const RunArgs &args, const CliContext &context) {
       codegen::RunBundle bundle;
       bundle.cpu_target = args.target;
       bundle.seed = args.seed;
+      const auto tolerance = kernel::tolerance_for(k);
+      bundle.atol = tolerance.atol;
+      bundle.rtol = tolerance.rtol;
       bundle.inputs = kernel::make_buffers(kernel::kernel_params(k), args.seed);
       bundle.outputs = bundle.inputs;
       compiled(bundle.outputs);

@@ -120,6 +120,11 @@ bool can_lossless_cast(DType from, DType to);
 // saturate out-of-range finite values, formats without infinity map it to NaN).
 double round_to_float(double v, DType t);
 
+// The 16 bits of `v` rounded to half (IEEE binary16) or bfloat16 (the upper half of a float32,
+// rounded to nearest even from the float), and the value of such bits. A NaN is a quiet NaN.
+std::uint16_t float16_bits(double v, DType t);
+double float16_value(std::uint16_t bits, DType t);
+
 // "int32", "index", "float.vec(4)", "float.ptr(global)", "half.vec(2).ptr(local)".
 std::string to_string(DType t);
 std::string_view scalar_name(ScalarType s);

@@ -36,6 +36,15 @@ struct Comparison {
 };
 // The tolerance compiled kernels are held to.
 inline constexpr double kDefaultAtol = 1e-4, kDefaultRtol = 1e-3;
+// The tolerance a compiled kernel is held to: the default, widened to 8 ulps of 1.0 (8 times the
+// machine epsilon) of the narrowest float the kernel computes in (half 2^-10, bfloat16 2^-7),
+// since a compiled kernel may round a 16-bit value once more or less than the interpreter (a
+// fused multiply-add, a sum in another order before the cast).
+struct Tolerance {
+  double atol = kDefaultAtol, rtol = kDefaultRtol;
+};
+Tolerance tolerance_for(const UOp &sink);
+
 // Compares the written buffers of `got` with `want`: an element is within tolerance when
 // |got - want| <= atol + rtol * |want| (NaN equals NaN).
 Comparison compare_outputs(const std::vector<KernelParam> &params,
@@ -44,7 +53,7 @@ Comparison compare_outputs(const std::vector<KernelParam> &params,
 
 // A compiled kernel checked against the interpreter: `run` (the compiled kernel, on buffers in
 // slot order) and the interpreter each get the same random inputs from `seed` (make_buffers), and
-// what they wrote is compared with the default tolerance.
+// what they wrote is compared with the kernel's tolerance (tolerance_for).
 Comparison check_with_interpreter(const UOp &sink, std::uint64_t seed,
                                   const std::function<void(std::vector<HostBuffer> &)> &run);
 

@@ -25,7 +25,12 @@
 //                                      !(x<c) -> c-1<x, (x!=y)!=true -> x==y, MULACC, FDIV
 //   22 "move gates from index"         INDEX(buf, where(g, i, invalid)) under a LOAD -> gated LOAD
 //                                      with alt 0, under a STORE -> gated STORE
-//   23 "final rewrite"                 each END closes one RANGE; a leftover invalid becomes 0
+//   23 "final rewrite"                 each END closes one RANGE; a leftover invalid becomes 0;
+//                                      with the rule set "emulate non-native floats": bfloat16
+//                                      ALU computed in float and rounded back, comparisons on
+//                                      floats, float <-> bfloat16 casts by their bits (round to
+//                                      nearest even); double -> half/bfloat16 and bfloat16 ->
+//                                      half through float (x86 libcalls otherwise)
 //   25 "add implicit barriers"         LOCAL read-after-write (AFTER) and write-after-read (loop)
 //   26 "add control flow"              nested and sibling loops ordered through RANGE sources
 //   27 "number params"                 variables without a slot get the next slots
@@ -44,12 +49,21 @@ UOp cast_float_alu_operands(const UOp &sink);
 UOp early_decompositions(const UOp &sink, const RenderTarget &target);
 UOp late_decompositions(const UOp &sink, const RenderTarget &target);
 UOp move_gates_from_index(const UOp &sink);
-UOp final_rewrite(const UOp &sink, const RenderTarget &target);
+// With `float_emulation` false, the final rewrite leaves out the "emulate non-native floats"
+// rules: for a graph known to need none (needs_float_emulation), whose ALU and CAST nodes are
+// then not offered to rules that cannot fire.
+UOp final_rewrite(const UOp &sink, const RenderTarget &target, bool float_emulation = true);
 UOp add_implicit_barriers(const UOp &sink);
 UOp add_control_flow(const UOp &sink);
 UOp number_params(const UOp &sink);
 
+// Whether a kernel computes in bfloat16 or casts a double to half (the final rewrite's "emulate
+// non-native floats" rules): a bfloat16 node, or a half node with a double source. The lowering
+// asks this of the kernel AST, which is smaller than the graph the final rewrite sees and has
+// the same float dtypes.
+bool needs_float_emulation(const UOp &graph);
+
 // Stages 13-27 in order (with the symbolic passes between them).
-UOp lower_back_half(const UOp &sink, const RenderTarget &target);
+UOp lower_back_half(const UOp &sink, const RenderTarget &target, bool float_emulation = true);
 
 }  // namespace wavescope::compiler::lower

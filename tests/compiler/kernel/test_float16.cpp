@@ -159,7 +159,7 @@ TEST_CASE("16-bit floats: tinygrad's half and bfloat16 kernels run on c and cpu 
   CHECK(elements == 64 + 1 + 1 + 64 + 64 + 64 + 1 + 7 * 32);
 }
 
-TEST_CASE("16-bit floats: no bfloat16 arithmetic or cast reaches a renderer; half stays native",
+TEST_CASE("16-bit floats: no bfloat16 arithmetic or cast reaches a renderer, half stays native",
           "[compiler][kernel][float16]") {
   std::size_t bf16_alus = 0, half_alus = 0, lowered = 0;
   for (const auto &[file, ast] : fixtures()) {

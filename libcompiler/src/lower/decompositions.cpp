@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <optional>
 
 #include "lower_util.hpp"
@@ -293,23 +294,24 @@ struct Decompositions {
 };
 
 const Decompositions &decompositions_for(const RenderTarget &target) {
-  static const std::array<Decompositions, 16> all = [] {
-    std::array<Decompositions, 16> out;
-    for (unsigned k = 0; k < 16; ++k) {
-      RenderTarget t;
-      t.ops = OpSet{Op::ADD};
-      if (k & 1) t.ops.add(Op::MAX);
-      if (k & 2) t.ops.add(Op::MULACC);
-      if (k & 4) t.ops.add(Op::FDIV);
-      if (k & 8) t.ops.add(Op::POW);
-      out[k].early = symbolic::symbolic_simple() + early_rules(t);
-      out[k].late = out[k].early + make_late_rules(t);
-    }
-    return out;
-  }();
   const unsigned k = (target.supports(Op::MAX) ? 1 : 0) | (target.supports(Op::MULACC) ? 2 : 0) |
                      (target.supports(Op::FDIV) ? 4 : 0) | (target.supports(Op::POW) ? 8 : 0);
-  return all[k];
+  // Built on first use: a compile for one target builds its pair only (each costs ~0.4M
+  // instructions; all sixteen were 6M of a one-kernel `wavectl compile`).
+  static std::array<std::once_flag, 16> once;
+  static std::array<std::optional<Decompositions>, 16> all;
+  std::call_once(once[k], [k] {
+    RenderTarget t;
+    t.ops = OpSet{Op::ADD};
+    if (k & 1) t.ops.add(Op::MAX);
+    if (k & 2) t.ops.add(Op::MULACC);
+    if (k & 4) t.ops.add(Op::FDIV);
+    if (k & 8) t.ops.add(Op::POW);
+    PatternMatcher early = symbolic::symbolic_simple() + early_rules(t);
+    PatternMatcher late = early + make_late_rules(t);
+    all[k].emplace(Decompositions{std::move(early), std::move(late)});
+  });
+  return *all[k];
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ struct AmdgpuKernel {
   std::string processor;  // gfx1100, ...
   lower::Launch launch;
   std::size_t local_bytes = 0;            // LOCAL buffers: the group segment the kernel needs
+  std::vector<lower::ScalarParam> scalars;  // its variables, by value after the buffers
   std::string llvm_ir;                    // as rendered, before optimization
   std::string assembly;                   // LLVM's assembly (when asked for)
   std::vector<std::uint8_t> code_object;  // the linked ELF

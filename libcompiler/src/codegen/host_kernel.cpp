@@ -25,9 +25,9 @@ std::vector<std::int64_t> scalar_values(const std::vector<lower::ScalarParam> &s
   for (const auto &s : scalars) {
     auto it = bound.find(s.name);
     if (it == bound.end())
-      throw Error(ErrorKind::BadInput,
-                  fmt::format("the kernel's scalar argument '{}' is no variable of its AST",
-                              s.name));
+      throw Error(
+          ErrorKind::BadInput,
+          fmt::format("the kernel's scalar argument '{}' is no variable of its AST", s.name));
     values.push_back(it->second);
   }
   return values;
@@ -42,15 +42,17 @@ HostRunner compile_for_host(const UOp &sink, std::string_view target,
     const auto lowered = render::lower_for_c(sink);
     auto k = std::make_shared<render::CKernel>(
         render::CKernel::compile(render::render_c(lowered), lowered.buffers, lowered.scalars));
-    return [k, values = scalar_values(lowered.scalars, bound)](
-               std::vector<kernel::HostBuffer> &b) { k->run(b, values); };
+    return [k, values = scalar_values(lowered.scalars, bound)](std::vector<kernel::HostBuffer> &b) {
+      k->run(b, values);
+    };
   }
   if (target == "cpu") {
     const auto lowered = lower::lower(sink, lower::render_target("cpu"));
     auto k = std::make_shared<CpuKernel>(
         CpuKernel::compile(render::render_llvm_ir(lowered), lowered.buffers, lowered.scalars));
-    return [k, values = scalar_values(lowered.scalars, bound)](
-               std::vector<kernel::HostBuffer> &b) { k->run(b, values); };
+    return [k, values = scalar_values(lowered.scalars, bound)](std::vector<kernel::HostBuffer> &b) {
+      k->run(b, values);
+    };
   }
   throw Error(ErrorKind::Usage,
               fmt::format("'{}' is not a host target (c or cpu)", std::string(target)));

@@ -408,8 +408,7 @@ private:
 
 }  // namespace
 
-void interpret(const UOp &sink, std::vector<HostBuffer> &buffers,
-               const VariableValues &variables) {
+void interpret(const UOp &sink, std::vector<HostBuffer> &buffers, const VariableValues &variables) {
   Interpreter run(sink, buffers, variables);
 }
 

@@ -61,11 +61,11 @@ VariableValues bind_variables(const UOp &sink, const VariableValues &given) {
     const Int x = it->second;
     if (x < v.min || x > v.max || x % v.multiple_of != 0)
       throw Error(ErrorKind::Usage,
-                  fmt::format("variable {}={} is outside its bounds [{}, {}]{}", v.name,
-                              it->second, to_string(v.min), to_string(v.max),
-                              v.multiple_of != 1
-                                  ? fmt::format(" or not a multiple of {}", to_string(v.multiple_of))
-                                  : ""));
+                  fmt::format("variable {}={} is outside its bounds [{}, {}]{}", v.name, it->second,
+                              to_string(v.min), to_string(v.max),
+                              v.multiple_of != 1 ? fmt::format(" or not a multiple of {}",
+                                                               to_string(v.multiple_of))
+                                                 : ""));
     out[v.name] = it->second;
   }
   return out;

@@ -146,9 +146,9 @@ UOp gpudims(const GpuContext &ctx, const UOp &sink) {
     }
     const Int top = r.src(0).vmax();
     if (top < 1 || top > std::numeric_limits<std::int32_t>::max())
-      throw Error(ErrorKind::BadInput,
-                  fmt::format("add gpudims: a symbolic GLOBAL extent of at most {} items",
-                              to_string(top)));
+      throw Error(
+          ErrorKind::BadInput,
+          fmt::format("add gpudims: a symbolic GLOBAL extent of at most {} items", to_string(top)));
     gshape.push_back(static_cast<std::int64_t>(top));
     symbolic.emplace_back(r, r.src(0));
   }

@@ -51,9 +51,18 @@ void run(const RunArgs &args, const CliContext &context) {
     for (const auto &k : kernels)
       for (const auto &kv : kernel::kernel_variables(k)) known |= kv.name == name;
     if (!known)
-      throw Error(ErrorKind::Usage,
-                  fmt::format("--var {}: no kernel of {} has a variable '{}'", v, args.source, name));
+      throw Error(ErrorKind::Usage, fmt::format("--var {}: no kernel of {} has a variable '{}'", v,
+                                                args.source, name));
     given[name] = value;
+  }
+  // Every kernel's values first, so that a value out of bounds fails before anything runs.
+  std::vector<kernel::VariableValues> bound;
+  for (const auto &k : kernels) {
+    try {
+      bound.push_back(kernel::bind_variables(k, given));
+    } catch (const Error &e) {
+      throw Error(e.kind(), fmt::format("kernel {}: {}", kernel::kernel_name(k), e.what()));
+    }
   }
   std::size_t failed = 0;
   std::vector<codegen::RunEvent> runs;
@@ -61,7 +70,7 @@ void run(const RunArgs &args, const CliContext &context) {
     kernel::RunRecord r;
     r.kernel = kernel::kernel_name(k);
     r.target = args.target;
-    r.variables = kernel::bind_variables(k, given);
+    r.variables = bound[static_cast<std::size_t>(&k - kernels.data())];
     const auto compiled = codegen::compile_for_host(k, args.target, r.variables);
     if (args.check) {
       const auto c = kernel::check_with_interpreter(k, args.seed, compiled, r.variables);

@@ -38,7 +38,7 @@ struct RunBundle {
   double atol = kernel::kDefaultAtol, rtol = kernel::kDefaultRtol;
   std::vector<kernel::HostBuffer> inputs;   // every argument as the kernel received it
   std::vector<kernel::HostBuffer> outputs;  // every argument after the CPU run
-  kernel::VariableValues variables;          // the values the CPU run gave the kernel's variables
+  kernel::VariableValues variables;         // the values the CPU run gave the kernel's variables
 };
 
 // Writes `bundle` for `kernel` into `folder` (created if missing; each file written atomically)

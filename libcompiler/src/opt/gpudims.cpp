@@ -169,13 +169,18 @@ UOp gpudims(const GpuContext &ctx, const UOp &sink) {
   // symbolic GLOBAL extent, every access to global memory through such a range is gated to the
   // range's actual extent (a load outside it reads nothing, a store outside it writes nothing).
   std::unordered_map<UOp, UOp> gated;
-  std::unordered_map<UOp, bool> stored;  // the INDEX of a STORE
+  // The INDEX of every STORE (its index may hold no range), then with a symbolic extent every
+  // other INDEX that holds one.
+  std::vector<UOp> indices;
+  std::unordered_map<UOp, bool> stored;
   for (const auto &n : nodes)
-    if (n.op() == Op::STORE) stored[n.src(0)] = true;
-  for (const auto &index : nodes) {
+    if (n.op() == Op::STORE && stored.emplace(n.src(0), true).second) indices.push_back(n.src(0));
+  if (!symbolic.empty())
+    for (const auto &n : nodes)
+      if (n.op() == Op::INDEX && !stored.count(n)) indices.push_back(n);
+  for (const auto &index : indices) {
     if (index.op() != Op::INDEX || index.size() != 2) continue;
     const bool store = stored.count(index) > 0;
-    if (!store && symbolic.empty()) continue;
     const UOp &buf = index.src(0);
     if (buf.op() != Op::PARAM) continue;
     const auto ranges = detail::ranges_in(index.src(1));

@@ -10,7 +10,9 @@ prints the names. Each workload reads its result back (`tolist`), so every kerne
 They cover what a kernel can hold beyond the corpus in ../shared/data/tinygrad-viz: integer math
 on weak constants, negative division, bit operations on narrow ints, half/bfloat16/float64, NaN
 and inf, random numbers (threefry), gathers and one-hots, pooling and transposed convolution,
-shapes that do not divide, a training step with Adam.
+shapes that do not divide, a training step with Adam, symbolic shapes (tinygrad `Variable`s: a
+variable in a reduce's and in an elementwise kernel's range, in a store's offset, in a pad, two
+in one kernel, one under TinyJit).
 """
 
 import os
@@ -20,7 +22,7 @@ import tempfile
 
 
 def workloads():
-    from tinygrad import Tensor, dtypes, nn
+    from tinygrad import Tensor, TinyJit, Variable, dtypes, nn
 
     def mnist_step():
         l1, l2 = nn.Linear(16, 8), nn.Linear(8, 4)
@@ -57,6 +59,25 @@ def workloads():
 
     def ints(n, dt):
         return Tensor.arange(n, dtype=dt)
+
+    # Symbolic shapes. A symbolic shape does not read back (tolist), so each sums or pads first.
+    def var(name, lo, hi, value):
+        return Variable(name, lo, hi).bind(value)
+
+    def var_kv_cache():
+        # a KV-cache write: one row at a variable position
+        cache, pos = Tensor.zeros(8, 4).contiguous().realize(), var('pos', 0, 7, 3)
+        cache.shrink(((pos, pos + 1), None)).assign(Tensor.rand(1, 4)).realize()
+        return cache.sum(1)
+
+    def var_jit():
+        # the common way users meet variables: a jitted function called with different lengths
+        w = Tensor.rand(16, 8).realize()
+        f = TinyJit(lambda x, n: (x[:n] @ w).sum())
+        out = None
+        for n in (3, 5, 7):
+            out = f(Tensor.rand(16, 16).realize(), var('n', 1, 16, n))
+        return out
 
     return {
         'layernorm': lambda: Tensor.rand(16, 64).layernorm(),
@@ -105,6 +126,12 @@ def workloads():
         'bf16': lambda: (Tensor.rand(64).cast(dtypes.bfloat16) * 3).float().sum(),
         'float64': lambda: (lambda a: (a.sqrt() * a.exp2() + a.log2()).sum())(ints(50, dtypes.float64) / 7),
         'float64_sin': lambda: (lambda a: (a.sin() + a.log2()).sum())(ints(50, dtypes.float64) / 3),
+        'var_sum': lambda: (Tensor.rand(10, 8)[:var('i', 1, 10, 4)] * 2).sum(),
+        'var_add': lambda: (Tensor.rand(10, 8)[:var('i', 1, 10, 4)] + 1).contiguous().sum(),
+        'var_kv_cache': var_kv_cache,
+        'var_two': lambda: Tensor.rand(8, 6).shrink(((0, var('a', 1, 8, 3)), (0, var('b', 1, 6, 5)))).sum(),
+        'var_pad': lambda: (lambda vi: Tensor.rand(10)[:vi].pad(((0, 10 - vi),)).contiguous().sum())(var('i', 1, 10, 4)),
+        'var_jit': var_jit,
     }
 
 

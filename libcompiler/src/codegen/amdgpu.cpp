@@ -110,6 +110,7 @@ AmdgpuKernel render_lowered(const lower::LoweredKernel &lowered, const std::stri
   k.symbol = render::c_identifier(lowered.name);
   k.launch = lowered.launch;
   k.local_bytes = lowered.local_bytes;
+  k.scalars = lowered.scalars;
   render::LlvmTarget target;
   target.amdgpu = true;
   k.llvm_ir = render::render_llvm_ir(lowered, target);

@@ -19,7 +19,8 @@ constexpr std::int64_t kPointerBytes = 8;  // a buffer argument in the kernarg s
 
 // What a runner needs to launch `gpu`, from its code object's own metadata note: the kernel
 // descriptor's symbol, the kernarg segment's size, each buffer's offset in it (the explicit
-// arguments, in kernarg order) and the hidden arguments LLVM appended, which a runtime fills.
+// arguments, in kernarg order), each variable's (the by-value arguments, in the order of
+// gpu.scalars) and the hidden arguments LLVM appended, which a runtime fills.
 nlohmann::json launch_metadata(const AmdgpuKernel &gpu, std::size_t buffers) {
   const std::string origin = fmt::format("{} for {}", gpu.name, gpu.processor);
   const auto kernels = read_kernel_metadata(gpu.code_object, origin);
@@ -28,10 +29,24 @@ nlohmann::json launch_metadata(const AmdgpuKernel &gpu, std::size_t buffers) {
                 fmt::format("{}: {} kernels in the code object, not one", origin, kernels.size()));
   const auto &m = kernels[0];
   nlohmann::json offsets = nlohmann::json::array(), hidden = nlohmann::json::array();
+  nlohmann::json scalar_offsets = nlohmann::json::object();
+  std::size_t scalars = 0;
   for (const auto &a : m.args) {
-    if (a.value_kind == "global_buffer")
+    if (a.value_kind == "global_buffer") {
       offsets.push_back(a.offset);
-    else if (a.value_kind.rfind("hidden_", 0) == 0)
+    } else if (a.value_kind == "by_value") {
+      if (scalars == gpu.scalars.size())
+        throw Error(ErrorKind::Internal,
+                    fmt::format("{}: more by-value arguments in the code object than the kernel's "
+                                "{} variables",
+                                origin, gpu.scalars.size()));
+      const auto &s = gpu.scalars[scalars++];
+      if (a.size != byte_size(s.dtype))
+        throw Error(ErrorKind::Internal,
+                    fmt::format("{}: variable {} is {} bytes in the code object, {} in the kernel",
+                                origin, s.name, a.size, byte_size(s.dtype)));
+      scalar_offsets[s.name] = a.offset;
+    } else if (a.value_kind.rfind("hidden_", 0) == 0)
       hidden.push_back({{"value_kind", a.value_kind}, {"offset", a.offset}, {"size", a.size}});
     else
       throw Error(ErrorKind::Internal,
@@ -41,9 +56,15 @@ nlohmann::json launch_metadata(const AmdgpuKernel &gpu, std::size_t buffers) {
     throw Error(ErrorKind::Internal, fmt::format("{}: {} buffer arguments in the code object, {} "
                                                  "in the kernel",
                                                  origin, offsets.size(), buffers));
+  if (scalars != gpu.scalars.size())
+    throw Error(ErrorKind::Internal,
+                fmt::format("{}: {} by-value arguments in the code object, {} variables in the "
+                            "kernel",
+                            origin, scalars, gpu.scalars.size()));
   return {{"descriptor", m.symbol},
           {"kernarg_bytes", m.kernarg_segment_size},
           {"kernarg_offsets", offsets},
+          {"scalar_offsets", scalar_offsets},
           {"hidden_args", hidden},
           {"group_segment_bytes", m.group_segment_fixed_size},
           {"private_segment_bytes", m.private_segment_fixed_size},
@@ -97,11 +118,24 @@ std::vector<std::filesystem::path> save_run(const std::filesystem::path &folder,
                     {"input", stem + ".in.bin"},
                     {"output", output}});
   }
+  nlohmann::json scalars = nlohmann::json::array();
   nlohmann::json targets = nlohmann::json::object();
   for (const auto &processor : amdgpu_targets()) {
     const auto gpu = compile_amdgpu(kernel, processor);
     const std::string name = processor + ".hsaco";
     write(name, gpu.code_object);
+    if (scalars.empty())  // (every target passes the same variables, of the same types)
+      for (const auto &v : gpu.scalars) {
+        auto value = bundle.variables.find(v.name);
+        if (value == bundle.variables.end())
+          throw Error(ErrorKind::Internal,
+                      fmt::format("save_run: no value for the kernel's variable {}", v.name));
+        scalars.push_back({{"name", v.name},
+                           {"dtype", to_string(v.dtype)},
+                           {"value", value->second},
+                           {"min", static_cast<std::int64_t>(v.min)},
+                           {"max", static_cast<std::int64_t>(v.max)}});
+      }
     nlohmann::json target = {{"code_object", name},
                              {"symbol", gpu.symbol},
                              {"workgroups", dims(gpu.launch.workgroups)},
@@ -115,7 +149,7 @@ std::vector<std::filesystem::path> save_run(const std::filesystem::path &folder,
                                    {"seed", bundle.seed},
                                    {"tolerance", {{"atol", bundle.atol}, {"rtol", bundle.rtol}}},
                                    {"args", args},
-                                   {"scalars", nlohmann::json::array()},
+                                   {"scalars", scalars},
                                    {"targets", targets}};
   const std::string text = manifest.dump(2) + '\n';
   write("manifest.json",

@@ -76,7 +76,8 @@ Int floor_div(Int a, Int b) {
 
 class Interpreter {
 public:
-  Interpreter(const UOp &sink, std::vector<HostBuffer> &buffers) : buffers_(buffers) {
+  Interpreter(const UOp &sink, std::vector<HostBuffer> &buffers, const VariableValues &given)
+      : buffers_(buffers), variables_(bind_variables(sink, given)) {
     nodes_ = toposort(sink);
     for (std::size_t i = 0; i < nodes_.size(); ++i) ids_[nodes_[i].get()] = i;
     free_ = open_ranges(nodes_);
@@ -200,6 +201,15 @@ private:
         return v;
       }
       throw fail(u, "a CONST without a value");
+    }
+    case Op::PARAM: {
+      auto p = std::get_if<ParamArg>(&u.arg());
+      if (!p || p->addrspace != AddrSpace::Alu) throw fail(u, "a buffer used as a value");
+      auto it = variables_.find(p->name);
+      if (it == variables_.end()) throw fail(u, fmt::format("variable '{}' has no value", p->name));
+      Value v;
+      v.i = wrap_value(it->second, t);
+      return v;
     }
     case Op::INDEX: {
       const Value idx = eval(u.src(1));
@@ -393,12 +403,13 @@ private:
   std::unordered_map<const UOpNode *, std::int64_t> env_;
   std::unordered_map<const UOpNode *, std::pair<std::vector<std::int64_t>, Value>> memo_;
   std::unordered_map<std::int64_t, std::size_t> slot_index_;
+  VariableValues variables_;
 };
 
 }  // namespace
 
-void interpret(const UOp &sink, std::vector<HostBuffer> &buffers) {
-  Interpreter run(sink, buffers);
+void interpret(const UOp &sink, std::vector<HostBuffer> &buffers, const VariableValues &variables) {
+  Interpreter run(sink, buffers, variables);
 }
 
 std::vector<HostBuffer> make_buffers(const std::vector<KernelParam> &params, std::uint64_t seed) {
@@ -477,12 +488,13 @@ Tolerance tolerance_for(const UOp &sink) {
 }
 
 Comparison check_with_interpreter(const UOp &sink, std::uint64_t seed,
-                                  const std::function<void(std::vector<HostBuffer> &)> &run) {
+                                  const std::function<void(std::vector<HostBuffer> &)> &run,
+                                  const VariableValues &variables) {
   const auto params = kernel_params(sink);
   auto got = make_buffers(params, seed);
   auto want = got;
   run(got);
-  interpret(sink, want);
+  interpret(sink, want, variables);
   const Tolerance t = tolerance_for(sink);
   return compare_outputs(params, got, want, t.atol, t.rtol);
 }

@@ -12,6 +12,7 @@
 
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/ir/graph.hpp"
+#include "wavescope/compiler/kernel/variables.hpp"
 #include "wavescope/compiler/rewrite/rewrite_contexts.hpp"
 
 namespace wavescope::compiler::kernel {
@@ -318,6 +319,8 @@ void validate_kernel(const UOp &sink) {
         need(1, 1);
         auto n = u.src(0).const_value();
         if (!n || *n < 0) throw fail(u, "a buffer PARAM needs a constant, non-negative size");
+      } else if (u.size() != 0) {
+        throw fail(u, "a variable PARAM (ALU address space) takes no sources");
       }
       break;
     case Op::RANGE:
@@ -416,7 +419,8 @@ UOp kernel_from_json(std::string_view text, std::string_view origin) {
   const auto root = r.integer(r.field(doc, "root", "$"), "root");
   if (root < 0 || static_cast<std::size_t>(root) >= built.size())
     throw r.fail("root", fmt::format("node {} does not exist", root));
-  UOp sink = built[root];
+  // A variable in tinygrad's form (a PARAM with an empty STACK) becomes ours.
+  UOp sink = variables_from_tinygrad(built[root]);
   try {
     validate_kernel(sink);
   } catch (const Error &e) {

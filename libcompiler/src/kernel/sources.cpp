@@ -14,6 +14,7 @@
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/kernel/frontend.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
+#include "wavescope/compiler/kernel/variables.hpp"
 #include "wavescope/compiler/rewrite/rewrite_contexts.hpp"
 #include "wavescope/compiler/rewrite/tinygrad_rewrites.hpp"
 
@@ -32,6 +33,8 @@ std::vector<UOp> tinygrad_kernels(const std::filesystem::path &path) {
                                 rewrite::strip_ansi(group.name), to_string(ast.op())));
       // The context's display name is the kernel's name (tinygrad's KernelInfo still says 'test').
       ast = ast.with_arg(kernel_info(rewrite::strip_ansi(group.name)));
+      // tinygrad's variables (a PARAM with an empty STACK source) as ours (no sources).
+      ast = variables_from_tinygrad(ast);
       try {
         validate_kernel(ast);
       } catch (const Error &e) {
@@ -91,6 +94,7 @@ std::string to_json_line(const RunRecord &r) {
   nlohmann::ordered_json j;
   j["kernel"] = r.kernel;
   j["target"] = r.target;
+  if (!r.variables.empty()) j["variables"] = r.variables;
   if (r.checked) {
     j["max_abs_err"] = r.max_abs_err;
     j["max_rel_err"] = r.max_rel_err;
@@ -105,9 +109,11 @@ std::string to_json_line(const RunRecord &r) {
 }
 
 std::string to_text_line(const RunRecord &r) {
+  const std::string vars = r.variables.empty() ? "" : "  " + variables_text(r.variables);
   if (!r.checked)
-    return fmt::format("{}  {}  ran (not checked against the interpreter)", r.kernel, r.target);
-  return fmt::format("{}  {}  max abs {:.3g}  max rel {:.3g}  {}", r.kernel, r.target,
+    return fmt::format("{}  {}{}  ran (not checked against the interpreter)", r.kernel, r.target,
+                       vars);
+  return fmt::format("{}  {}{}  max abs {:.3g}  max rel {:.3g}  {}", r.kernel, r.target, vars,
                      r.max_abs_err, r.max_rel_err,
                      r.ok ? "ok"
                           : fmt::format("FAILED ({} elements over tolerance)", r.mismatches));

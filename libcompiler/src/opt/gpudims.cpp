@@ -6,6 +6,7 @@
 // to global memory that does not depend on some local range is gated to that range's id 0.
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -135,10 +136,21 @@ UOp gpudims(const GpuContext &ctx, const UOp &sink) {
   }
   if (global.empty() && local.empty()) return {};
   Dims gshape, lshape;
+  // A GLOBAL range whose extent depends on a variable (tinygrad's symbolic shapes) launches for
+  // the extent's largest value; the work-items past the actual extent touch no memory (below).
+  std::vector<std::pair<UOp, UOp>> symbolic;  // (range, extent)
   for (const auto &[axis, r] : global) {
-    if (detail::extent(r) < 1)
-      throw Error(ErrorKind::BadInput, "add gpudims: a symbolic GLOBAL extent");
-    gshape.push_back(detail::extent(r));
+    if (detail::extent(r) >= 1) {
+      gshape.push_back(detail::extent(r));
+      continue;
+    }
+    const Int top = r.src(0).vmax();
+    if (top < 1 || top > std::numeric_limits<std::int32_t>::max())
+      throw Error(
+          ErrorKind::BadInput,
+          fmt::format("add gpudims: a symbolic GLOBAL extent of at most {} items", to_string(top)));
+    gshape.push_back(static_cast<std::int64_t>(top));
+    symbolic.emplace_back(r, r.src(0));
   }
   for (const auto &[axis, r] : local) {
     if (detail::extent(r) < 1)
@@ -153,19 +165,39 @@ UOp gpudims(const GpuContext &ctx, const UOp &sink) {
   for (const auto &[axis, r] : global) map.emplace(r, gids[i++]);
   i = 0;
   for (const auto &[axis, r] : local) map.emplace(r, lids[i++]);
-  // Stores to global memory that do not depend on a local range: only its id 0 stores.
+  // Stores to global memory that do not depend on a local range: only its id 0 stores. With a
+  // symbolic GLOBAL extent, every access to global memory through such a range is gated to the
+  // range's actual extent (a load outside it reads nothing, a store outside it writes nothing).
   std::unordered_map<UOp, UOp> gated;
-  for (const auto &n : nodes) {
-    if (n.op() != Op::STORE || n.src(0).op() != Op::INDEX || n.src(0).size() != 2) continue;
-    const UOp &index = n.src(0);
+  // The INDEX of every STORE (its index may hold no range), then with a symbolic extent every
+  // other INDEX that holds one.
+  std::vector<UOp> indices;
+  std::unordered_map<UOp, bool> stored;
+  for (const auto &n : nodes)
+    if (n.op() == Op::STORE && stored.emplace(n.src(0), true).second) indices.push_back(n.src(0));
+  if (!symbolic.empty())
+    for (const auto &n : nodes)
+      if (n.op() == Op::INDEX && !stored.count(n)) indices.push_back(n);
+  for (const auto &index : indices) {
+    if (index.op() != Op::INDEX || index.size() != 2) continue;
+    const bool store = stored.count(index) > 0;
     const UOp &buf = index.src(0);
     if (buf.op() != Op::PARAM) continue;
     const auto ranges = detail::ranges_in(index.src(1));
+    auto uses = [&](const UOp &r) {
+      return std::find(ranges.begin(), ranges.end(), r) != ranges.end();
+    };
     UOp mask;
-    for (const auto &[axis, r] : local)
-      if (std::find(ranges.begin(), ranges.end(), r) == ranges.end()) {
-        const UOp z = eq(r, const_int(0, r.dtype()));
-        mask = mask ? bit_and(mask, z) : z;
+    if (store)
+      for (const auto &[axis, r] : local)
+        if (!uses(r)) {
+          const UOp z = eq(r, const_int(0, r.dtype()));
+          mask = mask ? bit_and(mask, z) : z;
+        }
+    for (const auto &[r, extent] : symbolic)
+      if (uses(r)) {
+        const UOp in = lt(r, cast(extent, r.dtype()));
+        mask = mask ? bit_and(mask, in) : in;
       }
     if (!mask) continue;
     const UOp old = detail::gate_of(index.src(1));

@@ -6,6 +6,7 @@
 //   wavectl run matmul --target cpu --check        the LLVM IR compiled in process (ORC JIT)
 //   wavectl run softmax --save out/                  inputs, CPU outputs, code objects, manifest
 //   wavectl run conv2d --profile runs.json          each run timed, as a Chrome trace
+//   wavectl run rewrites.pkl --check --var i=4      a kernel's variable given a value
 
 #include <filesystem>
 #include <iostream>
@@ -37,20 +38,42 @@ struct RunArgs {
   bool check = false;
   std::string save;     // folder: one <index>_<name> subfolder per kernel (codegen/run_bundle.hpp)
   std::string profile;  // Chrome trace JSON of the timed runs
+  std::vector<std::string> vars;  // NAME=VALUE
   OptFlags opt;
 };
 
 void run(const RunArgs &args, const CliContext &context) {
   const auto kernels = with_opt_flags(kernel::load_kernels(args.source, args.kernel), args.opt);
+  kernel::VariableValues given;
+  for (const auto &v : args.vars) {
+    auto [name, value] = kernel::parse_variable_assignment(v);
+    bool known = false;
+    for (const auto &k : kernels)
+      for (const auto &kv : kernel::kernel_variables(k)) known |= kv.name == name;
+    if (!known)
+      throw Error(ErrorKind::Usage, fmt::format("--var {}: no kernel of {} has a variable '{}'", v,
+                                                args.source, name));
+    given[name] = value;
+  }
+  // Every kernel's values first, so that a value out of bounds fails before anything runs.
+  std::vector<kernel::VariableValues> bound;
+  for (const auto &k : kernels) {
+    try {
+      bound.push_back(kernel::bind_variables(k, given));
+    } catch (const Error &e) {
+      throw Error(e.kind(), fmt::format("kernel {}: {}", kernel::kernel_name(k), e.what()));
+    }
+  }
   std::size_t failed = 0;
   std::vector<codegen::RunEvent> runs;
   for (const auto &k : kernels) {
-    const auto compiled = codegen::compile_for_host(k, args.target);
     kernel::RunRecord r;
     r.kernel = kernel::kernel_name(k);
     r.target = args.target;
+    r.variables = bound[static_cast<std::size_t>(&k - kernels.data())];
+    const auto compiled = codegen::compile_for_host(k, args.target, r.variables);
     if (args.check) {
-      const auto c = kernel::check_with_interpreter(k, args.seed, compiled);
+      const auto c = kernel::check_with_interpreter(k, args.seed, compiled, r.variables);
       r.checked = true;
       r.max_abs_err = c.max_abs_err;
       r.max_rel_err = c.max_rel_err;
@@ -74,6 +97,7 @@ void run(const RunArgs &args, const CliContext &context) {
       bundle.rtol = tolerance.rtol;
       bundle.inputs = kernel::make_buffers(kernel::kernel_params(k), args.seed);
       bundle.outputs = bundle.inputs;
+      bundle.variables = r.variables;
       compiled(bundle.outputs);
       const auto folder = std::filesystem::path(args.save) /
                           fmt::format("{}_{}", &k - kernels.data(), render::c_identifier(r.kernel));
@@ -111,6 +135,10 @@ void register_run_command(CLI::App &app, CliContext &context) {
   cmd->add_option("--profile", args->profile,
                   "Time one run of each kernel and write the runs as Chrome trace JSON (ops, "
                   "bytes, GFLOP/s and GB/s per span), for the app's timeline or Perfetto");
+  cmd->add_option("--var", args->vars,
+                  "Value of a kernel variable (tinygrad Variable), NAME=VALUE, checked against its "
+                  "bounds; repeatable. Default: the largest value in bounds that is a multiple of "
+                  "its multiple_of");
   add_opt_options(*cmd, args->opt);
   add_json_flag(*cmd, context);
   cmd->callback([args, &context] { run(*args, context); });

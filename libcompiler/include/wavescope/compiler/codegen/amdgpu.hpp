@@ -23,10 +23,11 @@ struct AmdgpuKernel {
   std::string symbol;     // its symbol in the code object (a C identifier)
   std::string processor;  // gfx1100, ...
   lower::Launch launch;
-  std::size_t local_bytes = 0;            // LOCAL buffers: the group segment the kernel needs
-  std::string llvm_ir;                    // as rendered, before optimization
-  std::string assembly;                   // LLVM's assembly (when asked for)
-  std::vector<std::uint8_t> code_object;  // the linked ELF
+  std::size_t local_bytes = 0;              // LOCAL buffers: the group segment the kernel needs
+  std::vector<lower::ScalarParam> scalars;  // its variables, by value after the buffers
+  std::string llvm_ir;                      // as rendered, before optimization
+  std::string assembly;                     // LLVM's assembly (when asked for)
+  std::vector<std::uint8_t> code_object;    // the linked ELF
 };
 
 // The LLVM IR and launch of a kernel for AMDGPU (lowered, gpudims added, rendered).

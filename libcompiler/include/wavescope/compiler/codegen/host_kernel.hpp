@@ -9,14 +9,18 @@
 
 #include "wavescope/compiler/ir/uop.hpp"
 #include "wavescope/compiler/kernel/interpreter.hpp"
+#include "wavescope/compiler/kernel/variables.hpp"
 
 namespace wavescope::compiler::codegen {
 
 // Runs the compiled kernel on host buffers in slot order (written buffers receive the results).
 using HostRunner = std::function<void(std::vector<kernel::HostBuffer> &)>;
 
-// Throws Error(Usage) for a target that is not a host target, and the backends' errors.
-HostRunner compile_for_host(const UOp &sink, std::string_view target);
+// Throws Error(Usage) for a target that is not a host target, and the backends' errors. The
+// kernel's variables (kernel/variables.hpp) are passed as scalar arguments with the values of
+// `variables` (bind_variables: the default value for one not given).
+HostRunner compile_for_host(const UOp &sink, std::string_view target,
+                            const kernel::VariableValues &variables = {});
 
 // The same kernel run on buffers already in its parameters' element types (pointers in slot
 // order): no conversion from and to the doubles of HostBuffer (benchmarks time the kernel alone).

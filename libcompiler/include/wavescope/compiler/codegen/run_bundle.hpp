@@ -9,13 +9,14 @@
 //   {"format", "kernel", "cpu_target", "seed", "tolerance": {"atol", "rtol"},
 //    "args": [{"index", "slot", "name", "dtype", "elements", "bytes", "written",
 //              "kernarg_offset", "input", "output"}],          // output null when not written
-//    "scalars": [],                                            // kernels take buffers only
+//    "scalars": [{"name", "dtype", "value", "min", "max"}],   // the kernel's variables
 //    "targets": {"gfx1100": {"code_object", "symbol", "workgroups": [x, y, z],
 //                            "workgroup_size": [x, y, z],
 //                            // from the code object's metadata note (kernel_metadata.hpp):
 //                            "descriptor",             // the kernel descriptor's symbol
 //                            "kernarg_bytes",          // the kernarg segment's size
 //                            "kernarg_offsets": [],    // each buffer's, in "args" order
+//                            "scalar_offsets": {},     // each variable's, by name
 //                            "hidden_args": [{"value_kind", "offset", "size"}],  // a runtime's
 //                            "group_segment_bytes", "private_segment_bytes", "wavefront_size"},
 //                ...}}
@@ -27,6 +28,7 @@
 
 #include "wavescope/compiler/ir/uop.hpp"
 #include "wavescope/compiler/kernel/interpreter.hpp"
+#include "wavescope/compiler/kernel/variables.hpp"
 
 namespace wavescope::compiler::codegen {
 
@@ -36,6 +38,7 @@ struct RunBundle {
   double atol = kernel::kDefaultAtol, rtol = kernel::kDefaultRtol;
   std::vector<kernel::HostBuffer> inputs;   // every argument as the kernel received it
   std::vector<kernel::HostBuffer> outputs;  // every argument after the CPU run
+  kernel::VariableValues variables;         // the values the CPU run gave the kernel's variables
 };
 
 // Writes `bundle` for `kernel` into `folder` (created if missing; each file written atomically)

@@ -11,6 +11,7 @@
 
 #include "wavescope/compiler/ir/uop.hpp"
 #include "wavescope/compiler/kernel/kernel_ast.hpp"
+#include "wavescope/compiler/kernel/variables.hpp"
 
 namespace wavescope::compiler::kernel {
 
@@ -22,8 +23,10 @@ struct HostBuffer {
 
 // Runs the kernel. `buffers` are its parameters in slot order (kernel_params), each of the
 // parameter's size. Throws Error(BadInput) naming the node for an out-of-bounds access, a
-// division by zero or an op it cannot evaluate.
-void interpret(const UOp &sink, std::vector<HostBuffer> &buffers);
+// division by zero or an op it cannot evaluate. The kernel's variables take `variables`' values
+// (bind_variables: the default value for one not given; Error(Usage) for one out of bounds).
+void interpret(const UOp &sink, std::vector<HostBuffer> &buffers,
+               const VariableValues &variables = {});
 
 // Buffers for the kernel's parameters: inputs random (floats uniform in [-1, 1), ints in
 // [-8, 8), bools 0/1) from `seed`, outputs zero.
@@ -53,8 +56,10 @@ Comparison compare_outputs(const std::vector<KernelParam> &params,
 
 // A compiled kernel checked against the interpreter: `run` (the compiled kernel, on buffers in
 // slot order) and the interpreter each get the same random inputs from `seed` (make_buffers), and
-// what they wrote is compared with the kernel's tolerance (tolerance_for).
+// what they wrote is compared with the kernel's tolerance (tolerance_for). The interpreter binds
+// the kernel's variables to `variables` (bind_variables); `run` must use the same values.
 Comparison check_with_interpreter(const UOp &sink, std::uint64_t seed,
-                                  const std::function<void(std::vector<HostBuffer> &)> &run);
+                                  const std::function<void(std::vector<HostBuffer> &)> &run,
+                                  const VariableValues &variables = {});
 
 }  // namespace wavescope::compiler::kernel

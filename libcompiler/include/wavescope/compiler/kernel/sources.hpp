@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "wavescope/compiler/ir/uop.hpp"
+#include "wavescope/compiler/kernel/variables.hpp"
 
 namespace wavescope::compiler::kernel {
 
@@ -28,10 +29,13 @@ struct RunRecord {
   double max_abs_err = 0, max_rel_err = 0;
   std::size_t mismatches = 0;
   bool checked = false, ok = true;
+  VariableValues variables;  // the values the run gave the kernel's variables (none: empty)
 };
-// {"kernel":..,"target":..,"max_abs_err":..,"max_rel_err":..,"mismatches":..,"ok":..}
+// {"kernel":..,"target":..,"max_abs_err":..,"max_rel_err":..,"mismatches":..,"ok":..}, with
+// "variables": {"i": 10, ...} after "target" for a kernel with variables
 std::string to_json_line(const RunRecord &r);
-// "r_16_20_24  c  max abs 1.2e-07  max rel 3.4e-06  ok"
+// "r_16_20_24  c  max abs 1.2e-07  max rel 3.4e-06  ok"; "r_(i*8)  c  i=10  max abs ..." for a
+// kernel with variables
 std::string to_text_line(const RunRecord &r);
 
 }  // namespace wavescope::compiler::kernel

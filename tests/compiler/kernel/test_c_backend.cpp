@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "kernel_fixtures.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/ir/builders.hpp"
 #include "wavescope/compiler/kernel/frontend.hpp"
@@ -174,14 +175,7 @@ TEST_CASE("C backend: what it cannot render or compile is a clear error", "[comp
   }
   // bfloat16 arithmetic is the lowering's to emulate: a graph that is not lowered is refused
   try {
-    KernelBuilder b("bf16");
-    auto o = b.buffer(dtypes::float32, 4), x = b.buffer(dtypes::float32, 4);
-    auto r = b.range(4);
-    b.store(o, r, cast(cast(b.read(x, r), dtypes::bfloat16), dtypes::float32), {r});
-    lower::LoweredKernel raw;
-    raw.name = "raw";
-    raw.program = lower::linearize(b.finish());
-    render::render_c(raw);
+    render::render_c(testing::unlowered_bfloat16_casts());
     FAIL("rendered");
   } catch (const wavescope::Error &e) {
     CHECK_THAT(std::string(e.what()), Contains("bfloat16 left to the renderer"));

@@ -19,6 +19,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "kernel_fixtures.hpp"
 #include "render/host_buffers.hpp"
 #include "wavescope/compiler/codegen/amdgpu.hpp"
 #include "wavescope/compiler/codegen/host_kernel.hpp"
@@ -42,19 +43,7 @@ namespace {
 const std::filesystem::path kFixtures =
     std::filesystem::path(WAVESCOPE_COMPILER_TEST_DATA) / "kernels";
 
-// The fixtures, by file name.
-std::vector<std::pair<std::string, UOp>> fixtures() {
-  std::vector<std::pair<std::string, UOp>> out;
-  for (const auto &e : std::filesystem::directory_iterator(kFixtures)) {
-    if (e.path().extension() != ".json") continue;
-    std::ifstream in(e.path());
-    std::stringstream text;
-    text << in.rdbuf();
-    out.emplace_back(e.path().filename().string(), kernel_from_json(text.str(), e.path().string()));
-  }
-  std::sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-  return out;
-}
+std::vector<std::pair<std::string, UOp>> fixtures() { return testing::kernel_fixtures(kFixtures); }
 
 float float_of(std::uint32_t bits) { return std::bit_cast<float>(bits); }
 std::uint32_t bits_of(float f) { return std::bit_cast<std::uint32_t>(f); }

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "kernel_fixtures.hpp"
 #include "testdata.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/codegen/cpu_jit.hpp"
@@ -135,14 +136,7 @@ TEST_CASE("LLVM CPU: what it cannot render or compile is a clear error",
   }
   // bfloat16 arithmetic is the lowering's to emulate: a graph that is not lowered is refused
   try {
-    KernelBuilder b("bf16");
-    auto o = b.buffer(dtypes::float32, 4), x = b.buffer(dtypes::float32, 4);
-    auto r = b.range(4);
-    b.store(o, r, cast(cast(b.read(x, r), dtypes::bfloat16), dtypes::float32), {r});
-    lower::LoweredKernel raw;
-    raw.name = "raw";
-    raw.program = lower::linearize(b.finish());
-    render::render_llvm_ir(raw);
+    render::render_llvm_ir(testing::unlowered_bfloat16_casts());
     FAIL("rendered");
   } catch (const wavescope::Error &e) {
     CHECK_THAT(std::string(e.what()), Contains("bfloat16 left to the renderer"));

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "kernel_fixtures.hpp"
 #include "temp_dir.hpp"
 #include "wavescope/base/error.hpp"
 #include "wavescope/compiler/codegen/amdgpu.hpp"
@@ -42,18 +43,7 @@ namespace {
 const std::filesystem::path kFixtures =
     std::filesystem::path(WAVESCOPE_COMPILER_TEST_DATA) / "kernels" / "variables";
 
-std::vector<std::pair<std::string, UOp>> fixtures() {
-  std::vector<std::pair<std::string, UOp>> out;
-  for (const auto &e : std::filesystem::directory_iterator(kFixtures)) {
-    if (e.path().extension() != ".json") continue;
-    std::ifstream in(e.path());
-    std::stringstream text;
-    text << in.rdbuf();
-    out.emplace_back(e.path().filename().string(), kernel_from_json(text.str(), e.path().string()));
-  }
-  std::sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-  return out;
-}
+std::vector<std::pair<std::string, UOp>> fixtures() { return testing::kernel_fixtures(kFixtures); }
 
 // out[r] = in[r] + 1 for r < n, n a variable in [1, 8] (the buffers sized for its largest value).
 UOp plus_one_up_to_n(const UOp &n) {

@@ -99,7 +99,7 @@ CKernel CKernel::compile(const std::string &source, const std::vector<KernelPara
     (void)f;
     dup2(2, 1);
     execlp(cc.c_str(), cc.c_str(), "-std=c11", "-O2", "-march=native", "-fPIC", "-shared",
-           "-ffp-contract=off", "-fno-strict-aliasing", "-fno-math-errno", "-Wall", "-o",
+           "-ffp-contract=off", "-fno-strict-aliasing", "-fwrapv", "-fno-math-errno", "-Wall", "-o",
            so.c_str(), src.c_str(), "-lm", static_cast<char *>(nullptr));
     std::perror("exec");
     _exit(127);

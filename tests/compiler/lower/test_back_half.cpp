@@ -382,6 +382,29 @@ TEST_CASE("back half: the kernel's own int32 math stays int32 (wraps), vectorize
   }
 }
 
+TEST_CASE("back half: int32 overflow wraps on every target, as in the interpreter",
+          "[compiler][lower]") {
+  // tinygrad's (arange(1000).int() * 3000000 // 7): the product leaves int32 and wraps (int32
+  // math, as tinygrad's). Signed overflow is undefined in C: the C target compiles with -fwrapv,
+  // else clang folded the product and the magic-number division differently on large i.
+  KernelBuilder b("E_wrap");
+  const UOp out = b.buffer(dtypes::int32, 1000);
+  const UOp i = b.range(1000);
+  const UOp x = cast(i, dtypes::int32);
+  b.store(out, i, floordiv(x * const_int(3000000), const_int(7)), {i});
+  const UOp ast = b.finish();
+  for (const auto &choice : {opt::OptChoice::none(), opt::OptChoice::heuristic()}) {
+    const UOp chosen = opt::with_opt_choice(ast, choice);
+    const auto c = render::lower_for_c(chosen);
+    const auto cpu = lower::lower(chosen, lower::render_target("cpu"));
+    auto bufs = make_buffers(c.buffers, 1);
+    auto want = bufs;
+    interpret(ast, want);
+    CHECK(want[0].data[999] == -185423900.0);  // floor(int32(999 * 3000000) / 7)
+    for (const auto &g : run_host(c, cpu, bufs)) CHECK(g[0].data == want[0].data);
+  }
+}
+
 TEST_CASE("back half: max propagates NaN on every target, as the interpreter does",
           "[compiler][lower]") {
   // The C target has no MAX: it becomes a where, which must not drop a NaN on either side

@@ -126,6 +126,28 @@ def workloads():
         'bf16': lambda: (Tensor.rand(64).cast(dtypes.bfloat16) * 3).float().sum(),
         'float64': lambda: (lambda a: (a.sqrt() * a.exp2() + a.log2()).sum())(ints(50, dtypes.float64) / 7),
         'float64_sin': lambda: (lambda a: (a.sin() + a.log2()).sum())(ints(50, dtypes.float64) / 3),
+        'int_reduce': lambda: ints(100, dtypes.int32).reshape(10, 10).sum(1) +
+                              ints(100, dtypes.int8).reshape(10, 10).max(1).cast(dtypes.int32),
+        'int_where_cmp': lambda: (lambda a: (a > 50).where(a * 2, a - 100).cast(dtypes.float32).sum())(ints(100, dtypes.int32)),
+        'idiv_large': lambda: (ints(1000, dtypes.int32) * 3000000 // 7).sum(),
+        'uint_ops': lambda: (((ints(64, dtypes.uint32) * 2654435761) >> 7) % 1000).cast(dtypes.int64).sum(),
+        'any_all': lambda: (Tensor.rand(8, 8) > 0.5).any(1).cast(dtypes.int32) + (Tensor.rand(8, 8) > 0.1).all(1).cast(dtypes.int32),
+        'conv_groups_dil': lambda: Tensor.rand(1, 4, 10, 10).conv2d(Tensor.rand(4, 2, 3, 3), groups=2, dilation=2, stride=2).sum(),
+        'conv3d': lambda: Tensor.rand(1, 2, 5, 5, 5).conv2d(Tensor.rand(3, 2, 2, 2, 2)).sum(),
+        'batch_matmul': lambda: (Tensor.rand(3, 1, 4, 5) @ Tensor.rand(2, 5, 6)).sum(),
+        'big_reduce': lambda: Tensor.rand(1 << 18).sum(),
+        'softmax_big': lambda: Tensor.rand(4, 4096).softmax(-1).sum(),
+        'lstm_cell': lambda: (lambda x, h, w, u: ((x @ w + h @ u).sigmoid() * (x @ w).tanh()).sum())(
+            Tensor.rand(2, 8), Tensor.rand(2, 8), Tensor.rand(8, 8), Tensor.rand(8, 8)),
+        'resblock': lambda: (lambda x: (x + nn.Conv2d(4, 4, 3, padding=1)(nn.Conv2d(4, 4, 3, padding=1)(x).relu())).relu().mean())(
+            Tensor.rand(1, 4, 8, 8)),
+        'cumprod_minmax': lambda: (Tensor.rand(20) + 0.5).cumprod(0).sum() + Tensor.rand(5, 7).min() + Tensor.rand(5, 7).max(0).sum(),
+        'scalar_tensor': lambda: Tensor(3.0) * Tensor.rand(1) + Tensor.rand(1, 1, 1).sum(),
+        'activations': lambda: (lambda x: (x.gelu() + x.quick_gelu() + x.silu() + x.mish() + x.softplus() + x.elu() +
+                                           x.hardswish()).sum())(Tensor.rand(64) * 4 - 2),
+        'topk': lambda: Tensor.rand(24).topk(5)[0].sum(),
+        'half_softmax': lambda: Tensor.rand(8, 32).half().softmax(-1).float().sum(),
+        'bf16_matmul': lambda: (Tensor.rand(8, 16).cast(dtypes.bfloat16) @ Tensor.rand(16, 4).cast(dtypes.bfloat16)).float().sum(),
         'var_sum': lambda: (Tensor.rand(10, 8)[:var('i', 1, 10, 4)] * 2).sum(),
         'var_add': lambda: (Tensor.rand(10, 8)[:var('i', 1, 10, 4)] + 1).contiguous().sum(),
         'var_kv_cache': var_kv_cache,

@@ -148,6 +148,23 @@ def workloads():
         'topk': lambda: Tensor.rand(24).topk(5)[0].sum(),
         'half_softmax': lambda: Tensor.rand(8, 32).half().softmax(-1).float().sum(),
         'bf16_matmul': lambda: (Tensor.rand(8, 16).cast(dtypes.bfloat16) @ Tensor.rand(16, 4).cast(dtypes.bfloat16)).float().sum(),
+        'linspace_eye': lambda: Tensor.linspace(0, 1, 17).sum() + Tensor.eye(5).sum() + Tensor.arange(0, 3, 0.25).sum(),
+        'flip_roll_repeat': lambda: Tensor.rand(4, 6).flip(1).roll(2, 0).repeat(2, 1).sum(),
+        'pool_pad_ceil': lambda: Tensor.rand(1, 2, 7, 7).max_pool2d(kernel_size=3, stride=2, padding=1).sum() +
+                                 Tensor.rand(1, 2, 7, 7).avg_pool2d(kernel_size=2, stride=2, ceil_mode=True).sum(),
+        'int8_matmul': lambda: (ints(64, dtypes.int32).reshape(8, 8).cast(dtypes.int8) @
+                                ints(64, dtypes.int32).reshape(8, 8).cast(dtypes.int8)).cast(dtypes.int32).sum(),
+        'float64_reduce': lambda: (Tensor.rand(100).cast(dtypes.float64) * 1e10).sum() +
+                                  Tensor.rand(3, 50).cast(dtypes.float64).std(1).sum(),
+        'bitcast_round': lambda: (lambda x: x.bitcast(dtypes.int32).cast(dtypes.float32).sum() + (x * 10).round().sum() +
+                                  (x * 10).floor().sum() + (x * 10).ceil().sum() + (x * 10 - 5).trunc().sum())(Tensor.rand(32)),
+        'fmod_uint8div': lambda: (Tensor.rand(20) * 10 % 3).sum() + (Tensor.arange(50).cast(dtypes.uint8) // 7).cast(dtypes.int32).sum() +
+                                 Tensor.arange(-10, 10).clip(-3, 4).sum(),
+        'scatter_masked': lambda: Tensor.zeros(5, 4).contiguous().scatter(0, Tensor([[0, 1, 2, 0]]), Tensor.ones(1, 4)).sum() +
+                                  Tensor.rand(4, 4).masked_fill(Tensor.rand(4, 4) > 0.5, -1.0).sum(),
+        'cat_many': lambda: Tensor.rand(2, 3).cat(Tensor.rand(1, 3), Tensor.rand(4, 3), Tensor.rand(2, 3), Tensor.rand(1, 3), dim=0).sum(0),
+        'randn_normal': lambda: Tensor.randn(32, 8).std() + Tensor.normal(16, mean=2, std=3).mean() +
+                                Tensor.uniform(16, low=-2, high=5).sum(),
         'var_sum': lambda: (Tensor.rand(10, 8)[:var('i', 1, 10, 4)] * 2).sum(),
         'var_add': lambda: (Tensor.rand(10, 8)[:var('i', 1, 10, 4)] + 1).contiguous().sum(),
         'var_kv_cache': var_kv_cache,

@@ -53,17 +53,14 @@ UOp max_to_where(const UOp &a, const UOp &b) {
 UOp pow_to_exp2(const UOp &b, const UOp &e) {
   const DType t = b.dtype(), i32 = dtypes::int32;
   auto f = [&](double v) { return const_float(v, t); };
-  auto mul = [&](const UOp &x, const UOp &y) { return alu2(Op::MUL, x, y, t); };
-  auto unary = [&](Op op, const UOp &x) { return UOp::make(op, t, {x}); };
-  auto to = [](const UOp &x, DType d) { return UOp::make(Op::CAST, d, {x}, d); };
-  const UOp negative = cmp(Op::CMPLT, b, f(0));
-  const UOp ret = unary(Op::EXP2, mul(unary(Op::LOG2, where(negative, mul(b, f(-1)), b)), e));
-  const UOp non_int = cmp(Op::CMPNE, e, to(to(e, i32), t));
-  const UOp abs_e = to(where(cmp(Op::CMPLT, e, f(0)), mul(e, f(-1)), e), i32);
-  const UOp odd = cmp(Op::CMPNE, alu2(Op::AND, abs_e, const_int(1, i32), i32), const_int(0, i32));
-  const UOp of_negative = where(non_int, where(cmp(Op::CMPNE, b, f(-INFINITY)), f(NAN), ret),
-                                where(odd, mul(ret, f(-1)), ret));
-  return where(cmp(Op::CMPEQ, e, f(0)), f(1), where(negative, of_negative, ret));
+  const UOp negative = lt(b, f(0));
+  const UOp ret = alu(Op::EXP2, {alu(Op::LOG2, {where(negative, b * f(-1), b)}) * e});
+  const UOp non_int = ne(e, cast(cast(e, i32), t));
+  const UOp abs_e = cast(where(lt(e, f(0)), e * f(-1), e), i32);
+  const UOp odd = ne(bit_and(abs_e, const_int(1, i32)), const_int(0, i32));
+  const UOp of_negative =
+      where(non_int, where(ne(b, f(-INFINITY)), f(NAN), ret), where(odd, ret * f(-1), ret));
+  return where(eq(e, f(0)), f(1), where(negative, of_negative, ret));
 }
 
 bool both_same_sign(const UOp &a, const UOp &b) {

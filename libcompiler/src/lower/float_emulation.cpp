@@ -25,11 +25,8 @@ constexpr DType kF32 = dtypes::float32;
 constexpr DType kU32 = dtypes::uint32;
 constexpr DType kU16 = dtypes::uint16;
 
-UOp to(const UOp &x, DType t) { return x.dtype() == t ? x : UOp::make(Op::CAST, t, {x}, t); }
 UOp bits_as(const UOp &x, DType t) { return UOp::make(Op::BITCAST, t, {x}, t); }
 UOp u32(std::int64_t v) { return const_int(v, kU32); }
-UOp bin(Op op, const UOp &a, const UOp &b) { return UOp::make(op, a.dtype(), {a, b}); }
-UOp cmpne(const UOp &a, const UOp &b) { return UOp::make(Op::CMPNE, dtypes::bool_, {a, b}); }
 
 // A constant's value as a double (ints and bools exactly).
 double value_of(const UOp &c) {
@@ -44,20 +41,19 @@ double value_of(const UOp &c) {
 // low half gets a mantissa bit so it stays a NaN.
 UOp float_to_bf16(const UOp &x) {
   const UOp b = bits_as(x, kU32);
-  const UOp exponent = bin(Op::AND, b, u32(0x7f800000));
-  const UOp finite = cmpne(exponent, u32(0x7f800000));
-  const UOp odd = bin(Op::AND, bin(Op::SHR, b, u32(16)), u32(1));
-  const UOp rounded = bin(Op::ADD, bin(Op::ADD, b, u32(0x7fff)), odd);
-  const UOp low = cmpne(bin(Op::AND, b, u32(0xffff)), u32(0));
-  const UOp nan_kept = where(low, bin(Op::OR, b, u32(0x10000)), b);
-  const UOp upper = bin(Op::SHR, where(finite, rounded, nan_kept), u32(16));
-  return bits_as(to(upper, kU16), dtypes::bfloat16);
+  const UOp finite = ne(bit_and(b, u32(0x7f800000)), u32(0x7f800000));
+  const UOp odd = bit_and(shr(b, u32(16)), u32(1));
+  const UOp rounded = b + u32(0x7fff) + odd;
+  const UOp low = ne(bit_and(b, u32(0xffff)), u32(0));
+  const UOp nan_kept = where(low, bit_or(b, u32(0x10000)), b);
+  const UOp upper = shr(where(finite, rounded, nan_kept), u32(16));
+  return bits_as(cast(upper, kU16), dtypes::bfloat16);
 }
 
 // bfloat16 -> float: its 16 bits are the float's upper half.
 UOp bf16_to_float(const UOp &x) {
-  const UOp b = to(bits_as(x, kU16), kU32);
-  return bits_as(bin(Op::SHL, b, u32(16)), kF32);
+  const UOp b = cast(bits_as(x, kU16), kU32);
+  return bits_as(shl(b, u32(16)), kF32);
 }
 
 }  // namespace
@@ -91,40 +87,42 @@ const PatternMatcher &detail::float_emulation_rules() {
                pat(Op::CAST, {var("x", dtypes::float64)})
                    .dtype({dtypes::half, dtypes::bfloat16})
                    .named("c"),
-               [](const Match &m) { return to(to(m["x"], kF32), m["c"].dtype()); }),
+               [](const Match &m) { return cast(cast(m["x"], kF32), m["c"].dtype()); }),
           // bfloat16 ALU in float
           rule("where(b, x, y) of bf16 -> where on floats, cast back",
                pat(Op::WHERE, {var("b"), var("x"), var("y")}).dtype(dtypes::bfloat16),
                [](const Match &m) {
-                 return to(where(m["b"], to(m["x"], kF32), to(m["y"], kF32)), dtypes::bfloat16);
+                 return cast(where(m["b"], cast(m["x"], kF32), cast(m["y"], kF32)),
+                             dtypes::bfloat16);
                }),
           rule("ALU of bf16 -> in float, cast back",
                pat_any_src(ops::kAlu - OpSet{Op::WHERE}).dtype(dtypes::bfloat16).named("u"),
                [](const Match &m) {
                  const UOp &u = m["u"];
                  std::vector<UOp> src;
-                 for (const UOp &s : u.src()) src.push_back(to(s, kF32));
-                 return to(UOp::make(u.op(), kF32, std::move(src), u.arg()), dtypes::bfloat16);
+                 for (const UOp &s : u.src()) src.push_back(cast(s, kF32));
+                 return cast(UOp::make(u.op(), kF32, std::move(src), u.arg()), dtypes::bfloat16);
                }),
           rule("comparison of bf16s -> of floats",
                pat(ops::kComparison, {var("x", dtypes::bfloat16), var("y", dtypes::bfloat16)})
                    .dtype(dtypes::bool_)
                    .named("u"),
                [](const Match &m) {
-                 return UOp::make(m["u"].op(), dtypes::bool_, {to(m["x"], kF32), to(m["y"], kF32)});
+                 return UOp::make(m["u"].op(), dtypes::bool_,
+                                  {cast(m["x"], kF32), cast(m["y"], kF32)});
                }),
           // casts between bfloat16 and anything but float go through float
           rule("CAST(bf16, x not float) -> CAST(bf16, CAST(float, x))",
                pat(Op::CAST, {var("x")}).dtype(dtypes::bfloat16),
                [](const Match &m) -> UOp {
                  if (m["x"].dtype() == kF32) return {};
-                 return to(to(m["x"], kF32), dtypes::bfloat16);
+                 return cast(cast(m["x"], kF32), dtypes::bfloat16);
                }),
           rule("CAST(t not float, bf16 x) -> CAST(t, CAST(float, x))",
                pat(Op::CAST, {var("x", dtypes::bfloat16)}).named("c"),
                [](const Match &m) -> UOp {
                  if (m["c"].dtype() == kF32) return {};
-                 return to(to(m["x"], kF32), m["c"].dtype());
+                 return cast(cast(m["x"], kF32), m["c"].dtype());
                }),
           // and those two by their bits
           rule("CAST(float, bf16 x) -> bits of x << 16",

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <utility>
 
+#include "wavescope/compiler/ir/builders.hpp"
 #include "wavescope/compiler/rewrite/pattern.hpp"
 
 namespace wavescope::compiler::lower::detail {
@@ -38,18 +39,6 @@ UOp bin(Op op, const UOp &a, const UOp &b) { return UOp::make(op, a.dtype(), {a,
 UOp add(const UOp &a, const UOp &b) { return bin(Op::ADD, a, b); }
 UOp sub(const UOp &a, const UOp &b) { return bin(Op::SUB, a, b); }
 UOp mul(const UOp &a, const UOp &b) { return bin(Op::MUL, a, b); }
-UOp band(const UOp &a, const UOp &b) { return bin(Op::AND, a, b); }
-UOp bor(const UOp &a, const UOp &b) { return bin(Op::OR, a, b); }
-UOp shl(const UOp &a, const UOp &b) { return bin(Op::SHL, a, b); }
-UOp shr(const UOp &a, const UOp &b) { return bin(Op::SHR, a, b); }
-UOp cmp(Op op, const UOp &a, const UOp &b) { return UOp::make(op, dtypes::bool_, {a, b}); }
-UOp lt(const UOp &a, const UOp &b) { return cmp(Op::CMPLT, a, b); }
-UOp ne(const UOp &a, const UOp &b) { return cmp(Op::CMPNE, a, b); }
-UOp eq(const UOp &a, const UOp &b) { return cmp(Op::CMPEQ, a, b); }
-UOp both(const UOp &a, const UOp &b) { return UOp::make(Op::AND, dtypes::bool_, {a, b}); }
-UOp sel(const UOp &c, const UOp &a, const UOp &b) {
-  return UOp::make(Op::WHERE, a.dtype(), {c, a, b});
-}
 UOp conv(const UOp &x, DType t) { return UOp::make(Op::CAST, t, {x}, t); }
 UOp bits(const UOp &x, DType t) { return UOp::make(Op::BITCAST, t, {x}, t); }
 UOp unary(Op op, const UOp &x) { return UOp::make(op, x.dtype(), {x}); }
@@ -62,7 +51,7 @@ template <std::size_t N> UOp poly(const UOp &x, const std::array<double, N> &c) 
 }
 
 // x rounded to the nearest integer, halves away from zero, as int64 (|x| < 2^62).
-UOp round_away(const UOp &x) { return conv(add(x, sel(lt(x, fc(0)), fc(-0.5), fc(0.5))), I); }
+UOp round_away(const UOp &x) { return conv(add(x, where(lt(x, fc(0)), fc(-0.5), fc(0.5))), I); }
 
 // 2^k as a double for -1022 <= k <= 1023: k + 1023 in the exponent field.
 UOp pow2i(const UOp &k) { return bits(shl(add(k, ic(1023)), ic(52)), F); }
@@ -127,15 +116,15 @@ Reduced cody_waite(const UOp &x) {
   r = add(mul(qdh, fc(-kPiC)), r);
   r = add(mul(q, fc(-kPiC)), r);
   r = add(mul(add(qdh, q), fc(-kPiD)), r);
-  return {r, ne(band(qi, ic(1)), ic(0))};  // qdh is even
+  return {r, ne(bit_and(qi, ic(1)), ic(0))};  // qdh is even
 }
 
 // The high 64 bits of the 128-bit product of a < 2^53 and b.
 UOp mulhi(const UOp &a, const UOp &b) {
   const UOp lo32 = uc(0xFFFFFFFF), s32 = uc(32);
-  const UOp ah = shr(a, s32), al = band(a, lo32), bh = shr(b, s32), bl = band(b, lo32);
+  const UOp ah = shr(a, s32), al = bit_and(a, lo32), bh = shr(b, s32), bl = bit_and(b, lo32);
   const UOp ll = mul(al, bl), lh = mul(al, bh), hl = mul(ah, bl), hh = mul(ah, bh);
-  const UOp mid = add(add(shr(ll, s32), band(lh, lo32)), band(hl, lo32));
+  const UOp mid = add(add(shr(ll, s32), bit_and(lh, lo32)), bit_and(hl, lo32));
   return add(add(add(hh, shr(lh, s32)), shr(hl, s32)), shr(mid, s32));
 }
 
@@ -146,37 +135,37 @@ UOp mulhi(const UOp &a, const UOp &b) {
 // rounded to the nearest integer, is the fraction in [-1/2, 1/2).
 Reduced payne_hanek(const UOp &x) {
   const UOp b = bits(x, I);
-  const UOp expo = band(shr(b, ic(52)), ic(0x7FF));
-  const UOp m = bits(bor(band(b, ic((Int(1) << 52) - 1)), ic(Int(1) << 52)), U);
+  const UOp expo = bit_and(shr(b, ic(52)), ic(0x7FF));
+  const UOp m = bits(bit_or(bit_and(b, ic((Int(1) << 52) - 1)), ic(Int(1) << 52)), U);
   const UOp pos = add(expo, ic(31 - 1075));  // bit position of weight 2^-E in the table
   const UOp word = shr(pos, ic(5));
-  const UOp off = bits(band(pos, ic(31)), U);
+  const UOp off = bits(bit_and(pos, ic(31)), U);
   std::array<UOp, 7> w;
   w.fill(uc(0));
   for (std::size_t i = 0; i + w.size() <= kInvPiWords.size(); ++i) {
     const UOp at = eq(word, ic(static_cast<Int>(i)));
-    for (std::size_t k = 0; k < w.size(); ++k) w[k] = sel(at, uc(kInvPiWords[i + k]), w[k]);
+    for (std::size_t k = 0; k < w.size(); ++k) w[k] = where(at, uc(kInvPiWords[i + k]), w[k]);
   }
   const UOp s32 = uc(32), one = uc(1), back = sub(uc(63), off);
   std::array<UOp, 4> pair;  // words 2k and 2k+1 as one
   for (std::size_t k = 0; k < pair.size(); ++k)
-    pair[k] = bor(shl(w[2 * k], s32), 2 * k + 1 < w.size() ? w[2 * k + 1] : uc(0));
+    pair[k] = bit_or(shl(w[2 * k], s32), 2 * k + 1 < w.size() ? w[2 * k + 1] : uc(0));
   // the window: pair k << off with the top of pair k+1; x >> (64 - off) as
   // (x >> (63 - off)) >> 1, defined for off == 0 too
   std::array<UOp, 3> win;
   for (std::size_t k = 0; k < win.size(); ++k)
-    win[k] = bor(shl(pair[k], off), shr(shr(pair[k + 1], back), one));
+    win[k] = bit_or(shl(pair[k], off), shr(shr(pair[k + 1], back), one));
   // the top 128 bits of m * W mod 2^192
   const UOp lo1 = mul(m, win[1]);
   const UOp z1 = add(lo1, mulhi(m, win[2]));
-  const UOp carry = sel(lt(z1, lo1), one, uc(0));
+  const UOp carry = where(lt(z1, lo1), one, uc(0));
   const UOp z2 = add(add(mul(m, win[0]), mulhi(m, win[1])), carry);
-  const UOp frac = bits(bor(shl(z2, one), shr(z1, uc(63))), I);  // weight 2^-64, rounded
+  const UOp frac = bits(bit_or(shl(z2, one), shr(z1, uc(63))), I);  // weight 2^-64, rounded
   const UOp odd = ne(ne(shr(z2, uc(63)), uc(0)), lt(frac, ic(0)));
   // frac in two exact parts and the next 63 bits: a double-double number of turns of pi
-  const UOp th = mul(conv(band(frac, ic(~Int(0x7FF))), F), fc(0x1p-64));
-  const UOp tl = mul(add(conv(band(frac, ic(0x7FF)), F), mul(conv(shl(z1, one), F), fc(0x1p-64))),
-                     fc(0x1p-64));
+  const UOp th = mul(conv(bit_and(frac, ic(~Int(0x7FF))), F), fc(0x1p-64));
+  const UOp tl = mul(
+      add(conv(bit_and(frac, ic(0x7FF)), F), mul(conv(shl(z1, one), F), fc(0x1p-64))), fc(0x1p-64));
   const UOp r = add(mul(th, fc(kPiHi)), add(mul(th, fc(kPiLo)), mul(tl, fc(kPiHi))));
   return {r, odd};
 }
@@ -184,43 +173,43 @@ Reduced payne_hanek(const UOp &x) {
 }  // namespace
 
 UOp xexp2(const UOp &d) {
-  const UOp x = sel(both(lt(d, fc(1100)), lt(fc(-2100), d)), d, fc(0));  // NaN, +-inf: 0
+  const UOp x = where(bit_and(lt(d, fc(1100)), lt(fc(-2100), d)), d, fc(0));  // NaN, +-inf: 0
   const UOp q = round_away(x);
   UOp u = scale(poly(sub(x, conv(q, F)), kExp2), q);
-  u = sel(lt(d, fc(1024)), u, fc(kInf));
-  u = sel(lt(d, fc(-2000)), fc(0), u);
-  return sel(ne(d, d), fc(kNan), u);
+  u = where(lt(d, fc(1024)), u, fc(kInf));
+  u = where(lt(d, fc(-2000)), fc(0), u);
+  return where(ne(d, d), fc(kNan), u);
 }
 
 UOp xlog2(const UOp &d) {
   const UOp tiny = lt(d, fc(1e-4));  // subnormals scaled by 2^64 first
-  const UOp a = sel(tiny, mul(d, fc(0x1p64)), d);
+  const UOp a = where(tiny, mul(d, fc(0x1p64)), d);
   // e = floor(log2(a / 0.75)), m = a / 2^e in [0.75, 1.5)
-  const UOp ei = sub(band(shr(bits(mul(a, fc(4.0 / 3.0)), I), ic(52)), ic(0x7FF)), ic(1023));
+  const UOp ei = sub(bit_and(shr(bits(mul(a, fc(4.0 / 3.0)), I), ic(52)), ic(0x7FF)), ic(1023));
   const UOp m = bits(sub(bits(a, I), shl(ei, ic(52))), F);
-  const UOp e = sel(tiny, sub(conv(ei, F), fc(64)), conv(ei, F));
+  const UOp e = where(tiny, sub(conv(ei, F), fc(64)), conv(ei, F));
   const UOp x = mul(sub(m, fc(1)), unary(Op::RECIPROCAL, add(m, fc(1))));
   const UOp x2 = mul(x, x);
   UOp r = add(add(mul(poly(x2, kLog2), mul(x, x2)), e), mul(x, fc(2.885390081777926774)));
-  r = sel(ne(d, fc(kInf)), r, fc(kInf));
-  r = sel(ne(d, fc(0)), r, fc(-kInf));  // +0 and -0
-  r = sel(lt(d, fc(0)), fc(kNan), r);
-  return sel(ne(d, d), fc(kNan), r);
+  r = where(ne(d, fc(kInf)), r, fc(kInf));
+  r = where(ne(d, fc(0)), r, fc(-kInf));  // +0 and -0
+  r = where(lt(d, fc(0)), fc(kNan), r);
+  return where(ne(d, d), fc(kNan), r);
 }
 
 UOp xsin(const UOp &d) {
-  const UOp finite = both(lt(d, fc(kInf)), lt(fc(-kInf), d));
-  const UOp x = sel(finite, d, fc(0));
+  const UOp finite = bit_and(lt(d, fc(kInf)), lt(fc(-kInf), d));
+  const UOp x = where(finite, d, fc(0));
   const UOp neg = lt(bits(x, I), ic(0));  // the sign bit: sin(-0) = -0
-  const UOp ax = sel(neg, mul(x, fc(-1)), x);
+  const UOp ax = where(neg, mul(x, fc(-1)), x);
   const UOp small = lt(ax, fc(0x1p22));
-  const Reduced cw = cody_waite(sel(small, ax, fc(0)));
-  const Reduced ph = payne_hanek(sel(small, fc(0x1p22), ax));
-  const UOp r = sel(small, cw.r, ph.r);
+  const Reduced cw = cody_waite(where(small, ax, fc(0)));
+  const Reduced ph = payne_hanek(where(small, fc(0x1p22), ax));
+  const UOp r = where(small, cw.r, ph.r);
   const UOp v = mul(r, poly(mul(r, r), kSin));
-  const UOp s = sel(ne(sel(small, cw.odd, ph.odd), neg), mul(v, fc(-1)), v);
+  const UOp s = where(ne(where(small, cw.odd, ph.odd), neg), mul(v, fc(-1)), v);
   // sin(x) rounds to x below 2^-26 (zeros and subnormals keep their sign)
-  return sel(finite, sel(lt(ax, fc(0x1p-26)), d, s), fc(kNan));
+  return where(finite, where(lt(ax, fc(0x1p-26)), d, s), fc(kNan));
 }
 
 const PatternMatcher *transcendental_rules(const RenderTarget &target) {

@@ -277,6 +277,13 @@ double round_to_float(double v, DType t) {
   }
 }
 
+int mantissa_bits(DType t) {
+  if (!is_float(t)) return 0;
+  if (t.scalar == ScalarType::Float) return 23;
+  if (auto f = float_format(t.scalar)) return f->mantissa_bits;
+  return 52;  // double, weakfloat
+}
+
 std::uint16_t float16_bits(double v, DType t) {
   v = round_to_float(v, t.base());
   if (t.scalar == ScalarType::BFloat16) {

@@ -469,17 +469,8 @@ Comparison compare_outputs(const std::vector<KernelParam> &params,
 
 Tolerance tolerance_for(const UOp &sink) {
   int bits = 52;  // the mantissa bits of the narrowest float computed in
-  for (const UOp &u : toposort(sink)) {
-    switch (u.dtype().scalar) {
-    case ScalarType::Float8E4M3:
-    case ScalarType::Float8E4M3Fnuz: bits = std::min(bits, 3); break;
-    case ScalarType::Float8E5M2:
-    case ScalarType::Float8E5M2Fnuz: bits = std::min(bits, 2); break;
-    case ScalarType::BFloat16: bits = std::min(bits, 7); break;
-    case ScalarType::Half: bits = std::min(bits, 10); break;
-    default: break;
-    }
-  }
+  for (const UOp &u : toposort(sink))
+    if (is_float(u.dtype())) bits = std::min(bits, mantissa_bits(u.dtype()));
   Tolerance t;
   const double wide = 8 * std::ldexp(1.0, -bits);
   t.atol = std::max(t.atol, wide);

@@ -119,6 +119,9 @@ bool can_lossless_cast(DType from, DType to);
 // Rounds a double to the value grid of a float dtype (IEEE round to nearest even; fp8 formats
 // saturate out-of-range finite values, formats without infinity map it to NaN).
 double round_to_float(double v, DType t);
+// The mantissa bits a float dtype stores (23 for float, 52 for double and weakfloat); 0 for a
+// dtype that is not a float.
+int mantissa_bits(DType t);
 
 // The 16 bits of `v` rounded to half (IEEE binary16) or bfloat16 (the upper half of a float32,
 // rounded to nearest even from the float), and the value of such bits. A NaN is a quiet NaN.

@@ -187,11 +187,7 @@ private:
   }
 
   std::string tmp() { return fmt::format("%v{}", n_++); }
-  void ins(const std::string &text) {
-    body_ += "  ";
-    body_ += text;
-    body_ += '\n';
-  }
+  void ins(const std::string &text) { insf("{}", text); }
   // An instruction formatted in place at the end of the body.
   template <class... A> void insf(fmt::format_string<A...> format, A &&...args) {
     body_ += "  ";
@@ -202,15 +198,7 @@ private:
     body_ += name + ":\n";
     block_ = name;
   }
-  std::string emit(const std::string &expr) {
-    std::string v = tmp();
-    body_ += "  ";
-    body_ += v;
-    body_ += " = ";
-    body_ += expr;
-    body_ += '\n';
-    return v;
-  }
+  std::string emit(const std::string &expr) { return emitf("{}", expr); }
   // A new value's instruction formatted in place (no string per expression); its name.
   template <class... A> std::string emitf(fmt::format_string<A...> format, A &&...args) {
     std::string v = tmp();
